@@ -1,0 +1,37 @@
+# wasmsand — see README.md. Every target installs what it needs.
+GO ?= go
+BIN := bin/wasmsand
+
+.PHONY: all deps build test test-go test-js-build vet bench demo clean
+
+all: build
+
+deps:
+	./scripts/deps.sh
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/wasmsand
+
+# The core packages must build for the browser/Node (GOOS=js) and never link wazero.
+test-js-build:
+	GOOS=js GOARCH=wasm $(GO) build ./core/ ./vfs/ ./wasi/ ./shell/ ./platform/
+	@if GOOS=js GOARCH=wasm $(GO) list -deps ./core/ ./vfs/ ./wasi/ ./shell/ | grep -q tetratelabs/wazero; then \
+		echo "FAIL: a GOOS=js core package depends on wazero"; exit 1; fi
+	@echo "GOOS=js build: ok (no wazero)"
+
+vet:
+	$(GO) vet ./...
+
+test-go:
+	$(GO) test -count=1 ./...
+
+test: build vet test-js-build test-go
+
+bench: build
+	$(GO) run ./scripts/bench
+
+demo: build
+	./$(BIN) run -c 'cd /tmp && printf "a\nb\n" > f.txt && while read -r l; do echo "line: $$l"; done < f.txt; f() { echo "$$1 from pid $$$$ in $$PWD"; }; f hello; which bash sh; type cd'
+
+clean:
+	rm -rf bin build

@@ -1,0 +1,219 @@
+// Command wasmsand runs bash scripts in a WebAssembly sandbox.
+//
+//	wasmsand run [--import HOST:GUEST]... [--mount HOST:GUEST[:ro|:rw]]... [--cwd DIR]
+//	             [--env K=V]... [--timeout 30s] [--memory MB] [--save DIR] [--load DIR]
+//	             (-c SCRIPT | FILE | -)
+//	wasmsand shell [same options]
+//
+// The exit status of `run` is the script's. Nothing of the host is visible
+// inside the sandbox except what --import copies in and --mount exposes.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wasmsand/wasmsand/core"
+)
+
+const usage = `usage:
+  wasmsand run [options] (-c SCRIPT | FILE | -)
+  wasmsand shell [options]
+
+options:
+  --import HOST:GUEST          copy a host file or tree into the sandbox (the host is never written)
+  --mount HOST:GUEST[:ro|:rw]  mount a host directory live (default rw)
+  --cwd DIR                    working directory inside the sandbox (default /home/user)
+  --env K=V                    set an environment variable (repeatable)
+  --timeout DURATION           per-run timeout (default 30s)
+  --memory MB                  memory limit per guest program (default 256)
+  --save DIR                   save the sandbox's files to DIR when done
+  --load DIR                   start from files saved in DIR
+  -c SCRIPT                    run SCRIPT
+`
+
+// exit statuses of the CLI's own failures
+const (
+	exitUsage = 2   // bad flags or arguments, like bash
+	exitSetup = 125 // the sandbox could not be set up (missing host path, bad state dir)
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+type cliOptions struct {
+	imports, mounts, envs multiFlag
+	cwd, command          string
+	hasCommand            bool
+	timeout               time.Duration
+	memory                int
+	save, load            string
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	sub := args[0]
+	if sub == "-h" || sub == "--help" || sub == "help" {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if sub != "run" && sub != "shell" {
+		fmt.Fprintf(stderr, "wasmsand: unknown command %q\n%s", sub, usage)
+		return exitUsage
+	}
+	var o cliOptions
+	fl := flag.NewFlagSet("wasmsand "+sub, flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	fl.Var(&o.imports, "import", "")
+	fl.Var(&o.mounts, "mount", "")
+	fl.Var(&o.envs, "env", "")
+	fl.StringVar(&o.cwd, "cwd", "", "")
+	fl.Func("c", "", func(s string) error { o.command, o.hasCommand = s, true; return nil })
+	fl.DurationVar(&o.timeout, "timeout", 30*time.Second, "")
+	fl.IntVar(&o.memory, "memory", 256, "")
+	fl.StringVar(&o.save, "save", "", "")
+	fl.StringVar(&o.load, "load", "", "")
+	if err := fl.Parse(args[1:]); err != nil {
+		fmt.Fprintf(stderr, "wasmsand %s: %v\n%s", sub, err, usage)
+		return exitUsage
+	}
+	if o.memory <= 0 || o.timeout <= 0 {
+		fmt.Fprintf(stderr, "wasmsand %s: --memory and --timeout must be positive\n", sub)
+		return exitUsage
+	}
+	rest := fl.Args()
+
+	ctx := context.Background()
+	sb, err := setup(ctx, &o)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitSetup
+	}
+	defer sb.Close()
+
+	var status int
+	if sub == "shell" {
+		if len(rest) > 0 || o.hasCommand {
+			fmt.Fprintf(stderr, "wasmsand shell: unexpected arguments\n%s", usage)
+			return exitUsage
+		}
+		status = interactive(ctx, sb, &o, stdin, stdout, stderr)
+	} else {
+		status = runScript(ctx, sb, &o, rest, stdin, stdout, stderr)
+	}
+	if o.save != "" {
+		if err := saveState(sb, o.save); err != nil {
+			fmt.Fprintln(stderr, err)
+			if status == 0 {
+				status = 1
+			}
+		}
+	}
+	return status
+}
+
+func runScript(ctx context.Context, sb *core.Sandbox, o *cliOptions, rest []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var script, name string
+	runStdin := stdin
+	switch {
+	case o.hasCommand:
+		if len(rest) > 0 {
+			fmt.Fprintf(stderr, "wasmsand run: unexpected arguments after -c: %q\n", rest)
+			return exitUsage
+		}
+		script = o.command
+	case len(rest) == 1 && rest[0] == "-":
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand run: reading script from stdin: %v\n", err)
+			return exitSetup
+		}
+		script, runStdin = string(data), strings.NewReader("")
+	case len(rest) == 1:
+		data, err := os.ReadFile(rest[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand run: %v\n", err)
+			return exitSetup
+		}
+		if isWasm(data) {
+			return runModule(ctx, sb, o, rest[0], data, stdin, stdout, stderr)
+		}
+		script, name = string(data), rest[0]
+	default:
+		fmt.Fprintf(stderr, "wasmsand run: need exactly one of -c SCRIPT, FILE or -\n%s", usage)
+		return exitUsage
+	}
+	_ = name
+	res, err := sb.Run(ctx, script, core.RunOptions{
+		Stdin: runStdin, Stdout: stdout, Stderr: stderr, Timeout: o.timeout, Script: true,
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return res.ExitCode
+}
+
+func isWasm(b []byte) bool { return len(b) >= 4 && string(b[:4]) == "\x00asm" }
+
+// runModule runs a WASI module given as FILE directly (no shell).
+func runModule(ctx context.Context, sb *core.Sandbox, o *cliOptions, name string, wasm []byte, stdin io.Reader, stdout, stderr io.Writer) int {
+	res, err := sb.RunWASI(ctx, wasm, []string{name}, core.RunOptions{
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, Timeout: o.timeout,
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		if core.ErrorCode(err) == core.CodeInvalidModule {
+			return 126
+		}
+		return 1
+	}
+	return res.ExitCode
+}
+
+func parseEnv(envs []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, kv := range envs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("wasmsand: --env %q: want K=V", kv)
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+// splitHostGuest splits HOST:GUEST[:MODE]. The guest path is absolute, so the
+// last ':' followed by '/' separates them (host paths may contain ':').
+func splitHostGuest(flagName, v string, withMode bool) (host, guest, mode string, err error) {
+	if withMode {
+		for _, m := range []string{":ro", ":rw"} {
+			if strings.HasSuffix(v, m) {
+				v, mode = strings.TrimSuffix(v, m), m[1:]
+				break
+			}
+		}
+	}
+	i := strings.LastIndex(v, ":/")
+	if i <= 0 {
+		return "", "", "", fmt.Errorf("wasmsand: --%s %q: want HOST:GUEST with an absolute GUEST path", flagName, v)
+	}
+	return v[:i], v[i+1:], mode, nil
+}
+
+var errNoState = errors.New("no saved state")

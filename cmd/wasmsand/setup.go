@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/platform/hostdir"
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
+	env, err := parseEnv(o.envs)
+	if err != nil {
+		return nil, err
+	}
+	opt := core.Options{MemoryLimitMB: o.memory, Timeout: o.timeout, Env: env}
+	if o.load != "" {
+		fsys, err := hostdir.LoadDir(o.load, vfs.Options{MaxBytes: 256 << 20})
+		switch {
+		case err == nil:
+			opt.FS = fsys
+		case errors.Is(err, fs.ErrNotExist):
+			// Nothing saved yet: start fresh (a first --load/--save pair).
+		default:
+			return nil, fmt.Errorf("wasmsand: --load %s: %v", o.load, err)
+		}
+	}
+	sb, err := core.New(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range o.imports {
+		host, guest, _, err := splitHostGuest("import", v, false)
+		if err == nil {
+			err = importTree(sb.FS(), host, guest)
+		}
+		if err != nil {
+			sb.Close()
+			return nil, err
+		}
+	}
+	for _, v := range o.mounts {
+		host, guest, mode, err := splitHostGuest("mount", v, true)
+		if err == nil {
+			var backend *hostdir.FS
+			if backend, err = hostdir.New(host); err == nil {
+				err = sb.Mount(guest, backend, mode == "ro")
+			}
+		}
+		if err != nil {
+			sb.Close()
+			return nil, fmt.Errorf("wasmsand: --mount %s: %v", v, err)
+		}
+	}
+	if o.cwd != "" {
+		if err := sb.Chdir(o.cwd); err != nil {
+			sb.Close()
+			return nil, fmt.Errorf("wasmsand: --cwd %s: %v", o.cwd, err)
+		}
+	}
+	return sb, nil
+}
+
+// importTree copies a host file or directory tree into the VFS at guest.
+// The host is only read. Symlinks are copied as symlinks (they resolve inside
+// the sandbox); other special files are skipped.
+func importTree(fsys *vfs.FS, host, guest string) error {
+	info, err := os.Lstat(host)
+	if err != nil {
+		return fmt.Errorf("wasmsand: --import %s: %v", host, err)
+	}
+	if !info.IsDir() {
+		if err := fsys.MkdirAll(path.Dir(guest), 0o755); err != nil {
+			return fmt.Errorf("wasmsand: --import %s: %v", guest, err)
+		}
+		return copyOne(fsys, host, guest, info)
+	}
+	return filepath.WalkDir(host, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("wasmsand: --import %s: %v", p, err)
+		}
+		rel, _ := filepath.Rel(host, p)
+		target := path.Join(guest, filepath.ToSlash(rel))
+		info, err := d.Info()
+		if err != nil {
+			return fmt.Errorf("wasmsand: --import %s: %v", p, err)
+		}
+		return copyOne(fsys, p, target, info)
+	})
+}
+
+func copyOne(fsys *vfs.FS, host, guest string, info fs.FileInfo) error {
+	fail := func(err error) error { return fmt.Errorf("wasmsand: --import %s → %s: %v", host, guest, err) }
+	switch {
+	case info.IsDir():
+		if err := fsys.MkdirAll(guest, info.Mode().Perm()|0o700); err != nil {
+			return fail(err)
+		}
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(host)
+		if err != nil {
+			return fail(err)
+		}
+		_ = fsys.Remove(guest)
+		if err := fsys.Symlink(target, guest); err != nil {
+			return fail(err)
+		}
+	case info.Mode().IsRegular():
+		data, err := os.ReadFile(host)
+		if err != nil {
+			return fail(err)
+		}
+		if err := fsys.WriteFile(guest, data, info.Mode().Perm()); err != nil {
+			return fail(err)
+		}
+		if err := fsys.Chmod(guest, info.Mode().Perm()); err != nil {
+			return fail(err)
+		}
+	}
+	return nil
+}
+
+func saveState(sb *core.Sandbox, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("wasmsand: --save %s: %v", dir, err)
+	}
+	if err := hostdir.SaveDir(dir, sb.FS()); err != nil {
+		return fmt.Errorf("wasmsand: --save %s: %v", dir, err)
+	}
+	return nil
+}
+
+// interactive is `wasmsand shell`: a prompt when stdin is a terminal, lines
+// accumulated until they parse as complete commands, state kept between them.
+func interactive(ctx context.Context, sb *core.Sandbox, o *cliOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+	tty := false
+	if f, ok := stdin.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	in := bufio.NewReader(stdin)
+	status := 0
+	var pending strings.Builder
+	for {
+		if tty {
+			if pending.Len() == 0 {
+				fmt.Fprintf(stderr, "user@sandbox:%s$ ", prettyDir(sb.Cwd()))
+			} else {
+				fmt.Fprint(stderr, "> ")
+			}
+		}
+		line, err := in.ReadString('\n')
+		pending.WriteString(line)
+		if err != nil && pending.Len() == 0 {
+			return status
+		}
+		if err == nil && core.Incomplete(pending.String()) {
+			continue
+		}
+		script := pending.String()
+		pending.Reset()
+		if strings.TrimSpace(script) != "" {
+			// Commands read the terminal's input directly, as in a real shell;
+			// a piped-in script keeps its lines for the shell itself.
+			var cmdIn io.Reader = strings.NewReader("")
+			if tty {
+				cmdIn = stdin
+			}
+			res, rerr := sb.Run(ctx, script, core.RunOptions{Stdin: cmdIn, Stdout: stdout, Stderr: stderr, Timeout: o.timeout})
+			if rerr != nil {
+				fmt.Fprintln(stderr, rerr)
+				return 1
+			}
+			status = res.ExitCode
+			if res.Exited {
+				return status
+			}
+		}
+		if err != nil {
+			return status
+		}
+	}
+}
+
+func prettyDir(d string) string {
+	if d == "/home/user" {
+		return "~"
+	}
+	if strings.HasPrefix(d, "/home/user/") {
+		return "~" + d[len("/home/user"):]
+	}
+	return d
+}

@@ -1,0 +1,231 @@
+package core
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sync"
+	"time"
+
+	"github.com/wasmsand/wasmsand/platform"
+	"github.com/wasmsand/wasmsand/shell"
+	"github.com/wasmsand/wasmsand/vfs"
+	"github.com/wasmsand/wasmsand/wasi"
+)
+
+// moduleCache maps a content key to its compiled module. It is shared by a
+// sandbox and its forks; the engine keeps its own cache too, but looking a
+// module up here avoids reading and hashing its bytes at every run.
+type moduleCache struct {
+	mu    sync.Mutex
+	byKey map[string]platform.Module
+	// byStat maps a VFS file's identity (inode, size, ctime) to its content
+	// key, so a .wasm file in the VFS is hashed once, not at every run.
+	byStat map[string]string
+}
+
+var sharedModules = &moduleCache{byKey: map[string]platform.Module{}, byStat: map[string]string{}}
+
+func (c *moduleCache) get(key string) (platform.Module, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m, ok := c.byKey[key]
+	return m, ok
+}
+
+func (c *moduleCache) put(key string, m platform.Module) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.byKey[key] = m
+}
+
+// module finds or compiles the module a command runs.
+func (sb *Sandbox) module(ctx context.Context, req *shell.ExecRequest) (platform.Module, error) {
+	if req.Tool != "" {
+		if sb.opt.Tools == nil {
+			return nil, fmt.Errorf("tool %q is not available in this build", req.Tool)
+		}
+		key, wasm, err := sb.opt.Tools.Module(ctx, req.Tool)
+		if err != nil {
+			return nil, err
+		}
+		return sb.compile(ctx, key, func() ([]byte, error) { return wasm, nil })
+	}
+	fi, err := sb.fs.Stat(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	st := fi.Sys().(*vfs.Stat)
+	statKey := fmt.Sprintf("%p:%d:%d:%d", sb.fs, st.Ino, st.Size, st.Ctime.UnixNano())
+	sharedModules.mu.Lock()
+	key, ok := sharedModules.byStat[statKey]
+	sharedModules.mu.Unlock()
+	var wasm []byte
+	if !ok {
+		if wasm, err = sb.fs.ReadFile(req.Path); err != nil {
+			return nil, err
+		}
+		key = contentKey(wasm)
+		sharedModules.mu.Lock()
+		sharedModules.byStat[statKey] = key
+		sharedModules.mu.Unlock()
+	}
+	return sb.compile(ctx, key, func() ([]byte, error) {
+		if wasm != nil {
+			return wasm, nil
+		}
+		return sb.fs.ReadFile(req.Path)
+	})
+}
+
+func contentKey(wasm []byte) string {
+	sum := sha256.Sum256(wasm)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func (sb *Sandbox) compile(ctx context.Context, key string, load func() ([]byte, error)) (platform.Module, error) {
+	if m, ok := sharedModules.get(key); ok {
+		return m, nil
+	}
+	wasm, err := load()
+	if err != nil {
+		return nil, err
+	}
+	m, err := sb.engine.Compile(ctx, key, wasm)
+	if err != nil {
+		return nil, err
+	}
+	sharedModules.put(key, m)
+	return m, nil
+}
+
+// execGuest is the shell's Exec: it runs a WebAssembly program as a process.
+func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
+	name := path.Base(req.Argv[0])
+	pid, release, err := sb.procs.alloc()
+	if err != nil {
+		fmt.Fprintf(req.Stderr, "bash: fork: %v\n", err)
+		return 126
+	}
+	defer release()
+	mod, err := sb.module(ctx, req)
+	if err != nil {
+		fmt.Fprintf(req.Stderr, "bash: %s: cannot execute: %v\n", req.Argv[0], err)
+		if errors.Is(err, platform.ErrInvalidModule) {
+			return 126
+		}
+		return 127
+	}
+	return sb.runProc(ctx, mod, name, pid, req.Argv, req.Env, req.Dir, req.Stdin, req.Stdout, req.Stderr)
+}
+
+// runProc runs one guest process to its end and returns its exit status.
+func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, name string, pid int, argv, env []string, dir string, stdin io.Reader, stdout, stderr io.Writer) int {
+	p := &wasi.Proc{
+		Args:    argv,
+		Env:     env,
+		Cwd:     dir,
+		FS:      sb.fs,
+		Stdin:   stdin,
+		Stdout:  stdout,
+		Stderr:  stderr,
+		MaxFDs:  sb.opt.MaxFDs,
+		Spawner: spawner{sb},
+	}
+	code, err := mod.Run(ctx, p, platform.Limits{MemoryPages: uint32(sb.opt.MemoryLimitMB) * 16})
+	if err != nil {
+		switch {
+		case errors.Is(err, platform.ErrMemoryLimit):
+			fmt.Fprintf(stderr, "wasmsand: %s: out of memory (limit %d MB)\n", name, sb.opt.MemoryLimitMB)
+		case ctx.Err() != nil:
+			// killed by the run's timeout or cancellation: reported by Run
+		default:
+			fmt.Fprintf(stderr, "wasmsand: %s: %v\n", name, err)
+		}
+	}
+	return code
+}
+
+// RunWASI runs a user-supplied WASI preview1 module directly (no shell),
+// under the sandbox's limits, with its files and the given argv.
+func (sb *Sandbox) RunWASI(ctx context.Context, wasm []byte, argv []string, opt RunOptions) (*Result, error) {
+	if err := sb.checkOpen("RunWASI"); err != nil {
+		return nil, err
+	}
+	if len(argv) == 0 {
+		argv = []string{"main.wasm"}
+	}
+	mod, err := sb.compile(ctx, contentKey(wasm), func() ([]byte, error) { return wasm, nil })
+	if err != nil {
+		if errors.Is(err, platform.ErrInvalidModule) {
+			return nil, newErr(CodeInvalidModule, "RunWASI", "", err)
+		}
+		return nil, newErr(CodeInternal, "RunWASI", "", err)
+	}
+	sb.runMu.Lock()
+	defer sb.runMu.Unlock()
+	pid, release, err := sb.procs.alloc()
+	if err != nil {
+		return nil, newErr(CodeTooManyProcesses, "RunWASI", "", err)
+	}
+	defer release()
+	timeout := opt.Timeout
+	if timeout <= 0 {
+		timeout = sb.opt.Timeout
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	stdout := newCapWriter(sb.opt.OutputLimit, opt.Stdout)
+	stderr := newCapWriter(sb.opt.OutputLimit, opt.Stderr)
+	env := shell.DefaultEnv()
+	for k, v := range opt.Env {
+		env = append(env, k+"="+v)
+	}
+	dir := sb.sh.Dir()
+	if opt.Cwd != "" {
+		dir = sb.abs(opt.Cwd)
+	}
+	start := time.Now()
+	code := sb.runProc(runCtx, mod, path.Base(argv[0]), pid, argv, env, dir, opt.Stdin, stdout, stderr)
+	res := &Result{ExitCode: code, Duration: time.Since(start)}
+	if errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+		res.TimedOut, res.ExitCode = true, 124
+		fmt.Fprintf(stderr, "wasmsand: run timed out after %v and was killed\n", timeout)
+	}
+	var t1, t2 bool
+	res.Stdout, t1 = stdout.result()
+	res.Stderr, t2 = stderr.result()
+	res.Truncated = t1 || t2
+	return res, nil
+}
+
+// spawner runs the children guests ask for through the `wasmsand.spawn`
+// import: by argv, through the shell's exec path, so a child can be a
+// WebAssembly program, a tool, a script or `sh -c`.
+type spawner struct{ sb *Sandbox }
+
+func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, error) {
+	if len(req.Argv) == 0 {
+		return nil, errors.New("spawn: empty argv")
+	}
+	c := &child{done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		c.status = s.sb.sh.Exec(ctx, &shell.ExecRequest{
+			Argv: req.Argv, Env: req.Env, Dir: req.Dir,
+			Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
+		})
+	}()
+	return c, nil
+}
+
+type child struct {
+	done   chan struct{}
+	status int
+}
+
+func (c *child) Wait() int { <-c.done; return c.status }

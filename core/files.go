@@ -1,0 +1,134 @@
+package core
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/hack-pad/hackpadfs"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// File access from the host program to the sandbox's files. Relative paths
+// are taken from the session's current directory.
+
+func (sb *Sandbox) abs(p string) string {
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	return path.Join(sb.sh.Dir(), p)
+}
+
+// ReadFile returns the contents of a file.
+func (sb *Sandbox) ReadFile(name string) ([]byte, error) {
+	b, err := sb.fs.ReadFile(sb.abs(name))
+	return b, fsErr("ReadFile", name, err)
+}
+
+// WriteFile creates or replaces a file (mode 0644 when perm is 0), creating
+// missing parent directories.
+func (sb *Sandbox) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	if perm == 0 {
+		perm = 0o644
+	}
+	p := sb.abs(name)
+	if err := sb.fs.MkdirAll(path.Dir(p), 0o755); err != nil {
+		return fsErr("WriteFile", name, err)
+	}
+	return fsErr("WriteFile", name, sb.fs.WriteFile(p, data, perm))
+}
+
+// DirEntry describes one entry of ListDir.
+type DirEntry struct {
+	Name    string
+	Mode    fs.FileMode
+	Size    int64
+	ModTime time.Time
+	IsDir   bool
+}
+
+// ListDir lists a directory, sorted by name.
+func (sb *Sandbox) ListDir(name string) ([]DirEntry, error) {
+	p := sb.abs(name)
+	ents, err := sb.fs.ReadDir(p)
+	if err != nil {
+		return nil, fsErr("ListDir", name, err)
+	}
+	out := make([]DirEntry, 0, len(ents))
+	for _, e := range ents {
+		info, err := e.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		out = append(out, DirEntry{Name: e.Name(), Mode: info.Mode(), Size: info.Size(), ModTime: info.ModTime(), IsDir: e.IsDir()})
+	}
+	return out, nil
+}
+
+// Stat describes a file (following symlinks).
+func (sb *Sandbox) Stat(name string) (fs.FileInfo, error) {
+	fi, err := sb.fs.Stat(sb.abs(name))
+	if err != nil {
+		return nil, fsErr("Stat", name, err)
+	}
+	return fi, nil
+}
+
+// Remove removes a file or an empty directory; with all, a whole tree.
+func (sb *Sandbox) Remove(name string, all bool) error {
+	p := sb.abs(name)
+	if all {
+		if _, err := sb.fs.Lstat(p); err != nil {
+			return fsErr("Remove", name, err)
+		}
+		return fsErr("Remove", name, sb.fs.RemoveAll(p))
+	}
+	return fsErr("Remove", name, sb.fs.Remove(p))
+}
+
+// Mkdir makes a directory and any missing parents.
+func (sb *Sandbox) Mkdir(name string, perm fs.FileMode) error {
+	if perm == 0 {
+		perm = 0o755
+	}
+	return fsErr("Mkdir", name, sb.fs.MkdirAll(sb.abs(name), perm))
+}
+
+// Mount exposes a file system (any hackpadfs.FS, such as a host directory
+// from platform/hostdir) at a directory of the sandbox.
+func (sb *Sandbox) Mount(dir string, fsys hackpadfs.FS, readOnly bool) error {
+	if fsys == nil {
+		return newErr(CodeInvalidArgument, "Mount", dir, errors.New("nil file system"))
+	}
+	p := sb.abs(dir)
+	if err := sb.fs.MkdirAll(p, 0o755); err != nil {
+		return fsErr("Mount", dir, err)
+	}
+	return fsErr("Mount", dir, sb.fs.Mount(p, fsys, readOnly))
+}
+
+// Chdir sets the session's current directory.
+func (sb *Sandbox) Chdir(dir string) error {
+	p := sb.abs(dir)
+	fi, err := sb.fs.Stat(p)
+	if err != nil {
+		return fsErr("Chdir", dir, err)
+	}
+	if !fi.IsDir() {
+		return newErr(CodeNotDir, "Chdir", dir, errors.New("not a directory"))
+	}
+	sb.runMu.Lock()
+	defer sb.runMu.Unlock()
+	sb.sh.SetDir(p)
+	return nil
+}
+
+// Incomplete reports whether src is an unfinished command (an open quote,
+// block or here-document) that needs more lines, as a terminal would.
+func Incomplete(src string) bool {
+	_, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	var pe syntax.ParseError
+	return errors.As(err, &pe) && pe.Incomplete
+}

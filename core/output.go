@@ -1,0 +1,73 @@
+package core
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sync"
+	"syscall"
+)
+
+// capWriter collects one output stream of a run up to a limit, passing it on
+// to an optional streaming writer as it comes. Past the limit it refuses
+// writes with EPIPE, so a flooding program ends as it would on a closed
+// pipe, and the run is marked truncated. Pipeline stages write concurrently.
+type capWriter struct {
+	mu        sync.Mutex
+	limit     int
+	n         int
+	buf       bytes.Buffer
+	stream    io.Writer
+	truncated bool
+	marker    bool // write a truncation marker once
+}
+
+func newCapWriter(limit int, stream io.Writer) *capWriter {
+	return &capWriter{limit: limit, stream: stream}
+}
+
+func (w *capWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	room := w.limit - w.n
+	if room <= 0 {
+		w.truncate()
+		return 0, syscall.EPIPE
+	}
+	part := p
+	if len(part) > room {
+		part = part[:room]
+	}
+	w.n += len(part)
+	w.buf.Write(part)
+	if w.stream != nil {
+		// A failing consumer must not fail the guest; it just stops getting data.
+		if _, err := w.stream.Write(part); err != nil {
+			w.stream = nil
+		}
+	}
+	if len(part) < len(p) {
+		w.truncate()
+		return len(part), syscall.EPIPE
+	}
+	return len(p), nil
+}
+
+func (w *capWriter) truncate() {
+	w.truncated = true
+	if w.marker {
+		return
+	}
+	w.marker = true
+	m := fmt.Sprintf("\n[wasmsand: output truncated at %d bytes]\n", w.limit)
+	w.buf.WriteString(m)
+	if w.stream != nil {
+		_, _ = io.WriteString(w.stream, m)
+	}
+}
+
+func (w *capWriter) result() ([]byte, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return bytes.Clone(w.buf.Bytes()), w.truncated
+}

@@ -1,0 +1,302 @@
+// Package core is the Sandbox: the public Go API of wasmsand and its process
+// manager. A Sandbox owns a VFS, a shell session and a process table; guests
+// run on a platform.Engine (wazero natively, the JS engine under GOOS=js).
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/wasmsand/wasmsand/platform"
+	"github.com/wasmsand/wasmsand/shell"
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+// Options configure a Sandbox. Zero values take the defaults.
+type Options struct {
+	MemoryLimitMB int           // per guest; default 256
+	Timeout       time.Duration // per Run; default 30s
+	FSLimitMB     int           // total file bytes in the VFS; default 256
+	MaxInodes     int           // default 1,000,000
+	MaxProcesses  int           // live processes at once; default 64
+	OutputLimit   int           // bytes kept per stream per Run; default 16 MiB
+	MaxFDs        int           // open fds per guest; default 1024
+	// Env is added to (and overrides) the default environment.
+	Env map[string]string
+	// Engine runs guests. Nil: the platform's default (wazero natively).
+	Engine platform.Engine
+	// Tools provides the modules behind tool entries in /bin. Nil: none
+	// besides the shell's own (bash, sh, which).
+	Tools ToolSource
+	// FS, when set, is the file tree to start from (such as one loaded from a
+	// saved state) instead of the default layout.
+	FS *vfs.FS
+	// KillGrace is how long a timed-out run may take to wind down before Run
+	// returns anyway; default 2s.
+	KillGrace time.Duration
+}
+
+// ToolSource provides the WebAssembly modules behind /bin tool entries. It is
+// asked lazily, the first time a tool runs.
+type ToolSource interface {
+	// Commands lists the command names that get /bin and /usr/bin entries.
+	Commands() []string
+	// Module returns the module of a command and a key identifying its
+	// content (such as its sha256), used to cache compilation.
+	Module(ctx context.Context, command string) (key string, wasm []byte, err error)
+}
+
+func (o *Options) withDefaults() {
+	if o.MemoryLimitMB <= 0 {
+		o.MemoryLimitMB = 256
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 30 * time.Second
+	}
+	if o.FSLimitMB <= 0 {
+		o.FSLimitMB = 256
+	}
+	if o.MaxInodes <= 0 {
+		o.MaxInodes = 1_000_000
+	}
+	if o.MaxProcesses <= 0 {
+		o.MaxProcesses = 64
+	}
+	if o.OutputLimit <= 0 {
+		o.OutputLimit = 16 << 20
+	}
+	if o.MaxFDs <= 0 {
+		o.MaxFDs = 1024
+	}
+	if o.KillGrace <= 0 {
+		o.KillGrace = 2 * time.Second
+	}
+}
+
+// Sandbox is one isolated machine: a VFS, a shell session, processes.
+// Its methods are safe for concurrent use; runs are serialized like commands
+// typed at one terminal.
+type Sandbox struct {
+	opt    Options
+	engine platform.Engine // shared: compiled modules are reused across sandboxes
+	fs     *vfs.FS
+	procs  *procTable
+	sh     *shell.Session
+
+	runMu  sync.Mutex // one Run at a time
+	mu     sync.Mutex
+	closed bool
+	hashes sync.Map // moduleStatKey → content key (see modules.go)
+}
+
+// New makes a sandbox with the default layout and environment. Nothing of the
+// host is visible inside it.
+func New(ctx context.Context, opt Options) (*Sandbox, error) {
+	opt.withDefaults()
+	if opt.FS != nil {
+		return newSandbox(ctx, opt, opt.FS, nil)
+	}
+	fsys := vfs.NewDefault(vfs.Options{
+		MaxBytes:  int64(opt.FSLimitMB) << 20,
+		MaxInodes: int64(opt.MaxInodes),
+	}, commandList(opt.Tools))
+	return newSandbox(ctx, opt, fsys, nil)
+}
+
+func commandList(t ToolSource) []string {
+	cmds := shell.InternalTools()
+	if t != nil {
+		cmds = append(cmds, t.Commands()...)
+	}
+	return cmds
+}
+
+// newSandbox wires a sandbox around a VFS; from, when set, is the sandbox
+// whose shell state (cwd, variables, functions) the new one starts with.
+func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Session) (*Sandbox, error) {
+	sb := &Sandbox{opt: opt, fs: fsys, procs: newProcTable(opt.MaxProcesses), engine: opt.Engine}
+	if sb.engine == nil {
+		eng, err := defaultEngine(ctx)
+		if err != nil {
+			return nil, newErr(CodeInternal, "New", "", err)
+		}
+		sb.engine = eng
+	}
+	env := shell.DefaultEnv()
+	for k, v := range opt.Env {
+		env = append(env, k+"="+v)
+	}
+	cfg := shell.Config{
+		FS:     fsys,
+		Env:    env,
+		Dir:    "/home/user",
+		Pid:    1,
+		PPid:   0,
+		Exec:   sb.execGuest,
+		NewPid: sb.procs.alloc,
+	}
+	var (
+		sh  *shell.Session
+		err error
+	)
+	if from != nil {
+		sh, err = from.Fork(cfg)
+	} else {
+		sh, err = shell.New(cfg)
+	}
+	if err != nil {
+		return nil, newErr(CodeInternal, "New", "", err)
+	}
+	sb.sh = sh
+	return sb, nil
+}
+
+// RunOptions tune one Run.
+type RunOptions struct {
+	Stdin   io.Reader
+	Env     map[string]string // added for this run only
+	Cwd     string            // for this run only
+	Timeout time.Duration     // overrides Options.Timeout
+	// Stdout and Stderr, when set, receive output as it is produced (it is
+	// also collected in the Result, up to OutputLimit).
+	Stdout, Stderr io.Writer
+	// Stateless runs on a copy of the session: cwd, variables and functions
+	// set by the script are not kept (files written are).
+	Stateless bool
+	// Script runs the code as one script (`bash -c`), so the EXIT trap fires
+	// at its end; otherwise lines run like a terminal's.
+	Script bool
+}
+
+// Result of a Run.
+type Result struct {
+	ExitCode  int
+	Stdout    []byte
+	Stderr    []byte
+	Duration  time.Duration
+	Truncated bool // output went past OutputLimit and was cut (with a marker)
+	TimedOut  bool // the run was killed at its timeout (ExitCode 124)
+	Exited    bool // the script ran `exit` (ends an interactive session)
+}
+
+// Run runs a shell script in the session. Its exit status is in the Result;
+// the error is only for failures of the sandbox itself (closed, cancelled).
+func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Result, error) {
+	if err := sb.checkOpen("Run"); err != nil {
+		return nil, err
+	}
+	sb.runMu.Lock()
+	defer sb.runMu.Unlock()
+	start := time.Now()
+	stdout := newCapWriter(sb.opt.OutputLimit, opt.Stdout)
+	stderr := newCapWriter(sb.opt.OutputLimit, opt.Stderr)
+	var env []string
+	for k, v := range opt.Env {
+		env = append(env, k+"="+v)
+	}
+	timeout := opt.Timeout
+	if timeout <= 0 {
+		timeout = sb.opt.Timeout
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	type outcome struct {
+		status int
+		err    error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		st, err := sb.sh.Run(runCtx, script, shell.Stdio{Stdin: opt.Stdin, Stdout: stdout, Stderr: stderr},
+			shell.RunOptions{Script: opt.Script, Stateless: opt.Stateless, Dir: opt.Cwd, Env: env})
+		done <- outcome{st, err}
+	}()
+	var out outcome
+	select {
+	case out = <-done:
+	case <-runCtx.Done():
+		// Escalation: the context cancel kills guests and stops the shell at
+		// its next statement; if that does not happen within the grace
+		// period, give up waiting.
+		select {
+		case out = <-done:
+		case <-time.After(sb.opt.KillGrace):
+			out = outcome{124, runCtx.Err()}
+		}
+	}
+	res := &Result{ExitCode: out.status, Duration: time.Since(start), Exited: sb.sh.Exited()}
+	if errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+		res.TimedOut = true
+		res.ExitCode = 124
+		fmt.Fprintf(stderr, "wasmsand: run timed out after %v and was killed\n", timeout)
+	} else if ctx.Err() != nil {
+		res.Stdout, res.Truncated = stdout.result()
+		res.Stderr, _ = stderr.result()
+		return res, newErr(CodeCanceled, "Run", "", ctx.Err())
+	}
+	var t1, t2 bool
+	res.Stdout, t1 = stdout.result()
+	res.Stderr, t2 = stderr.result()
+	res.Truncated = t1 || t2
+	return res, nil
+}
+
+// Cwd is the session's current directory.
+func (sb *Sandbox) Cwd() string { return sb.sh.Dir() }
+
+// FS gives direct access to the sandbox's file tree.
+func (sb *Sandbox) FS() *vfs.FS { return sb.fs }
+
+// Close releases the sandbox. Runs after Close fail with CodeClosed.
+func (sb *Sandbox) Close() error {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if sb.closed {
+		return nil
+	}
+	sb.closed = true
+	return nil
+}
+
+func (sb *Sandbox) checkOpen(op string) error {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if sb.closed {
+		return newErr(CodeClosed, op, "", errors.New("sandbox is closed"))
+	}
+	return nil
+}
+
+// Snapshot is a saved state of a sandbox's files.
+type Snapshot struct{ s *vfs.Snapshot }
+
+// Snapshot saves the file tree in O(1); later writes don't affect it. Mounts
+// and the shell's state are not part of it.
+func (sb *Sandbox) Snapshot() *Snapshot { return &Snapshot{sb.fs.Snapshot()} }
+
+// Restore puts the file tree back as it was at s, in O(1).
+func (sb *Sandbox) Restore(s *Snapshot) error {
+	if s == nil || s.s == nil {
+		return newErr(CodeInvalidArgument, "Restore", "", errors.New("nil snapshot"))
+	}
+	sb.fs.Restore(s.s)
+	return nil
+}
+
+// Fork makes an independent copy of the sandbox in O(1): files (by
+// copy-on-write), cwd, variables and functions. Neither sees the other's
+// later changes.
+func (sb *Sandbox) Fork(ctx context.Context) (*Sandbox, error) {
+	if err := sb.checkOpen("Fork"); err != nil {
+		return nil, err
+	}
+	sb.runMu.Lock()
+	defer sb.runMu.Unlock()
+	opt := sb.opt
+	opt.Engine = sb.engine
+	return newSandbox(ctx, opt, sb.fs.Clone(), sb.sh)
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what building and testing wasmsand needs beyond Go, Node and gcc:
+# Debian's clang-19 toolchain for WebAssembly (guest programs are C compiled
+# to wasm32-wasi) and bash/coreutils references for the benchmarks.
+# Idempotent: does nothing when everything is present.
+set -euo pipefail
+pkgs=(clang-19 lld-19 libclang-rt-19-dev-wasm32 wasi-libc wabt)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+echo "deps: installing ${missing[*]}" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null

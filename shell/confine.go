@@ -1,0 +1,90 @@
+package shell
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// confine rewrites the parts of a parsed script that mvdan.cc/sh would
+// evaluate against the host, before the interpreter sees them:
+//   - `$$` and `$PPID` (read from os.Getpid/os.Getppid) become our own
+//     read-only variables;
+//   - `<(cmd)` (a FIFO made in the host's temp dir) becomes a command
+//     substitution that runs cmd into a file in the VFS /tmp and expands to
+//     its path. cmd runs to completion before the outer command starts.
+//   - `>(cmd)` has no such equivalent: it is refused with a clear error.
+//
+// Code parsed by the interpreter itself (eval, source) is confined too: see
+// callHandler.
+func confine(node syntax.Node) error {
+	var err error
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			if n.Param != nil {
+				switch n.Param.Value {
+				case "$":
+					n.Param.Value = pidVar
+					n.Short = false
+				case "PPID":
+					n.Param.Value = ppidVar
+				}
+			}
+		case *syntax.Word:
+			for i, part := range n.Parts {
+				ps, ok := part.(*syntax.ProcSubst)
+				if !ok {
+					continue
+				}
+				if ps.Op != syntax.CmdIn {
+					if err == nil {
+						err = fmt.Errorf("line %d: process substitution %s(...) is not supported; write to a file instead", ps.Pos().Line(), ps.Op)
+					}
+					continue
+				}
+				n.Parts[i] = procSubstIn(ps)
+			}
+		}
+		return true
+	})
+	return err
+}
+
+// procSubstTemplate is what `<(X)` becomes; X replaces the `:` in the block.
+const procSubstTemplate = `__wasmsand_p=$(` + psubCmd + `) && { :; } >"$__wasmsand_p"; printf %s "$__wasmsand_p"`
+
+func procSubstIn(ps *syntax.ProcSubst) *syntax.CmdSubst {
+	f, err := syntax.NewParser().Parse(strings.NewReader(procSubstTemplate), "")
+	if err != nil {
+		panic("shell: bad process substitution template: " + err.Error())
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if b, ok := n.(*syntax.Block); ok {
+			b.Stmts = ps.Stmts
+			return false
+		}
+		return true
+	})
+	return &syntax.CmdSubst{Left: ps.OpPos, Right: ps.Rparen, Stmts: f.Stmts}
+}
+
+// confineSource parses, confines and prints back a piece of shell code, for
+// code that the interpreter parses itself (eval, source). On a parse error it
+// returns the code unchanged and lets the interpreter report the error.
+func confineSource(src, name string) (string, error) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), name)
+	if err != nil {
+		return src, nil
+	}
+	if err := confine(f); err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	if err := syntax.NewPrinter().Print(&buf, f); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}

@@ -1,0 +1,468 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// MaxGoroutines is the process-wide goroutine count above which shells refuse
+// to start commands (see callHandler).
+var MaxGoroutines = 50_000
+
+// Names the shell handles itself, routed through the exec handler because
+// only there a handler can write output and set a status.
+const (
+	psubCmd   = "__wasmsand_psub"
+	typeCmd   = "__wasmsand_type"
+	commandV  = "__wasmsand_command_v"
+	pwdPhysic = "__wasmsand_pwd_P"
+)
+
+// callHandler sees every simple command after expansion. It re-routes the
+// builtins whose mvdan.cc/sh implementation looks at the host (type,
+// command -v, hash, pwd -P, cd's errors) and confines code that the
+// interpreter parses itself (eval, source).
+func (s *Session) callHandler(ctx context.Context, args []string) ([]string, error) {
+	if runtime.NumGoroutine() > MaxGoroutines {
+		// A shell-level fork bomb (`f() { f | f & }; f`): the interpreter's
+		// subshells are goroutines we cannot count per sandbox, so refuse new
+		// commands while the process is flooded, as a kernel refuses fork.
+		fmt.Fprintln(interp.HandlerCtx(ctx).Stderr, "bash: fork: retry: Resource temporarily unavailable")
+		return []string{"false"}, nil
+	}
+	switch args[0] {
+	case "type":
+		return append([]string{typeCmd}, args[1:]...), nil
+	case "command":
+		if len(args) > 1 && (args[1] == "-v" || args[1] == "-V") {
+			return append([]string{commandV}, args[1:]...), nil
+		}
+	case "hash":
+		return append([]string{typeCmd, "-hash"}, args[1:]...), nil
+	case "pwd":
+		if len(args) > 1 && args[1] == "-P" {
+			return []string{pwdPhysic}, nil
+		}
+	case "cd":
+		return s.checkCd(ctx, args), nil
+	case "eval":
+		src, err := confineSource(strings.Join(args[1:], " "), "eval")
+		if err != nil {
+			return []string{"eval", "echo " + quote("bash: eval: "+err.Error()) + " >&2; false"}, nil
+		}
+		return []string{"eval", src}, nil
+	case "source", ".":
+		if len(args) > 1 {
+			if p, ok := s.prepareSource(ctx, args[1]); ok {
+				args = append([]string{args[0], p}, args[2:]...)
+			}
+		}
+	}
+	return args, nil
+}
+
+// checkCd reports a bad `cd` target with bash's message; mvdan.cc/sh's own
+// wording differs ("cd: no such file or directory: ...").
+func (s *Session) checkCd(ctx context.Context, args []string) []string {
+	hc := interp.HandlerCtx(ctx)
+	var target string
+	switch {
+	case len(args) == 1:
+		target = hc.Env.Get("HOME").String()
+	case len(args) > 2 && !strings.HasPrefix(args[1], "-"):
+		fmt.Fprintln(hc.Stderr, "bash: cd: too many arguments")
+		return []string{"false"}
+	case args[len(args)-1] == "-":
+		return args
+	default:
+		target = args[len(args)-1]
+	}
+	if target == "" {
+		return args
+	}
+	fi, err := s.cfg.FS.Stat(absPath(ctx, target))
+	switch {
+	case err != nil:
+		fmt.Fprintf(hc.Stderr, "bash: cd: %s: %s\n", target, strerror(errnoOf(err)))
+	case !fi.IsDir():
+		fmt.Fprintf(hc.Stderr, "bash: cd: %s: Not a directory\n", target)
+	case !permits(fi, 1):
+		fmt.Fprintf(hc.Stderr, "bash: cd: %s: Permission denied\n", target)
+	default:
+		return args
+	}
+	return []string{"false"}
+}
+
+// prepareSource resolves a sourced file in the VFS like bash (a name without
+// a slash is searched in PATH, then the current directory) and queues its
+// confined text for the open handler.
+func (s *Session) prepareSource(ctx context.Context, name string) (string, bool) {
+	hc := interp.HandlerCtx(ctx)
+	var candidates []string
+	if !strings.Contains(name, "/") {
+		for _, dir := range strings.Split(hc.Env.Get("PATH").String(), ":") {
+			if dir != "" {
+				candidates = append(candidates, path.Join(dir, name))
+			}
+		}
+	}
+	candidates = append(candidates, absPath(ctx, name))
+	for _, p := range candidates {
+		fi, err := s.cfg.FS.Stat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		data, err := s.cfg.FS.ReadFile(p)
+		if err != nil {
+			return "", false
+		}
+		src, err := confineSource(string(data), name)
+		if err != nil {
+			src = "echo " + quote(name+": "+err.Error()) + " >&2; return 1 2>/dev/null || exit 1"
+		}
+		s.mu.Lock()
+		s.sources[p] = append(s.sources[p], src)
+		s.mu.Unlock()
+		return p, true
+	}
+	return "", false
+}
+
+// takeSource hands the open handler the confined text queued for path.
+func (s *Session) takeSource(p string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.sources[p]
+	if len(q) == 0 {
+		return "", false
+	}
+	src := q[0]
+	if len(q) == 1 {
+		delete(s.sources, p)
+	} else {
+		s.sources[p] = q[1:]
+	}
+	return src, true
+}
+
+// execHandler runs every command that is not a function or builtin.
+func (s *Session) execHandler(ctx context.Context, args []string) error {
+	hc := interp.HandlerCtx(ctx)
+	switch args[0] {
+	case psubCmd:
+		return s.newPsubFile(hc)
+	case typeCmd:
+		return status(s.typeBuiltin(hc, args[1:]))
+	case commandV:
+		return status(s.commandV(hc, args[1] == "-V", args[2:]))
+	case pwdPhysic:
+		p, err := s.cfg.FS.Realpath(hc.Dir)
+		if err != nil {
+			p = hc.Dir
+		}
+		fmt.Fprintln(hc.Stdout, p)
+		return nil
+	}
+	st := s.Exec(ctx, &ExecRequest{
+		Argv:   args,
+		Env:    exportedEnv(hc.Env),
+		Dir:    hc.Dir,
+		Stdin:  hc.Stdin,
+		Stdout: hc.Stdout,
+		Stderr: hc.Stderr,
+	})
+	return status(st)
+}
+
+func status(st int) error {
+	if st == 0 {
+		return nil
+	}
+	return interp.NewExitStatus(uint8(st))
+}
+
+// maxShebangDepth bounds interpreter chains (#!/a whose /a is #!/b ...).
+const maxShebangDepth = 8
+
+// Exec runs a command by argv the way execve(2) from bash would: argv[0] is
+// looked up in PATH (or taken as a path when it has a slash), then run as a
+// WebAssembly program, a tool, a `#!` script, or a shell script. It is also
+// what the `spawn` import of guests reaches. req.Path and req.Tool are
+// ignored.
+func (s *Session) Exec(ctx context.Context, req *ExecRequest) int {
+	return s.exec(ctx, req, 0)
+}
+
+func (s *Session) exec(ctx context.Context, req *ExecRequest, depth int) int {
+	name := req.Argv[0]
+	p, errno := s.lookPath(req.Env, req.Dir, name)
+	if errno != 0 {
+		if errno == syscall.ENOENT && !strings.Contains(name, "/") {
+			fmt.Fprintf(req.Stderr, "bash: %s: command not found\n", name)
+			return 127
+		}
+		fmt.Fprintf(req.Stderr, "bash: %s: %s\n", name, strerror(errno))
+		if errno == syscall.ENOENT {
+			return 127
+		}
+		return 126
+	}
+	head, err := s.readHead(p)
+	if err != nil {
+		fmt.Fprintf(req.Stderr, "bash: %s: %s\n", name, strerror(errnoOf(err)))
+		return 126
+	}
+	switch {
+	case bytes.HasPrefix(head, []byte("\x00asm")):
+		r := *req
+		r.Path = p
+		return s.cfg.Exec(ctx, &r)
+	case bytes.HasPrefix(head, []byte(toolMagic)):
+		tool := strings.TrimSpace(strings.SplitN(string(head[len(toolMagic):]), "\n", 2)[0])
+		if internal, ok := internalTools[tool]; ok {
+			return internal(s, ctx, req)
+		}
+		r := *req
+		r.Path, r.Tool = p, tool
+		return s.cfg.Exec(ctx, &r)
+	case bytes.HasPrefix(head, []byte("#!")):
+		line := strings.SplitN(string(head[2:]), "\n", 2)[0]
+		interpArgv := strings.Fields(line)
+		if len(interpArgv) == 0 || depth >= maxShebangDepth {
+			fmt.Fprintf(req.Stderr, "bash: %s: bad interpreter\n", name)
+			return 126
+		}
+		// Linux passes everything after the interpreter as one argument.
+		argv := []string{interpArgv[0]}
+		if rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), interpArgv[0])); rest != "" {
+			argv = append(argv, rest)
+		}
+		if ip, errno := s.lookPath(req.Env, req.Dir, interpArgv[0]); errno != 0 || !strings.HasPrefix(interpArgv[0], "/") {
+			if errno == 0 {
+				errno = syscall.ENOENT
+			}
+			_ = ip
+			fmt.Fprintf(req.Stderr, "bash: %s: %s: bad interpreter: %s\n", name, interpArgv[0], strerror(errno))
+			return 126
+		}
+		r := *req
+		r.Argv = append(append(argv, name), req.Argv[1:]...)
+		return s.exec(ctx, &r, depth+1)
+	default:
+		// bash runs a text file without #! as a shell script.
+		r := *req
+		r.Argv = append([]string{"bash", name}, req.Argv[1:]...)
+		return runShell(s, ctx, &r)
+	}
+}
+
+// toolMagic starts the /bin and /usr/bin entries of tools (see vfs.NewDefault).
+const toolMagic = "#!wasmsand "
+
+// lookPath finds an executable in the VFS like bash: a name with a slash is
+// a path; otherwise each PATH entry is tried (an empty one is the cwd).
+func (s *Session) lookPath(env []string, dir, name string) (string, syscall.Errno) {
+	if name == "" {
+		return "", syscall.ENOENT
+	}
+	if strings.Contains(name, "/") {
+		p := name
+		if !path.IsAbs(p) {
+			p = path.Join(dir, p)
+		}
+		fi, err := s.cfg.FS.Stat(p)
+		switch {
+		case err != nil:
+			return "", errnoOf(err)
+		case fi.IsDir():
+			return "", syscall.EISDIR
+		case !permits(fi, 1):
+			return "", syscall.EACCES
+		}
+		return p, 0
+	}
+	found := syscall.ENOENT
+	for _, d := range strings.Split(envGet(env, "PATH"), ":") {
+		if d == "" {
+			d = dir
+		} else if !path.IsAbs(d) {
+			d = path.Join(dir, d)
+		}
+		p := path.Join(d, name)
+		fi, err := s.cfg.FS.Stat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if !permits(fi, 1) {
+			found = syscall.EACCES
+			continue
+		}
+		return p, 0
+	}
+	return "", found
+}
+
+func envGet(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// readHead reads the start of an executable: enough for magic and #! lines.
+func (s *Session) readHead(p string) ([]byte, error) {
+	f, err := s.cfg.FS.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// newPsubFile makes the VFS file behind one `<(...)` and prints its path.
+func (s *Session) newPsubFile(hc interp.HandlerContext) error {
+	s.mu.Lock()
+	s.psubN++
+	p := fmt.Sprintf("/tmp/.wasmsand-psub-%d-%d", s.cfg.Pid, s.psubN)
+	s.psubs = append(s.psubs, p)
+	s.mu.Unlock()
+	if err := s.cfg.FS.WriteFile(p, nil, 0o600); err != nil {
+		fmt.Fprintf(hc.Stderr, "bash: process substitution: %s\n", strerror(errnoOf(err)))
+		return status(1)
+	}
+	fmt.Fprint(hc.Stdout, p)
+	return nil
+}
+
+func (s *Session) cleanupPsubs() {
+	s.mu.Lock()
+	ps := s.psubs
+	s.psubs = nil
+	s.mu.Unlock()
+	for _, p := range ps {
+		_ = s.cfg.FS.Remove(p)
+	}
+}
+
+// typeBuiltin is bash's `type` (and `hash`, as a lookup) over the VFS PATH.
+func (s *Session) typeBuiltin(hc interp.HandlerContext, args []string) int {
+	mode := ""
+	if len(args) > 0 && args[0] == "-hash" {
+		for _, name := range args[1:] {
+			if strings.HasPrefix(name, "-") {
+				continue
+			}
+			if _, errno := s.lookPath(exportedEnv(hc.Env), hc.Dir, name); errno != 0 {
+				fmt.Fprintf(hc.Stderr, "bash: hash: %s: not found\n", name)
+				return 1
+			}
+		}
+		return 0
+	}
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		switch args[0] {
+		case "-t", "-p", "-P", "-a":
+			mode = args[0]
+		case "--":
+		default:
+			fmt.Fprintf(hc.Stderr, "bash: type: %s: invalid option\n", args[0])
+			return 2
+		}
+		args = args[1:]
+	}
+	st := 0
+	env := exportedEnv(hc.Env)
+	for _, name := range args {
+		kind, where := s.classify(env, hc.Dir, name)
+		switch {
+		case kind == "":
+			if mode != "-t" && mode != "-p" && mode != "-P" {
+				fmt.Fprintf(hc.Stderr, "bash: type: %s: not found\n", name)
+			}
+			st = 1
+		case mode == "-t":
+			fmt.Fprintln(hc.Stdout, kind)
+		case mode == "-p" || mode == "-P":
+			if kind == "file" {
+				fmt.Fprintln(hc.Stdout, where)
+			} else if mode == "-P" {
+				if p, errno := s.lookPath(env, hc.Dir, name); errno == 0 {
+					fmt.Fprintln(hc.Stdout, p)
+				} else {
+					st = 1
+				}
+			}
+		case kind == "keyword":
+			fmt.Fprintf(hc.Stdout, "%s is a shell keyword\n", name)
+		case kind == "function":
+			fmt.Fprintf(hc.Stdout, "%s is a function\n", name)
+			if fn := s.runner.Funcs[name]; fn != nil {
+				var buf bytes.Buffer
+				_ = syntax.NewPrinter().Print(&buf, &syntax.FuncDecl{Name: &syntax.Lit{Value: name}, Body: fn})
+				fmt.Fprintln(hc.Stdout, buf.String())
+			}
+		case kind == "builtin":
+			fmt.Fprintf(hc.Stdout, "%s is a shell builtin\n", name)
+		default:
+			fmt.Fprintf(hc.Stdout, "%s is %s\n", name, where)
+		}
+	}
+	return st
+}
+
+// commandV is `command -v` / `command -V`.
+func (s *Session) commandV(hc interp.HandlerContext, verbose bool, args []string) int {
+	st := 0
+	env := exportedEnv(hc.Env)
+	for _, name := range args {
+		kind, where := s.classify(env, hc.Dir, name)
+		switch {
+		case kind == "":
+			if verbose {
+				fmt.Fprintf(hc.Stderr, "bash: command: %s: not found\n", name)
+			}
+			st = 1
+		case verbose:
+			return s.typeBuiltin(hc, []string{name})
+		case kind == "file":
+			fmt.Fprintln(hc.Stdout, where)
+		default:
+			fmt.Fprintln(hc.Stdout, name)
+		}
+	}
+	return st
+}
+
+// classify says what running name would run: keyword, function, builtin or
+// file (with its path); "" when nothing.
+func (s *Session) classify(env []string, dir, name string) (kind, where string) {
+	switch {
+	case syntax.IsKeyword(name):
+		return "keyword", ""
+	case s.runner.Funcs[name] != nil:
+		return "function", ""
+	case interp.IsBuiltin(name):
+		return "builtin", ""
+	}
+	if p, errno := s.lookPath(env, dir, name); errno == 0 {
+		return "file", p
+	}
+	return "", ""
+}

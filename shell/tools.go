@@ -1,0 +1,183 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/interp"
+)
+
+// internalTools are the /bin entries the shell runs itself.
+var internalTools map[string]func(s *Session, ctx context.Context, req *ExecRequest) int
+
+func init() {
+	internalTools = map[string]func(*Session, context.Context, *ExecRequest) int{
+		"bash":  runShell,
+		"sh":    runShell,
+		"which": runWhich,
+	}
+}
+
+// InternalTools lists the commands the shell provides itself, so that the
+// sandbox can give them /bin entries.
+func InternalTools() []string { return []string{"bash", "sh", "which"} }
+
+const bashVersion = "GNU bash, version 5.2.15(1)-release (wasm32-wasmsand)"
+
+// runShell is `bash`/`sh` run as a command: a new shell process (its own pid,
+// variables and options) over the same VFS. It accepts bash's common
+// invocations: -c STRING [NAME [ARGS]], FILE [ARGS], -s / stdin, and
+// set-style options (-e -u -x -o pipefail ...).
+func runShell(s *Session, ctx context.Context, req *ExecRequest) int {
+	args := req.Argv[1:]
+	var opts []string
+	var command *string
+	readStdin := false
+	noExec := false
+loop:
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--":
+			args = args[1:]
+			break loop
+		case a == "--version":
+			fmt.Fprintln(req.Stdout, bashVersion)
+			return 0
+		case a == "--login" || a == "--norc" || a == "--noprofile" || a == "--posix" || a == "--noediting":
+		case a == "-o" || a == "+o":
+			if len(args) < 2 {
+				fmt.Fprintf(req.Stderr, "bash: %s: option requires an argument\n", a)
+				return 2
+			}
+			opts = append(opts, a, args[1])
+			args = args[1:]
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+') && !strings.HasPrefix(a, "--"):
+			for _, c := range a[1:] {
+				switch c {
+				case 'c':
+					if a[0] == '-' {
+						command = new(string)
+					}
+				case 's':
+					readStdin = true
+				case 'n':
+					noExec = a[0] == '-'
+				case 'i', 'l', 'v', 'h', 'B', 'H', 'm', 'p', 'P', 'T', 'E':
+					// interactive/login/verbose and similar: no effect here.
+				case 'e', 'u', 'x', 'f', 'a', 'C':
+					opts = append(opts, string(a[0])+string(c))
+				default:
+					fmt.Fprintf(req.Stderr, "bash: %c%c: invalid option\n", a[0], c)
+					return 2
+				}
+			}
+		default:
+			break loop
+		}
+		args = args[1:]
+	}
+
+	name := "bash"
+	var script string
+	switch {
+	case command != nil:
+		if len(args) == 0 {
+			fmt.Fprintln(req.Stderr, "bash: -c: option requires an argument")
+			return 2
+		}
+		script, args = args[0], args[1:]
+		if len(args) > 0 {
+			name, args = args[0], args[1:]
+		}
+	case len(args) > 0 && !readStdin:
+		name = args[0]
+		p := name
+		if !path.IsAbs(p) {
+			p = path.Join(req.Dir, p)
+		}
+		data, err := s.cfg.FS.ReadFile(p)
+		if err != nil {
+			fmt.Fprintf(req.Stderr, "bash: %s: %s\n", name, strerror(errnoOf(err)))
+			return 127
+		}
+		script, args = string(data), args[1:]
+	default:
+		if req.Stdin == nil {
+			return 0
+		}
+		data, err := io.ReadAll(req.Stdin)
+		if err != nil {
+			return 1
+		}
+		script = string(data)
+	}
+
+	pid, release, err := s.cfg.NewPid()
+	if err != nil {
+		fmt.Fprintf(req.Stderr, "bash: fork: %v\n", err)
+		return 254
+	}
+	defer release()
+	cfg := s.cfg
+	cfg.Env, cfg.Dir, cfg.Pid, cfg.PPid = req.Env, req.Dir, pid, s.cfg.Pid
+	child, err := New(cfg)
+	if err != nil {
+		fmt.Fprintf(req.Stderr, "bash: %v\n", err)
+		return 1
+	}
+	params := append(append(opts, "--"), args...)
+	if err := interp.Params(params...)(child.runner); err != nil {
+		fmt.Fprintf(req.Stderr, "bash: %v\n", err)
+		return 2
+	}
+	if noExec {
+		script = ""
+	}
+	st, _ := child.Run(ctx, script, Stdio{Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr},
+		RunOptions{Name: name, Script: true})
+	return st
+}
+
+// runWhich is `which [-a] NAME...` over the VFS PATH (debianutils' output:
+// paths on stdout, nothing for a miss, status 1 if any name was missing).
+func runWhich(s *Session, ctx context.Context, req *ExecRequest) int {
+	all := false
+	st := 0
+	for _, name := range req.Argv[1:] {
+		if name == "-a" {
+			all = true
+			continue
+		}
+		found := false
+		if strings.Contains(name, "/") {
+			if p, errno := s.lookPath(req.Env, req.Dir, name); errno == 0 {
+				fmt.Fprintln(req.Stdout, p)
+				found = true
+			}
+		} else {
+			for _, d := range strings.Split(envGet(req.Env, "PATH"), ":") {
+				if d == "" {
+					continue
+				}
+				p := path.Join(d, name)
+				fi, err := s.cfg.FS.Stat(p)
+				if err != nil || fi.IsDir() || !permits(fi, 1) {
+					continue
+				}
+				fmt.Fprintln(req.Stdout, p)
+				found = true
+				if !all {
+					break
+				}
+			}
+		}
+		if !found {
+			st = 1
+		}
+	}
+	return st
+}
