@@ -1,0 +1,217 @@
+package vfs
+
+import (
+	"io"
+	"sync"
+	"syscall"
+)
+
+// DefaultPipeSize is the capacity of Pipe(0), like Linux's 64 KiB.
+const DefaultPipeSize = 64 << 10
+
+// pipe is a bounded ring buffer shared by anonymous pipes and FIFOs. Its
+// buffer grows on demand up to size, so the many short-lived pipes of a
+// shell pipeline do not each allocate 64 KiB.
+type pipe struct {
+	mu       sync.Mutex
+	rc, wc   sync.Cond // readers wait on rc, writers on wc
+	buf      []byte
+	r, n     int // read position, bytes buffered
+	size     int
+	readers  int
+	writers  int
+	hadRead  bool // a reader existed: only then does "no reader" mean EPIPE
+	hadWrite bool // a writer existed: only then does "no writer" mean EOF
+}
+
+func newPipe(size int) *pipe {
+	if size <= 0 {
+		size = DefaultPipeSize
+	}
+	p := &pipe{size: size}
+	p.rc.L = &p.mu
+	p.wc.L = &p.mu
+	return p
+}
+
+func (p *pipe) addReader() {
+	p.mu.Lock()
+	p.readers++
+	p.hadRead = true
+	p.mu.Unlock()
+	p.wc.Broadcast()
+}
+
+func (p *pipe) addWriter() {
+	p.mu.Lock()
+	p.writers++
+	p.hadWrite = true
+	p.mu.Unlock()
+	p.rc.Broadcast()
+}
+
+func (p *pipe) closeReader() (idle bool) {
+	p.mu.Lock()
+	p.readers--
+	idle = p.readers == 0 && p.writers == 0
+	p.mu.Unlock()
+	p.wc.Broadcast()
+	return idle
+}
+
+func (p *pipe) closeWriter() (idle bool) {
+	p.mu.Lock()
+	p.writers--
+	idle = p.readers == 0 && p.writers == 0
+	p.mu.Unlock()
+	p.rc.Broadcast()
+	return idle
+}
+
+// take copies buffered bytes into b; p.mu held.
+func (p *pipe) take(b []byte) int {
+	c := 0
+	for c < len(b) && p.n > 0 {
+		end := min(p.r+p.n, len(p.buf))
+		k := copy(b[c:], p.buf[p.r:end])
+		c += k
+		p.r = (p.r + k) % len(p.buf)
+		p.n -= k
+	}
+	if p.n == 0 {
+		p.r = 0
+	}
+	return c
+}
+
+// put buffers as much of b as fits; p.mu held.
+func (p *pipe) put(b []byte) int {
+	if free := len(p.buf) - p.n; free < len(b) && len(p.buf) < p.size {
+		// Grow (linearizing the ring) up to size.
+		nc := min(max(2*len(p.buf), p.n+len(b), 512), p.size)
+		nb := make([]byte, nc)
+		k := p.take(nb) // drains the ring into nb, resets r
+		p.buf, p.r, p.n = nb, 0, k
+	}
+	c := 0
+	for c < len(b) && p.n < len(p.buf) {
+		w := (p.r + p.n) % len(p.buf)
+		end := len(p.buf)
+		if w < p.r {
+			end = p.r
+		}
+		k := copy(p.buf[w:end], b[c:])
+		c += k
+		p.n += k
+	}
+	return c
+}
+
+func (p *pipe) read(b []byte, block bool) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	p.mu.Lock()
+	for p.n == 0 {
+		if p.writers == 0 && p.hadWrite {
+			p.mu.Unlock()
+			return 0, io.EOF
+		}
+		if !block {
+			p.mu.Unlock()
+			return 0, syscall.EAGAIN
+		}
+		p.rc.Wait()
+	}
+	c := p.take(b)
+	p.mu.Unlock()
+	p.wc.Broadcast()
+	return c, nil
+}
+
+func (p *pipe) write(b []byte, block bool) (int, error) {
+	p.mu.Lock()
+	total := 0
+	for {
+		if p.readers == 0 && p.hadRead {
+			p.mu.Unlock()
+			return total, syscall.EPIPE
+		}
+		if total == len(b) {
+			break
+		}
+		c := p.put(b[total:])
+		total += c
+		if c > 0 {
+			p.rc.Broadcast()
+			continue
+		}
+		if !block {
+			p.mu.Unlock()
+			if total == 0 {
+				return 0, syscall.EAGAIN
+			}
+			return total, nil
+		}
+		p.wc.Wait()
+	}
+	p.mu.Unlock()
+	return total, nil
+}
+
+// Buffered is the number of bytes waiting to be read.
+func (p *pipe) buffered() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n
+}
+
+// PipeReader is the read end of an anonymous pipe.
+type PipeReader struct {
+	p    *pipe
+	once sync.Once
+}
+
+// PipeWriter is the write end of an anonymous pipe.
+type PipeWriter struct {
+	p    *pipe
+	once sync.Once
+}
+
+// Pipe returns a connected pair over a bounded buffer of size bytes
+// (0 = DefaultPipeSize). Errors are bare syscall.Errno values (EPIPE,
+// EAGAIN) and io.EOF, as an fd layer wants them.
+func Pipe(size int) (*PipeReader, *PipeWriter) {
+	p := newPipe(size)
+	p.readers, p.writers, p.hadRead, p.hadWrite = 1, 1, true, true
+	return &PipeReader{p: p}, &PipeWriter{p: p}
+}
+
+// Read blocks until data is available; io.EOF once the writer closed and
+// the buffer is drained.
+func (r *PipeReader) Read(b []byte) (int, error) { return r.p.read(b, true) }
+
+// TryRead never blocks: syscall.EAGAIN when empty and the writer is open.
+func (r *PipeReader) TryRead(b []byte) (int, error) { return r.p.read(b, false) }
+
+// Buffered is the number of bytes waiting to be read.
+func (r *PipeReader) Buffered() int { return r.p.buffered() }
+
+// Close closes the read end; pending and later writes fail with EPIPE.
+func (r *PipeReader) Close() error {
+	r.once.Do(func() { r.p.closeReader() })
+	return nil
+}
+
+// Write blocks while the buffer is full until all of b is written;
+// syscall.EPIPE (with the count written so far) once the reader closed.
+func (w *PipeWriter) Write(b []byte) (int, error) { return w.p.write(b, true) }
+
+// TryWrite writes what fits without blocking: syscall.EAGAIN if nothing fits.
+func (w *PipeWriter) TryWrite(b []byte) (int, error) { return w.p.write(b, false) }
+
+// Close closes the write end: the reader sees EOF after the buffered data.
+func (w *PipeWriter) Close() error {
+	w.once.Do(func() { w.p.closeWriter() })
+	return nil
+}
