@@ -1,0 +1,301 @@
+//go:build !js
+
+// Package hostdir exposes a host directory as a hackpadfs.FS confined with
+// os.Root: no name, "..", or symlink (absolute, or relative and pointing
+// outside, at any position in a path) can reach a file outside the root.
+// Mount it into a sandbox with vfs.FS.Mount.
+package hostdir
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hack-pad/hackpadfs"
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+// FS is a host directory confined by os.Root.
+type FS struct {
+	root *os.Root
+}
+
+var (
+	_ hackpadfs.OpenFileFS  = (*FS)(nil)
+	_ hackpadfs.MkdirFS     = (*FS)(nil)
+	_ hackpadfs.MkdirAllFS  = (*FS)(nil)
+	_ hackpadfs.StatFS      = (*FS)(nil)
+	_ hackpadfs.LstatFS     = (*FS)(nil)
+	_ hackpadfs.RemoveFS    = (*FS)(nil)
+	_ hackpadfs.RemoveAllFS = (*FS)(nil)
+	_ hackpadfs.RenameFS    = (*FS)(nil)
+	_ hackpadfs.SymlinkFS   = (*FS)(nil)
+	_ hackpadfs.ChmodFS     = (*FS)(nil)
+	_ hackpadfs.ChownFS     = (*FS)(nil)
+	_ hackpadfs.ChtimesFS   = (*FS)(nil)
+	_ hackpadfs.ReadDirFS   = (*FS)(nil)
+	_ hackpadfs.ReadFileFS  = (*FS)(nil)
+	_ hackpadfs.WriteFileFS = (*FS)(nil)
+	_ vfs.ReadlinkFS        = (*FS)(nil)
+)
+
+// New opens root (which must be an existing directory) as a confined FS.
+func New(root string) (hackpadfs.FS, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	return &FS{root: r}, nil
+}
+
+// Close releases the root directory handle.
+func (h *FS) Close() error { return h.root.Close() }
+
+// mapErr keeps errno errors and turns os.Root's escape refusals (plain
+// errors without an errno) into EACCES, so callers always get an errno.
+func mapErr(op, name string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return &fs.PathError{Op: op, Path: name, Err: errno}
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		errno = syscall.ENOENT
+	case errors.Is(err, fs.ErrExist):
+		errno = syscall.EEXIST
+	case errors.Is(err, fs.ErrPermission):
+		errno = syscall.EACCES
+	case errors.Is(err, fs.ErrInvalid):
+		errno = syscall.EINVAL
+	case errors.Is(err, fs.ErrClosed):
+		errno = syscall.EBADF
+	case strings.Contains(err.Error(), "escapes"):
+		errno = syscall.EACCES
+	default:
+		errno = syscall.EIO
+	}
+	return &fs.PathError{Op: op, Path: name, Err: errno}
+}
+
+func check(op, name string) error {
+	if !fs.ValidPath(name) {
+		return &fs.PathError{Op: op, Path: name, Err: syscall.EINVAL}
+	}
+	return nil
+}
+
+func (h *FS) Open(name string) (fs.File, error) {
+	return h.OpenFile(name, os.O_RDONLY, 0)
+}
+
+func (h *FS) OpenFile(name string, flag int, perm fs.FileMode) (hackpadfs.File, error) {
+	if err := check("open", name); err != nil {
+		return nil, err
+	}
+	f, err := h.root.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, mapErr("open", name, err)
+	}
+	return &file{File: f, h: h, name: name}, nil
+}
+
+func (h *FS) Mkdir(name string, perm fs.FileMode) error {
+	if err := check("mkdir", name); err != nil {
+		return err
+	}
+	return mapErr("mkdir", name, h.root.Mkdir(name, perm))
+}
+
+func (h *FS) MkdirAll(name string, perm fs.FileMode) error {
+	if err := check("mkdir", name); err != nil {
+		return err
+	}
+	return mapErr("mkdir", name, h.root.MkdirAll(name, perm))
+}
+
+func (h *FS) Stat(name string) (fs.FileInfo, error) {
+	if err := check("stat", name); err != nil {
+		return nil, err
+	}
+	fi, err := h.root.Stat(name)
+	if err != nil {
+		return nil, mapErr("stat", name, err)
+	}
+	return convert(fi), nil
+}
+
+func (h *FS) Lstat(name string) (fs.FileInfo, error) {
+	if err := check("lstat", name); err != nil {
+		return nil, err
+	}
+	fi, err := h.root.Lstat(name)
+	if err != nil {
+		return nil, mapErr("lstat", name, err)
+	}
+	return convert(fi), nil
+}
+
+func (h *FS) Remove(name string) error {
+	if err := check("remove", name); err != nil {
+		return err
+	}
+	return mapErr("remove", name, h.root.Remove(name))
+}
+
+func (h *FS) RemoveAll(name string) error {
+	if err := check("removeall", name); err != nil {
+		return err
+	}
+	return mapErr("removeall", name, h.root.RemoveAll(name))
+}
+
+func (h *FS) Rename(oldname, newname string) error {
+	if err := check("rename", oldname); err != nil {
+		return err
+	}
+	if err := check("rename", newname); err != nil {
+		return err
+	}
+	return mapErr("rename", oldname, h.root.Rename(oldname, newname))
+}
+
+// Link makes a hard link inside the root (vfs.FS.Link uses it).
+func (h *FS) Link(oldname, newname string) error {
+	if err := check("link", oldname); err != nil {
+		return err
+	}
+	if err := check("link", newname); err != nil {
+		return err
+	}
+	return mapErr("link", newname, h.root.Link(oldname, newname))
+}
+
+// Symlink creates a symlink with any target text; following it later is
+// what os.Root confines.
+func (h *FS) Symlink(target, name string) error {
+	if err := check("symlink", name); err != nil {
+		return err
+	}
+	return mapErr("symlink", name, h.root.Symlink(target, name))
+}
+
+func (h *FS) Readlink(name string) (string, error) {
+	if err := check("readlink", name); err != nil {
+		return "", err
+	}
+	t, err := h.root.Readlink(name)
+	return t, mapErr("readlink", name, err)
+}
+
+func (h *FS) Chmod(name string, mode fs.FileMode) error {
+	if err := check("chmod", name); err != nil {
+		return err
+	}
+	return mapErr("chmod", name, h.root.Chmod(name, mode))
+}
+
+func (h *FS) Chown(name string, uid, gid int) error {
+	if err := check("chown", name); err != nil {
+		return err
+	}
+	return mapErr("chown", name, h.root.Chown(name, uid, gid))
+}
+
+func (h *FS) Lchown(name string, uid, gid int) error {
+	if err := check("lchown", name); err != nil {
+		return err
+	}
+	return mapErr("lchown", name, h.root.Lchown(name, uid, gid))
+}
+
+func (h *FS) Chtimes(name string, atime, mtime time.Time) error {
+	if err := check("chtimes", name); err != nil {
+		return err
+	}
+	return mapErr("chtimes", name, h.root.Chtimes(name, atime, mtime))
+}
+
+func (h *FS) ReadDir(name string) ([]fs.DirEntry, error) {
+	f, err := h.OpenFile(name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.(*file).ReadDir(-1)
+	if err != nil {
+		return nil, err
+	}
+	return ents, nil
+}
+
+func (h *FS) ReadFile(name string) ([]byte, error) {
+	if err := check("open", name); err != nil {
+		return nil, err
+	}
+	b, err := h.root.ReadFile(name)
+	return b, mapErr("open", name, err)
+}
+
+func (h *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	if err := check("open", name); err != nil {
+		return err
+	}
+	return mapErr("open", name, h.root.WriteFile(name, data, perm))
+}
+
+// file wraps *os.File so Stat and directory entries report vfs metadata.
+type file struct {
+	*os.File
+	h    *FS
+	name string
+}
+
+func (f *file) Stat() (fs.FileInfo, error) {
+	fi, err := f.File.Stat()
+	if err != nil {
+		return nil, mapErr("stat", f.name, err)
+	}
+	return convert(fi), nil
+}
+
+func (f *file) ReadDir(n int) ([]fs.DirEntry, error) {
+	ents, err := f.File.ReadDir(n)
+	out := make([]fs.DirEntry, len(ents))
+	for i, e := range ents {
+		out[i] = dirEntry{e}
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = mapErr("readdir", f.name, err)
+	}
+	return out, err
+}
+
+func (f *file) Chtimes(atime, mtime time.Time) error {
+	return f.h.Chtimes(f.name, atime, mtime)
+}
+
+type dirEntry struct{ fs.DirEntry }
+
+func (d dirEntry) Info() (fs.FileInfo, error) {
+	fi, err := d.DirEntry.Info()
+	if err != nil {
+		return nil, mapErr("stat", d.Name(), err)
+	}
+	return convert(fi), nil
+}
+
+// convert reports host files as owned by the sandbox user (1000:1000): the
+// host's uids mean nothing inside the sandbox.
+func convert(fi fs.FileInfo) *vfs.FileInfo {
+	st := vfs.Stat{Nlink: 1, Mode: fi.Mode(), Uid: 1000, Gid: 1000, Size: fi.Size(),
+		Atime: fi.ModTime(), Mtime: fi.ModTime(), Ctime: fi.ModTime()}
+	fillSys(&st, fi)
+	return vfs.NewFileInfo(fi.Name(), st)
+}

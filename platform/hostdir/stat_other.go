@@ -1,0 +1,11 @@
+//go:build !linux && !js
+
+package hostdir
+
+import (
+	"io/fs"
+
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+func fillSys(st *vfs.Stat, fi fs.FileInfo) {}
