@@ -1,0 +1,144 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/wasmsand/wasmsand/platform"
+	"github.com/wasmsand/wasmsand/wasi"
+)
+
+const pageSize = 65536
+
+// Module is a compiled guest (platform.Module).
+type Module struct {
+	e        *Engine
+	cm       wazero.CompiledModule
+	key      string
+	minPages uint32
+}
+
+var _ platform.Module = (*Module)(nil)
+
+// Key is the content key the module was compiled under.
+func (m *Module) Key() string { return m.key }
+
+// Run implements platform.Module.
+func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (int, error) {
+	if err := p.Init(); err != nil {
+		return 1, err
+	}
+	pages := lim.MemoryPages
+	if pages == 0 {
+		pages = m.e.opt.MemoryPages
+	}
+	name := procName(p)
+	if m.minPages > pages {
+		return platform.ExitTrap, fmt.Errorf("%w: %s needs %d pages at start, limit is %d",
+			platform.ErrMemoryLimit, name, m.minPages, pages)
+	}
+
+	st := &runState{proc: p}
+	// The memory limit is per instance (wazero's own limit is per runtime): our allocator
+	// refuses growth past it, and records that it did.
+	rctx := experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(
+		func(_, max uint64) experimental.LinearMemory {
+			return &linearMemory{limit: min(max, uint64(pages)*pageSize), st: st}
+		}))
+	rctx = context.WithValue(rctx, runKey{}, st)
+	// A guest blocked in a host call (reading a pipe) cannot be stopped by wazero;
+	// closing the pipes it made unblocks it.
+	stop := context.AfterFunc(ctx, p.Interrupt)
+	defer stop()
+
+	inst, err := m.e.rt.InstantiateModule(rctx, m.cm, m.e.cfg)
+	if err == nil {
+		defer inst.Close(context.WithoutCancel(ctx))
+		_, err = inst.ExportedFunction("_start").Call(rctx)
+	}
+	return m.result(ctx, p, st, name, err)
+}
+
+// result turns how _start ended into (exit code, error) as a shell would see it.
+func (m *Module) result(ctx context.Context, p *wasi.Proc, st *runState, name string, err error) (int, error) {
+	code, trap := 0, ""
+	var exit *wasi.ExitError
+	var sysExit *sys.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		code = int(exit.Code & 0xff)
+	case errors.As(err, &sysExit):
+		code = int(sysExit.ExitCode() & 0xff)
+	default:
+		trap = firstLine(err.Error())
+		code = platform.ExitTrap
+	}
+	// Cancellation wins: however the guest ended, it was stopped (or its pipes closed).
+	if cerr := ctx.Err(); cerr != nil {
+		if errors.Is(cerr, context.DeadlineExceeded) {
+			return platform.ExitTimeout, fmt.Errorf("%w: %s", platform.ErrTimeout, name)
+		}
+		return platform.ExitKilled, fmt.Errorf("%w: %s", platform.ErrKilled, name)
+	}
+	if st.refused && (trap != "" || code != 0) {
+		return code, fmt.Errorf("%w: %s", platform.ErrMemoryLimit, name)
+	}
+	if trap != "" {
+		if strings.Contains(trap, "recovered by wazero") {
+			trap = "host error: " + trap // a bug of ours, not of the guest
+		}
+		if p.Stderr != nil {
+			io.WriteString(p.Stderr, "wasmsand: "+name+": trap: "+trap+"\n")
+		}
+		return code, fmt.Errorf("%w: %s: %s", platform.ErrTrap, name, trap)
+	}
+	return code, nil
+}
+
+func procName(p *wasi.Proc) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	if len(p.Args) > 0 {
+		return path.Base(p.Args[0])
+	}
+	return "guest"
+}
+
+// linearMemory backs one instance's memory and enforces its limit.
+type linearMemory struct {
+	buf   []byte
+	limit uint64
+	st    *runState
+}
+
+func (l *linearMemory) Reallocate(size uint64) []byte {
+	// The first call allocates the declared minimum, checked against the limit by Run:
+	// refusing it would panic inside wazero's instantiation.
+	if size > l.limit && l.buf != nil {
+		l.st.refused = true
+		return nil
+	}
+	if size <= uint64(cap(l.buf)) {
+		l.buf = l.buf[:size]
+		return l.buf
+	}
+	// Grow by 25% beyond the request, like append, so a guest growing page by page does
+	// not copy its whole memory every time.
+	c := min(max(size, uint64(cap(l.buf))+uint64(cap(l.buf))/4), l.limit)
+	nb := make([]byte, size, c)
+	copy(nb, l.buf)
+	l.buf = nb
+	return nb
+}
+
+func (l *linearMemory) Free() { l.buf = nil }

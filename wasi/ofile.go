@@ -1,0 +1,167 @@
+package wasi
+
+import (
+	"io"
+	"io/fs"
+	"sync"
+	"sync/atomic"
+
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+// WASI filetypes.
+const (
+	FiletypeUnknown uint8 = iota
+	FiletypeBlockDevice
+	FiletypeCharacterDevice
+	FiletypeDirectory
+	FiletypeRegularFile
+	FiletypeSocketDgram
+	FiletypeSocketStream
+	FiletypeSymbolicLink
+)
+
+type ofKind uint8
+
+const (
+	kindFile   ofKind = iota // a *vfs.File: regular file, directory, device, fifo
+	kindStream               // an io.Reader/io.Writer: stdio streams, pipes
+)
+
+// ofile is an open file description: what POSIX dup shares between fds (and processes).
+// It is reference counted; the last reference closes closer.
+type ofile struct {
+	refs      atomic.Int32
+	kind      ofKind
+	f         *vfs.File
+	ftype     uint8
+	path      string // absolute path at open time: base for *at calls on directories
+	r         io.Reader
+	w         io.Writer
+	closer    io.Closer // nil when someone else owns the underlying object
+	closeOnce sync.Once
+	read      bool
+	write     bool
+	append    bool // O_APPEND at open: the vfs appends by itself
+	emuAppend bool // FD_APPEND set later with fd_fdstat_set_flags: we seek to the end
+	nonblock  bool
+	tty       bool
+
+	dirMu   sync.Mutex
+	dirents []dirent // fd_readdir snapshot, taken at cookie 0
+}
+
+type dirent struct {
+	name string
+	ino  uint64
+	typ  uint8
+}
+
+func (o *ofile) incref() { o.refs.Add(1) }
+
+func (o *ofile) decref() error {
+	if o.refs.Add(-1) == 0 {
+		return o.closeNow()
+	}
+	return nil
+}
+
+func (o *ofile) closeNow() (err error) {
+	o.closeOnce.Do(func() {
+		if o.closer != nil {
+			err = o.closer.Close()
+		}
+	})
+	return err
+}
+
+func (o *ofile) Read(b []byte) (int, error) {
+	if o.kind == kindFile {
+		return o.f.Read(b)
+	}
+	if o.r == nil {
+		return 0, EBADF
+	}
+	return o.r.Read(b)
+}
+
+func (o *ofile) Write(b []byte) (int, error) {
+	if o.kind == kindFile {
+		if o.emuAppend {
+			if _, err := o.f.Seek(0, io.SeekEnd); err != nil {
+				return 0, err
+			}
+		}
+		return o.f.Write(b)
+	}
+	if o.w == nil {
+		return 0, EBADF
+	}
+	return o.w.Write(b)
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// terminal is implemented by streams that want the guest to see a tty.
+type terminal interface{ IsTerminal() bool }
+
+// stdioOfile wraps what the creator gave as fd 0/1/2. It never owns it (closer nil).
+func stdioOfile(x any, in bool) *ofile {
+	var of *ofile
+	switch v := x.(type) {
+	case *FDRef:
+		if v != nil && v.of != nil {
+			v.of.incref()
+			return v.of
+		}
+	case *vfs.File:
+		if v != nil {
+			of = &ofile{kind: kindFile, f: v, ftype: FiletypeRegularFile, path: v.Name(), read: true, write: true}
+			if fi, err := v.Stat(); err == nil {
+				of.ftype = filetypeOf(fi.Mode())
+			}
+		}
+	}
+	if of == nil {
+		of = &ofile{kind: kindStream, ftype: FiletypeUnknown}
+		if in {
+			of.read = true
+			of.r, _ = x.(io.Reader)
+			if of.r == nil {
+				of.r = eofReader{}
+			}
+		} else {
+			of.write = true
+			of.w, _ = x.(io.Writer)
+			if of.w == nil {
+				of.w = io.Discard
+			}
+		}
+		if t, ok := x.(terminal); ok && t.IsTerminal() {
+			of.tty = true
+			of.ftype = FiletypeCharacterDevice
+		}
+	}
+	of.refs.Store(1)
+	return of
+}
+
+func filetypeOf(m fs.FileMode) uint8 {
+	switch {
+	case m.IsRegular():
+		return FiletypeRegularFile
+	case m.IsDir():
+		return FiletypeDirectory
+	case m&fs.ModeSymlink != 0:
+		return FiletypeSymbolicLink
+	case m&fs.ModeCharDevice != 0:
+		return FiletypeCharacterDevice
+	case m&fs.ModeDevice != 0:
+		return FiletypeBlockDevice
+	case m&fs.ModeSocket != 0:
+		return FiletypeSocketStream
+	}
+	return FiletypeUnknown // fifos: WASI has no type for them (like wazero)
+}

@@ -1,0 +1,410 @@
+package wasi
+
+import (
+	"context"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+const (
+	maxPathLen = 4096
+	umask      = 0o022 // new files 0644, new directories 0755, as under a login shell
+
+	lookupSymlinkFollow = 1
+
+	oflagCreat     uint16 = 1
+	oflagDirectory uint16 = 2
+	oflagExcl      uint16 = 4
+	oflagTrunc     uint16 = 8
+)
+
+// resolve turns (dirfd, guest path) into an absolute, cleaned VFS path. The preopen is "/"
+// so the whole VFS is the guest's root: ".." at the root stays there, and an absolute path
+// (which wasi-libc never sends, Go guests might) means the same as in the guest.
+func (p *Proc) resolve(m Memory, dirfd int32, ptr, n uint32) (abs, raw string, e Errno) {
+	s, ok := readString(m, ptr, n)
+	if !ok {
+		return "", "", EFAULT
+	}
+	dir, e := p.lookup(dirfd)
+	if e != 0 {
+		return "", "", e
+	}
+	if dir.kind != kindFile || dir.ftype != FiletypeDirectory {
+		return "", "", ENOTDIR
+	}
+	switch {
+	case n == 0:
+		return "", "", ENOENT
+	case n > maxPathLen:
+		return "", "", ENAMETOOLONG
+	case strings.IndexByte(s, 0) >= 0:
+		return "", "", EINVAL
+	}
+	if s[0] == '/' {
+		return path.Clean(s), s, 0
+	}
+	return path.Join(dir.path, s), s, 0
+}
+
+func hasSlash(raw string) bool { return strings.HasSuffix(raw, "/") }
+
+// lastName is the final component of a raw guest path ("." for "a/.", "" for "/").
+func lastName(raw string) string {
+	raw = strings.TrimRight(raw, "/")
+	if i := strings.LastIndexByte(raw, '/'); i >= 0 {
+		return raw[i+1:]
+	}
+	return raw
+}
+
+// slashCheck: "x/" must name a directory (POSIX); ENOTDIR when it names anything else.
+func (p *Proc) slashCheck(abs, raw string) Errno {
+	if !hasSlash(raw) {
+		return 0
+	}
+	if fi, err := p.FS.Stat(abs); err == nil && !fi.IsDir() {
+		return ENOTDIR
+	}
+	return 0
+}
+
+// stdioPath maps /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N to
+// the process's own fd N: the vfs holds placeholder nodes for them (opening those gives
+// ENXIO), the meaning is per process.
+func stdioPath(abs string) (int32, bool) {
+	switch abs {
+	case "/dev/stdin":
+		return 0, true
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
+	}
+	for _, pre := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		if rest, ok := strings.CutPrefix(abs, pre); ok {
+			if n, err := strconv.ParseUint(rest, 10, 31); err == nil {
+				return int32(n), true
+			}
+		}
+	}
+	return 0, false
+}
+
+func pathOpen(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	dirflags, oflags, rights, fdflags, result := uint32(a[1]), uint16(a[4]), a[5], uint16(a[7]), uint32(a[8])
+	abs, raw, e := p.resolve(m, int32(a[0]), uint32(a[2]), uint32(a[3]))
+	if e != 0 {
+		return e
+	}
+	if _, ok := readBytes(m, result, 4); !ok {
+		return EFAULT
+	}
+	if fd, ok := stdioPath(abs); ok {
+		return p.openDup(m, fd, result)
+	}
+	if oflags&oflagDirectory != 0 && oflags&oflagCreat != 0 {
+		return EINVAL // use path_create_directory
+	}
+	wantDir := oflags&oflagDirectory != 0 || hasSlash(raw)
+	if hasSlash(raw) && oflags&oflagCreat != 0 {
+		if fi, err := p.FS.Stat(abs); err != nil || !fi.IsDir() {
+			return EISDIR // open("new/", O_CREAT) on Linux
+		}
+	}
+
+	// Rights are gone from WASI but are the only way to learn the access mode; without
+	// them CREAT/TRUNC/APPEND imply writing (the same rule as wazero).
+	r, w := rights&rightFdRead != 0, rights&rightFdWrite != 0
+	if !r && !w {
+		if oflags&(oflagCreat|oflagTrunc) != 0 || fdflags&fdflagAppend != 0 {
+			r, w = true, true
+		} else {
+			r = true
+		}
+	}
+	var flag int
+	switch {
+	case r && w:
+		flag = os.O_RDWR
+	case w:
+		flag = os.O_WRONLY
+	default:
+		flag = os.O_RDONLY
+	}
+	if oflags&oflagCreat != 0 {
+		flag |= os.O_CREATE
+	}
+	if oflags&oflagExcl != 0 && oflags&oflagDirectory == 0 {
+		flag |= os.O_EXCL
+	}
+	if oflags&oflagTrunc != 0 {
+		flag |= os.O_TRUNC
+	}
+	if oflags&oflagDirectory != 0 {
+		flag |= vfs.O_DIRECTORY
+	}
+	if dirflags&lookupSymlinkFollow == 0 {
+		flag |= vfs.O_NOFOLLOW
+	}
+	if fdflags&fdflagAppend != 0 {
+		flag |= os.O_APPEND
+	}
+	f, err := p.FS.OpenFile(abs, flag, 0o666&^umask)
+	if err != nil {
+		e := ToErrno(err)
+		if e == ENXIO { // maybe a symlink to /dev/stdout and the like
+			if real, err := p.FS.Realpath(abs); err == nil {
+				if fd, ok := stdioPath(real); ok {
+					return p.openDup(m, fd, result)
+				}
+			}
+		}
+		return e
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return ToErrno(err)
+	}
+	ftype := filetypeOf(fi.Mode())
+	if wantDir && ftype != FiletypeDirectory {
+		_ = f.Close()
+		return ENOTDIR
+	}
+	of := &ofile{
+		kind: kindFile, f: f, ftype: ftype, path: abs, closer: f,
+		read: r || ftype == FiletypeDirectory, write: w,
+		append: fdflags&fdflagAppend != 0, nonblock: fdflags&fdflagNonblock != 0,
+	}
+	of.refs.Store(1)
+	fd, e := p.allocFD(of)
+	if e != 0 {
+		_ = f.Close()
+		return e
+	}
+	m.WriteUint32Le(result, uint32(fd))
+	return 0
+}
+
+// openDup gives a new fd sharing fd's open file description (dup).
+func (p *Proc) openDup(m Memory, fd int32, result uint32) Errno {
+	of, e := p.lookup(fd)
+	if e != 0 {
+		return ENOENT // like /proc/self/fd/N for a closed N
+	}
+	of.incref()
+	nfd, e := p.allocFD(of)
+	if e != 0 {
+		of.decref()
+		return e
+	}
+	m.WriteUint32Le(result, uint32(nfd))
+	return 0
+}
+
+func pathCreateDirectory(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	abs, _, e := p.resolve(m, int32(a[0]), uint32(a[1]), uint32(a[2]))
+	if e != 0 {
+		return e
+	}
+	return ToErrno(p.FS.Mkdir(abs, 0o777&^umask))
+}
+
+func pathFilestatGet(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
+	flags, result := uint32(a[1]), uint32(a[4])
+	abs, raw, e := p.resolve(m, int32(a[0]), uint32(a[2]), uint32(a[3]))
+	if e != 0 {
+		return e
+	}
+	if _, ok := readBytes(m, result, 64); !ok {
+		return EFAULT
+	}
+	follow := flags&lookupSymlinkFollow != 0 || hasSlash(raw)
+	if fd, ok := stdioPath(abs); ok && follow {
+		if _, e := p.lookup(fd); e != 0 {
+			return ENOENT
+		}
+		return fdFilestatGet(ctx, p, m, []uint64{uint64(fd), uint64(result)})
+	}
+	var fi *vfs.FileInfo
+	var err error
+	if follow {
+		fi, err = p.FS.Stat(abs)
+	} else {
+		fi, err = p.FS.Lstat(abs)
+	}
+	if err != nil {
+		return ToErrno(err)
+	}
+	if hasSlash(raw) && !fi.IsDir() {
+		return ENOTDIR
+	}
+	var buf [64]byte
+	putFilestat(buf[:], fi)
+	m.Write(result, buf[:])
+	return 0
+}
+
+func pathFilestatSetTimes(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	flags := uint32(a[1])
+	abs, raw, e := p.resolve(m, int32(a[0]), uint32(a[2]), uint32(a[3]))
+	if e != 0 {
+		return e
+	}
+	at, mt, e := toTimes(p, a[4], a[5], uint16(a[6]))
+	if e != 0 {
+		return e
+	}
+	if e := p.slashCheck(abs, raw); e != 0 {
+		return e
+	}
+	follow := flags&lookupSymlinkFollow != 0
+	if at.IsZero() && mt.IsZero() {
+		var err error
+		if follow {
+			_, err = p.FS.Stat(abs)
+		} else {
+			_, err = p.FS.Lstat(abs)
+		}
+		return ToErrno(err)
+	}
+	return ToErrno(p.FS.Chtimes(abs, at, mt, follow))
+}
+
+func pathLink(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	oldAbs, oldRaw, e := p.resolve(m, int32(a[0]), uint32(a[2]), uint32(a[3]))
+	if e != 0 {
+		return e
+	}
+	newAbs, _, e := p.resolve(m, int32(a[4]), uint32(a[5]), uint32(a[6]))
+	if e != 0 {
+		return e
+	}
+	if e := p.slashCheck(oldAbs, oldRaw); e != 0 {
+		return e
+	}
+	if uint32(a[1])&lookupSymlinkFollow != 0 {
+		real, err := p.FS.Realpath(oldAbs)
+		if err != nil {
+			return ToErrno(err)
+		}
+		oldAbs = real
+	}
+	return ToErrno(p.FS.Link(oldAbs, newAbs))
+}
+
+func pathReadlink(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	buf, bufLen, result := uint32(a[3]), uint32(a[4]), uint32(a[5])
+	abs, _, e := p.resolve(m, int32(a[0]), uint32(a[1]), uint32(a[2]))
+	if e != 0 {
+		return e
+	}
+	if bufLen == 0 {
+		return EINVAL
+	}
+	if _, ok := readBytes(m, buf, bufLen); !ok {
+		return EFAULT
+	}
+	if _, ok := readBytes(m, result, 4); !ok {
+		return EFAULT
+	}
+	target, err := p.FS.Readlink(abs)
+	if err != nil {
+		return ToErrno(err)
+	}
+	// POSIX readlink truncates silently (wazero returns ERANGE, which breaks callers that
+	// grow their buffer until the result is shorter than it).
+	if uint32(len(target)) > bufLen {
+		target = target[:bufLen]
+	}
+	m.Write(buf, []byte(target))
+	m.WriteUint32Le(result, uint32(len(target)))
+	return 0
+}
+
+func pathRemoveDirectory(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	abs, raw, e := p.resolve(m, int32(a[0]), uint32(a[1]), uint32(a[2]))
+	if e != 0 {
+		return e
+	}
+	switch lastName(raw) {
+	case ".":
+		return EINVAL
+	case "..":
+		return ENOTEMPTY
+	}
+	return ToErrno(p.FS.Rmdir(abs))
+}
+
+func pathRename(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	oldAbs, oldRaw, e := p.resolve(m, int32(a[0]), uint32(a[1]), uint32(a[2]))
+	if e != 0 {
+		return e
+	}
+	newAbs, newRaw, e := p.resolve(m, int32(a[3]), uint32(a[4]), uint32(a[5]))
+	if e != 0 {
+		return e
+	}
+	for _, n := range []string{lastName(oldRaw), lastName(newRaw)} {
+		if n == "." || n == ".." || n == "" {
+			return EBUSY
+		}
+	}
+	if hasSlash(oldRaw) || hasSlash(newRaw) {
+		fi, err := p.FS.Lstat(oldAbs)
+		if err != nil {
+			return ToErrno(err)
+		}
+		if !fi.IsDir() {
+			return ENOTDIR
+		}
+	}
+	return ToErrno(p.FS.Rename(oldAbs, newAbs))
+}
+
+func pathSymlink(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	target, ok := readString(m, uint32(a[0]), uint32(a[1]))
+	if !ok {
+		return EFAULT
+	}
+	abs, _, e := p.resolve(m, int32(a[2]), uint32(a[3]), uint32(a[4]))
+	if e != 0 {
+		return e
+	}
+	if target == "" {
+		return ENOENT
+	}
+	if strings.IndexByte(target, 0) >= 0 {
+		return EINVAL
+	}
+	return ToErrno(p.FS.Symlink(target, abs))
+}
+
+func pathUnlinkFile(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	abs, raw, e := p.resolve(m, int32(a[0]), uint32(a[1]), uint32(a[2]))
+	if e != 0 {
+		return e
+	}
+	if hasSlash(raw) {
+		fi, err := p.FS.Stat(abs)
+		if err != nil {
+			return ToErrno(err)
+		}
+		if fi.IsDir() {
+			return EISDIR
+		}
+		return ENOTDIR
+	}
+	err := p.FS.Unlink(abs)
+	if err != nil && ToErrno(err) == EPERM {
+		if fi, serr := p.FS.Lstat(abs); serr == nil && fi.IsDir() {
+			return EISDIR // what Linux says for unlink(dir)
+		}
+	}
+	return ToErrno(err)
+}

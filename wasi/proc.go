@@ -1,0 +1,284 @@
+package wasi
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+// DefaultMaxFDs is the fd table size when Proc.MaxFDs is 0.
+const DefaultMaxFDs = 1024
+
+// PreopenFD is the fd of the single preopened directory "/" (the whole VFS).
+const PreopenFD = 3
+
+// Proc is the per-process state of one guest: its arguments, environment and fd table.
+//
+// Fill the exported fields, then run it on an engine (platform.Module.Run calls Init).
+// A Proc is driven by one goroutine at a time (the guest's); only Interrupt may be called
+// concurrently. Proc never closes the Stdin/Stdout/Stderr it was given: whoever created
+// them closes them after the process has exited.
+type Proc struct {
+	Name      string   // command name, for messages ("wasmsand: <Name>: trap: ...")
+	Pid, PPid int      // reported by wasmsand.getpid
+	Args      []string // argv, including argv[0]
+	Env       []string // "K=V"; PWD=Cwd is added when Cwd is set and Env has no PWD
+	Cwd       string   // absolute; guests learn it through PWD (wasi-libc starts in "/")
+	FS        *vfs.FS  // preopened as "/" on fd 3
+
+	// fd 0, 1, 2. nil means empty input / discarded output. A *vfs.File is used as a
+	// file (fstat, seek work); a *FDRef shares another Proc's open file description;
+	// anything else is a stream. Writers returning syscall.EPIPE/io.ErrClosedPipe give
+	// the guest EPIPE. A stream with an IsTerminal() bool method reporting true looks
+	// like a tty to the guest (isatty).
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+
+	MaxFDs  int       // fd table size (EMFILE beyond); 0 = DefaultMaxFDs
+	Clock   Clock     // nil = the real clock
+	Rand    io.Reader // random_get and friends; nil = crypto/rand
+	Spawner Spawner   // wasmsand.spawn; nil = ENOSYS
+
+	// Trace, if set, is called after every host call (an strace for debugging).
+	Trace func(name string, params []uint64, errno Errno)
+
+	inited   bool
+	initErr  error
+	maxFDs   int
+	env      []string
+	argsSize uint32
+	envSize  uint32
+	start    int64
+	fds      []fdSlot
+	children map[int32]Child
+
+	mu     sync.Mutex // guards pipes: Interrupt runs on another goroutine
+	pipes  []*ofile
+	closed bool
+}
+
+type fdSlot struct {
+	of      *ofile
+	preopen string // guest-visible preopen name, "" if not a preopen
+}
+
+// ExitError is the panic value of proc_exit (and of a fatal proc_raise). Bindings unwind
+// the guest with it and report Code as the exit status.
+type ExitError struct{ Code uint32 }
+
+func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// Clock is the process's view of time. Sleep must return early when ctx is done.
+type Clock interface {
+	Now() time.Time
+	Nanotime() int64 // monotonic, arbitrary origin
+	Sleep(ctx context.Context, d time.Duration)
+}
+
+type realClock struct{}
+
+var clockBase = time.Now()
+
+func (realClock) Now() time.Time  { return time.Now() }
+func (realClock) Nanotime() int64 { return int64(time.Since(clockBase)) }
+func (realClock) Sleep(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// RealClock is the default Clock.
+var RealClock Clock = realClock{}
+
+// Init prepares the fd table. It is idempotent and called by the bindings (and lazily by
+// the first host call); the error is the failure to open the preopen "/".
+func (p *Proc) Init() error {
+	if p.inited {
+		return p.initErr
+	}
+	p.inited = true
+	p.maxFDs = p.MaxFDs
+	if p.maxFDs <= 0 {
+		p.maxFDs = DefaultMaxFDs
+	}
+	if p.Clock == nil {
+		p.Clock = RealClock
+	}
+	if p.Rand == nil {
+		p.Rand = rand.Reader
+	}
+	p.start = p.Clock.Nanotime()
+	p.env = p.Env
+	if p.Cwd != "" && !hasEnv(p.Env, "PWD") {
+		p.env = append(append([]string(nil), p.Env...), "PWD="+p.Cwd)
+	}
+	for _, a := range p.Args {
+		p.argsSize += uint32(len(a)) + 1
+	}
+	for _, e := range p.env {
+		p.envSize += uint32(len(e)) + 1
+	}
+	p.fds = make([]fdSlot, 4, 8)
+	p.fds[0].of = stdioOfile(p.Stdin, true)
+	p.fds[1].of = stdioOfile(p.Stdout, false)
+	p.fds[2].of = stdioOfile(p.Stderr, false)
+	if p.FS == nil {
+		p.initErr = fmt.Errorf("wasi: Proc.FS is nil")
+		return p.initErr
+	}
+	f, err := p.FS.OpenFile("/", vfs.O_DIRECTORY, 0)
+	if err != nil {
+		p.initErr = fmt.Errorf("wasi: opening the preopen /: %w", err)
+		return p.initErr
+	}
+	of := &ofile{kind: kindFile, f: f, ftype: FiletypeDirectory, path: "/", read: true, closer: f}
+	of.refs.Store(1)
+	p.fds[PreopenFD] = fdSlot{of: of, preopen: "/"}
+	return nil
+}
+
+func hasEnv(env []string, k string) bool {
+	for _, e := range env {
+		if strings.HasPrefix(e, k+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// Close releases every fd (closing files and pipes this process opened). Call it after the
+// guest has finished; it is idempotent.
+func (p *Proc) Close() error {
+	p.mu.Lock()
+	p.closed = true
+	p.pipes = nil
+	p.mu.Unlock()
+	for i := range p.fds {
+		if of := p.fds[i].of; of != nil {
+			p.fds[i] = fdSlot{}
+			of.decref()
+		}
+	}
+	return nil
+}
+
+// Interrupt unblocks a guest stuck on a pipe it created itself (wasmsand.pipe) by closing
+// those pipes; bindings call it when the run's context is cancelled. Streams given as
+// Stdin/Stdout/Stderr are the creator's to close. Safe to call from any goroutine.
+func (p *Proc) Interrupt() {
+	p.mu.Lock()
+	pipes := p.pipes
+	p.pipes = nil
+	p.closed = true
+	p.mu.Unlock()
+	for _, of := range pipes {
+		of.closeNow()
+	}
+}
+
+// Ref returns a new reference to the open file description behind fd, e.g. to hand it to
+// another process. Close the FDRef to release it.
+func (p *Proc) Ref(fd int) (*FDRef, error) {
+	if !p.inited {
+		_ = p.Init()
+	}
+	of, e := p.lookup(int32(fd))
+	if e != 0 {
+		return nil, e
+	}
+	of.incref()
+	return &FDRef{of: of}, nil
+}
+
+// Children returns the pids of children spawned and not yet waited for.
+func (p *Proc) Children() []int {
+	var out []int
+	for pid := range p.children {
+		out = append(out, int(pid))
+	}
+	return out
+}
+
+func (p *Proc) lookup(fd int32) (*ofile, Errno) {
+	if fd < 0 || int(fd) >= len(p.fds) {
+		return nil, EBADF
+	}
+	of := p.fds[fd].of
+	if of == nil {
+		return nil, EBADF
+	}
+	return of, 0
+}
+
+// allocFD puts of at the lowest free fd (POSIX), taking over the caller's reference.
+func (p *Proc) allocFD(of *ofile) (int32, Errno) {
+	for i := range p.fds {
+		if p.fds[i].of == nil {
+			p.fds[i] = fdSlot{of: of}
+			return int32(i), 0
+		}
+	}
+	if len(p.fds) >= p.maxFDs {
+		return -1, EMFILE
+	}
+	p.fds = append(p.fds, fdSlot{of: of})
+	return int32(len(p.fds) - 1), 0
+}
+
+// setFD installs of at fd (closing what was there), taking over the caller's reference.
+func (p *Proc) setFD(fd int32, of *ofile) Errno {
+	if fd < 0 || int(fd) >= p.maxFDs {
+		return EBADF
+	}
+	for int(fd) >= len(p.fds) {
+		p.fds = append(p.fds, fdSlot{})
+	}
+	old := p.fds[fd].of
+	p.fds[fd] = fdSlot{of: of}
+	if old != nil {
+		old.decref()
+	}
+	return 0
+}
+
+func (p *Proc) closeFD(fd int32) Errno {
+	of, e := p.lookup(fd)
+	if e != 0 {
+		return e
+	}
+	p.fds[fd] = fdSlot{}
+	return ToErrno(of.decref())
+}
+
+// trackPipe remembers a pipe end this process created so Interrupt can unblock it.
+func (p *Proc) trackPipe(of *ofile) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		of.closeNow()
+		return
+	}
+	// Drop entries already closed so a long-running guest making many pipes stays small.
+	j := 0
+	for _, o := range p.pipes {
+		if o.refs.Load() > 0 {
+			p.pipes[j] = o
+			j++
+		}
+	}
+	p.pipes = append(p.pipes[:j], of)
+	p.mu.Unlock()
+}
