@@ -9,6 +9,7 @@ import (
 	"io"
 	"path"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wasmsand/wasmsand/platform"
@@ -106,12 +107,16 @@ func (sb *Sandbox) compile(ctx context.Context, key string, load func() ([]byte,
 // execGuest is the shell's Exec: it runs a WebAssembly program as a process.
 func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 	name := path.Base(req.Argv[0])
-	pid, release, err := sb.procs.alloc()
-	if err != nil {
-		fmt.Fprintf(req.Stderr, "bash: fork: %v\n", err)
-		return 126
+	pid := req.Pid
+	if pid == 0 {
+		var release func()
+		var err error
+		if pid, release, err = sb.procs.alloc(); err != nil {
+			fmt.Fprintf(req.Stderr, "bash: fork: %v\n", err)
+			return 126
+		}
+		defer release()
 	}
-	defer release()
 	mod, err := sb.module(ctx, req)
 	if err != nil {
 		fmt.Fprintf(req.Stderr, "bash: %s: cannot execute: %v\n", req.Argv[0], err)
@@ -126,6 +131,9 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 // runProc runs one guest process to its end and returns its exit status.
 func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, name string, pid int, argv, env []string, dir string, stdin io.Reader, stdout, stderr io.Writer) int {
 	p := &wasi.Proc{
+		Name:    name,
+		Pid:     pid,
+		PPid:    1,
 		Args:    argv,
 		Env:     env,
 		Cwd:     dir,
@@ -179,13 +187,13 @@ func (sb *Sandbox) RunWASI(ctx context.Context, wasm []byte, argv []string, opt 
 	}
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	stdout := newCapWriter(sb.opt.OutputLimit, opt.Stdout)
-	stderr := newCapWriter(sb.opt.OutputLimit, opt.Stderr)
+	stdout := newCapWriter(sb.opt.OutputLimit, opt.Stdout, nil)
+	stderr := newCapWriter(sb.opt.OutputLimit, opt.Stderr, nil)
 	env := shell.DefaultEnv()
 	for k, v := range opt.Env {
 		env = append(env, k+"="+v)
 	}
-	dir := sb.sh.Dir()
+	dir := sb.Cwd()
 	if opt.Cwd != "" {
 		dir = sb.abs(opt.Cwd)
 	}
@@ -212,20 +220,52 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 	if len(req.Argv) == 0 {
 		return nil, errors.New("spawn: empty argv")
 	}
-	c := &child{done: make(chan struct{})}
+	sh, err := s.sb.session()
+	if err != nil {
+		return nil, err
+	}
+	pid, release, err := s.sb.procs.alloc()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	c := &child{pid: pid, done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(c.done)
-		c.status = s.sb.sh.Exec(ctx, &shell.ExecRequest{
+		defer release()
+		defer cancel()
+		c.status = sh.Exec(ctx, &shell.ExecRequest{
+			Pid:  pid,
 			Argv: req.Argv, Env: req.Env, Dir: req.Dir,
 			Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
 		})
+		if ctx.Err() != nil && c.killed.Load() {
+			c.status = 128 + 9
+		}
+		// The child owns its copies of the parent's fds (see wasi.Spawner).
+		for _, s := range []any{req.Stdin, req.Stdout, req.Stderr} {
+			if cl, ok := s.(io.Closer); ok {
+				cl.Close()
+			}
+		}
 	}()
 	return c, nil
 }
 
 type child struct {
+	pid    int
 	done   chan struct{}
 	status int
+	cancel context.CancelFunc
+	killed atomic.Bool
 }
 
+func (c *child) Pid() int  { return c.pid }
 func (c *child) Wait() int { <-c.done; return c.status }
+
+// Kill ends the child; every signal kills (there are no handlers in guests).
+func (c *child) Kill(sig int) error {
+	c.killed.Store(true)
+	c.cancel()
+	return nil
+}

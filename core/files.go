@@ -18,7 +18,7 @@ func (sb *Sandbox) abs(p string) string {
 	if path.IsAbs(p) {
 		return path.Clean(p)
 	}
-	return path.Join(sb.sh.Dir(), p)
+	return path.Join(sb.Cwd(), p)
 }
 
 // ReadFile returns the contents of a file.
@@ -119,9 +119,13 @@ func (sb *Sandbox) Chdir(dir string) error {
 	if !fi.IsDir() {
 		return newErr(CodeNotDir, "Chdir", dir, errors.New("not a directory"))
 	}
+	sh, err := sb.session()
+	if err != nil {
+		return err
+	}
 	sb.runMu.Lock()
 	defer sb.runMu.Unlock()
-	sb.sh.SetDir(p)
+	sh.SetDir(p)
 	return nil
 }
 

@@ -20,10 +20,15 @@ type capWriter struct {
 	stream    io.Writer
 	truncated bool
 	marker    bool // write a truncation marker once
+	refused   int  // bytes refused past the limit
+	// onFlood is called once when as much again as the limit was refused:
+	// the shell's own builtins ignore EPIPE, so a shell loop printing
+	// forever is only stopped by ending the run.
+	onFlood func()
 }
 
-func newCapWriter(limit int, stream io.Writer) *capWriter {
-	return &capWriter{limit: limit, stream: stream}
+func newCapWriter(limit int, stream io.Writer, onFlood func()) *capWriter {
+	return &capWriter{limit: limit, stream: stream, onFlood: onFlood}
 }
 
 func (w *capWriter) Write(p []byte) (int, error) {
@@ -32,6 +37,11 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	room := w.limit - w.n
 	if room <= 0 {
 		w.truncate()
+		w.refused += len(p)
+		if w.refused >= w.limit && w.onFlood != nil {
+			w.onFlood()
+			w.onFlood = nil
+		}
 		return 0, syscall.EPIPE
 	}
 	part := p

@@ -85,7 +85,11 @@ type Sandbox struct {
 	engine platform.Engine // shared: compiled modules are reused across sandboxes
 	fs     *vfs.FS
 	procs  *procTable
-	sh     *shell.Session
+	// The shell session is made on first use, so that Fork stays O(1).
+	shOnce  sync.Once
+	sh      *shell.Session
+	shErr   error
+	shSetup func() (*shell.Session, error)
 
 	runMu  sync.Mutex // one Run at a time
 	mu     sync.Mutex
@@ -139,20 +143,25 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		Exec:   sb.execGuest,
 		NewPid: sb.procs.alloc,
 	}
-	var (
-		sh  *shell.Session
-		err error
-	)
-	if from != nil {
-		sh, err = from.Fork(cfg)
-	} else {
-		sh, err = shell.New(cfg)
+	sb.shSetup = func() (*shell.Session, error) {
+		if from != nil {
+			return from.Fork(cfg)
+		}
+		return shell.New(cfg)
 	}
-	if err != nil {
-		return nil, newErr(CodeInternal, "New", "", err)
-	}
-	sb.sh = sh
 	return sb, nil
+}
+
+// session is the sandbox's shell, made on first use.
+func (sb *Sandbox) session() (*shell.Session, error) {
+	sb.shOnce.Do(func() {
+		sb.sh, sb.shErr = sb.shSetup()
+		sb.shSetup = nil
+	})
+	if sb.shErr != nil {
+		return nil, newErr(CodeInternal, "shell", "", sb.shErr)
+	}
+	return sb.sh, nil
 }
 
 // RunOptions tune one Run.
@@ -189,11 +198,18 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	if err := sb.checkOpen("Run"); err != nil {
 		return nil, err
 	}
+	sh, err := sb.session()
+	if err != nil {
+		return nil, err
+	}
 	sb.runMu.Lock()
 	defer sb.runMu.Unlock()
 	start := time.Now()
-	stdout := newCapWriter(sb.opt.OutputLimit, opt.Stdout)
-	stderr := newCapWriter(sb.opt.OutputLimit, opt.Stderr)
+	floodCtx, flood := context.WithCancelCause(ctx)
+	defer flood(nil)
+	onFlood := func() { flood(errOutputFlood) }
+	stdout := newCapWriter(sb.opt.OutputLimit, opt.Stdout, onFlood)
+	stderr := newCapWriter(sb.opt.OutputLimit, opt.Stderr, onFlood)
 	var env []string
 	for k, v := range opt.Env {
 		env = append(env, k+"="+v)
@@ -202,7 +218,7 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	if timeout <= 0 {
 		timeout = sb.opt.Timeout
 	}
-	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	runCtx, cancel := context.WithTimeout(floodCtx, timeout)
 	defer cancel()
 
 	type outcome struct {
@@ -211,7 +227,7 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		st, err := sb.sh.Run(runCtx, script, shell.Stdio{Stdin: opt.Stdin, Stdout: stdout, Stderr: stderr},
+		st, err := sh.Run(runCtx, script, shell.Stdio{Stdin: opt.Stdin, Stdout: stdout, Stderr: stderr},
 			shell.RunOptions{Script: opt.Script, Stateless: opt.Stateless, Dir: opt.Cwd, Env: env})
 		done <- outcome{st, err}
 	}()
@@ -228,8 +244,10 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 			out = outcome{124, runCtx.Err()}
 		}
 	}
-	res := &Result{ExitCode: out.status, Duration: time.Since(start), Exited: sb.sh.Exited()}
-	if errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+	res := &Result{ExitCode: out.status, Duration: time.Since(start), Exited: sh.Exited()}
+	if context.Cause(floodCtx) == errOutputFlood && ctx.Err() == nil {
+		res.ExitCode = exitFlooded
+	} else if errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		res.TimedOut = true
 		res.ExitCode = 124
 		fmt.Fprintf(stderr, "wasmsand: run timed out after %v and was killed\n", timeout)
@@ -245,8 +263,21 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	return res, nil
 }
 
+// errOutputFlood ends a run that keeps printing far past OutputLimit.
+var errOutputFlood = errors.New("output limit exceeded")
+
+// exitFlooded is the status of a run ended for flooding its output: 128+SIGPIPE,
+// as for a writer whose reader went away.
+const exitFlooded = 141
+
 // Cwd is the session's current directory.
-func (sb *Sandbox) Cwd() string { return sb.sh.Dir() }
+func (sb *Sandbox) Cwd() string {
+	sh, err := sb.session()
+	if err != nil {
+		return "/"
+	}
+	return sh.Dir()
+}
 
 // FS gives direct access to the sandbox's file tree.
 func (sb *Sandbox) FS() *vfs.FS { return sb.fs }
@@ -298,5 +329,9 @@ func (sb *Sandbox) Fork(ctx context.Context) (*Sandbox, error) {
 	defer sb.runMu.Unlock()
 	opt := sb.opt
 	opt.Engine = sb.engine
+	if sb.sh == nil {
+		// Never ran: nothing of the shell to carry over.
+		return newSandbox(ctx, opt, sb.fs.Clone(), nil)
+	}
 	return newSandbox(ctx, opt, sb.fs.Clone(), sb.sh)
 }

@@ -3,7 +3,9 @@ package shell
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -23,6 +25,18 @@ func confine(node syntax.Node) error {
 	var err error
 	syntax.Walk(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+				recordPipeStatus(n)
+				// Walk the stages ourselves: their pipes are part of this
+				// pipeline, not new ones.
+				for _, st := range pipeStages(n) {
+					if e := confine(st); e != nil && err == nil {
+						err = e
+					}
+				}
+				return false
+			}
 		case *syntax.ParamExp:
 			if n.Param != nil {
 				switch n.Param.Value {
@@ -51,6 +65,43 @@ func confine(node syntax.Node) error {
 		return true
 	})
 	return err
+}
+
+// pipeStages flattens a pipeline `a | b | c` into its stage statements.
+func pipeStages(n *syntax.BinaryCmd) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	for _, side := range []*syntax.Stmt{n.X, n.Y} {
+		if b, ok := side.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !side.Negated && len(side.Redirs) == 0 {
+			out = append(out, pipeStages(b)...)
+		} else {
+			out = append(out, side)
+		}
+	}
+	return out
+}
+
+var pipelineIDs atomic.Int64
+
+// recordPipeStatus makes a pipeline report each stage's status for
+// PIPESTATUS, which mvdan.cc/sh does not keep: stage S becomes
+// `{ S; __wasmsand_ps ID I N; }`, where the internal command records $?
+// and returns it unchanged, so the stage's status, pipefail and $? are
+// as before.
+func recordPipeStatus(n *syntax.BinaryCmd) {
+	stages := pipeStages(n)
+	id := strconv.FormatInt(pipelineIDs.Add(1), 10)
+	count := strconv.Itoa(len(stages))
+	for i, st := range stages {
+		inner := *st
+		rec := &syntax.Stmt{Position: st.End(), Cmd: &syntax.CallExpr{Args: []*syntax.Word{
+			lit(pipeStatusCmd), lit(id), lit(strconv.Itoa(i)), lit(count)}}}
+		*st = syntax.Stmt{Position: inner.Position, Cmd: &syntax.Block{Lbrace: inner.Position, Rbrace: inner.End(),
+			Stmts: []*syntax.Stmt{&inner, rec}}}
+	}
+}
+
+func lit(s string) *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
 }
 
 // procSubstTemplate is what `<(X)` becomes; X replaces the `:` in the block.

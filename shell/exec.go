@@ -7,9 +7,11 @@ import (
 	"io"
 	"path"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -25,6 +27,13 @@ const (
 	typeCmd   = "__wasmsand_type"
 	commandV  = "__wasmsand_command_v"
 	pwdPhysic = "__wasmsand_pwd_P"
+	// echo and printf: the interpreter's own ignore write errors (a full
+	// disk, a closed pipe) and write in pieces; ours write once and fail
+	// like bash ("bash: echo: write error: ...", status 1).
+	echoCmd   = "__wasmsand_echo"
+	printfCmd = "__wasmsand_printf"
+	// pipeStatusCmd records a pipeline stage's status (see recordPipeStatus).
+	pipeStatusCmd = "__wasmsand_ps"
 )
 
 // callHandler sees every simple command after expansion. It re-routes the
@@ -40,6 +49,12 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 		return []string{"false"}, nil
 	}
 	switch args[0] {
+	case "echo":
+		return append([]string{echoCmd}, args[1:]...), nil
+	case "printf":
+		if len(args) > 1 && args[1] != "-v" {
+			return append([]string{printfCmd}, args[1:]...), nil
+		}
 	case "type":
 		return append([]string{typeCmd}, args[1:]...), nil
 	case "command":
@@ -161,6 +176,19 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 	switch args[0] {
 	case psubCmd:
 		return s.newPsubFile(hc)
+	case echoCmd:
+		return status(writeOut(hc, "echo", echo(hc, args[1:])))
+	case printfCmd:
+		out, err := printf(hc, args[1], args[2:])
+		st := writeOut(hc, "printf", out)
+		if err != nil {
+			fmt.Fprintf(hc.Stderr, "bash: printf: %v\n", err)
+			st = 1
+		}
+		return status(st)
+	case pipeStatusCmd:
+		s.recordStage(args[1:], hc.LastExitStatus)
+		return status(hc.LastExitStatus)
 	case typeCmd:
 		return status(s.typeBuiltin(hc, args[1:]))
 	case commandV:
@@ -334,6 +362,113 @@ func (s *Session) readHead(p string) ([]byte, error) {
 		return nil, err
 	}
 	return buf[:n], nil
+}
+
+func echo(hc interp.HandlerContext, args []string) string {
+	newline, escapes := true, false
+flags:
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		for _, c := range args[0][1:] {
+			if c != 'n' && c != 'e' && c != 'E' {
+				break flags
+			}
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+		args = args[1:]
+	}
+	var b strings.Builder
+	cfg := &expand.Config{Env: hc.Env}
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if escapes {
+			a, _, _ = expand.Format(cfg, a, nil)
+		}
+		b.WriteString(a)
+	}
+	if newline {
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func printf(hc interp.HandlerContext, format string, args []string) (string, error) {
+	cfg := &expand.Config{Env: hc.Env}
+	var b strings.Builder
+	for {
+		s, n, err := expand.Format(cfg, format, args)
+		if err != nil {
+			return b.String(), err
+		}
+		b.WriteString(s)
+		args = args[n:]
+		if n == 0 || len(args) == 0 {
+			return b.String(), nil
+		}
+	}
+}
+
+// writeOut writes a builtin's whole output at once and reports a failure
+// the way bash does.
+func writeOut(hc interp.HandlerContext, name, out string) int {
+	if out == "" {
+		return 0
+	}
+	if _, err := io.WriteString(hc.Stdout, out); err != nil {
+		fmt.Fprintf(hc.Stderr, "bash: %s: write error: %s\n", name, strerror(errnoOf(err)))
+		return 1
+	}
+	return 0
+}
+
+// recordStage keeps one pipeline stage's status; PIPESTATUS shows the stages
+// of the pipeline that recorded last.
+func (s *Session) recordStage(args []string, st int) {
+	if len(args) != 3 {
+		return
+	}
+	i, err1 := strconv.Atoi(args[1])
+	n, err2 := strconv.Atoi(args[2])
+	if err1 != nil || err2 != nil || i < 0 || i >= n {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pipeID != args[0] || len(s.pipeStatus) != n {
+		s.pipeID = args[0]
+		s.pipeStatus = make([]string, n)
+		for j := range s.pipeStatus {
+			s.pipeStatus[j] = "0"
+		}
+		clear(s.pipeSeen)
+	} else if s.pipeSeen[i] {
+		// A new run of the same pipeline (a loop): start afresh.
+		clear(s.pipeSeen)
+	}
+	if s.pipeSeen == nil {
+		s.pipeSeen = map[int]bool{}
+	}
+	s.pipeSeen[i] = true
+	s.pipeStatus[i] = strconv.Itoa(st)
+}
+
+func (s *Session) pipeStatusList() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pipeStatus == nil {
+		return []string{"0"}
+	}
+	return append([]string(nil), s.pipeStatus...)
 }
 
 // newPsubFile makes the VFS file behind one `<(...)` and prints its path.

@@ -26,6 +26,7 @@ import (
 
 // ExecRequest is a program the shell wants the process manager to run.
 type ExecRequest struct {
+	Pid    int    // a pid already allocated for this process (spawn), or 0
 	Path   string // absolute VFS path of the executable file
 	Tool   string // for a tool entry ("#!wasmsand NAME"): the tool's name; empty for a .wasm file
 	Argv   []string
@@ -68,6 +69,10 @@ type Session struct {
 	psubs   []string            // temp files made for <(...) during the current run
 	psubN   int
 	exited  bool // the last run ended with `exit` (or errexit)
+
+	pipeID     string // PIPESTATUS: the pipeline that recorded last
+	pipeStatus []string
+	pipeSeen   map[int]bool
 }
 
 // New starts a session. Nothing is read from the host.
@@ -105,8 +110,10 @@ func newSession(cfg Config, vars map[string]string) (*Session, error) {
 		cfg.NewPid = func() (int, func(), error) { return cfg.Pid + 1, func() {}, nil }
 	}
 	s := &Session{cfg: cfg, sources: map[string][]string{}}
+	env := newEnviron(cfg.Env, vars, cfg.Pid, cfg.PPid)
+	env.pipeStatus = s.pipeStatusList
 	r, err := interp.New(
-		interp.Env(newEnviron(cfg.Env, vars, cfg.Pid, cfg.PPid)),
+		interp.Env(env),
 		// interp.Dir would os.Stat the host; set the field directly.
 		func(r *interp.Runner) error { r.Dir = cfg.Dir; return nil },
 		interp.OpenHandler(s.openHandler),
@@ -175,11 +182,11 @@ func (s *Session) Run(ctx context.Context, script string, stdio Stdio, opt RunOp
 	r := s.runner
 	if opt.Stateless || opt.Dir != "" || len(opt.Env) > 0 {
 		r = s.runner.Subshell()
+		setup := &strings.Builder{}
 		if opt.Dir != "" {
-			r.Dir = opt.Dir
+			fmt.Fprintf(setup, "cd %s\n", quote(opt.Dir))
 		}
-		if len(opt.Env) > 0 {
-			setup := &strings.Builder{}
+		if setup.Len() > 0 || len(opt.Env) > 0 {
 			for _, kv := range opt.Env {
 				k, v, _ := strings.Cut(kv, "=")
 				if syntax.ValidName(k) {
@@ -258,7 +265,7 @@ func (s *Session) Exited() bool { return s.exited }
 
 // SetDir changes the session's directory, like `cd DIR`.
 func (s *Session) SetDir(dir string) {
-	_ = s.runner.Run(context.Background(), mustParse("cd -- "+quote(dir)))
+	_ = s.runner.Run(context.Background(), mustParse("cd "+quote(dir)))
 }
 
 // Dir is the session's current directory.

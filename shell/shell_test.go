@@ -124,7 +124,7 @@ func TestCommandResolution(t *testing.T) {
 	require.Equal(t, 0, st, errOut)
 	assert.Equal(t, "ran fakecmd a b\n", out)
 	require.Len(t, *calls, 1)
-	assert.Equal(t, "/bin/fakecmd", (*calls)[0].Path)
+	assert.Equal(t, "/usr/bin/fakecmd", (*calls)[0].Path)
 	assert.Equal(t, "fakecmd", (*calls)[0].Tool)
 	assert.Contains(t, (*calls)[0].Env, "HOME=/home/user")
 
@@ -234,4 +234,10 @@ func TestNoHostAccess(t *testing.T) {
 	assert.Equal(t, hostTmpBefore, hostTmpAfter, "no FIFO or file made in the host temp dir")
 	_, err := os.Stat(filepath.Join(os.TempDir(), "sh-interp-1"))
 	assert.True(t, os.IsNotExist(err), "redirections to /tmp/sh-interp-* stay in the VFS")
+}
+
+func TestPipeStatus(t *testing.T) {
+	s, _, _ := newTestSession(t)
+	out, _, _ := run(t, s, `for i in 1 2; do true | (exit $i) | false; echo "${PIPESTATUS[@]} $?"; done; (exit 4) | true; echo "${PIPESTATUS[0]}"`)
+	assert.Equal(t, "0 1 1 1\n0 2 1 1\n4\n", out)
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hack-pad/hackpadfs"
 	"golang.org/x/term"
 
 	"github.com/wasmsand/wasmsand/core"
@@ -53,7 +54,7 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 	for _, v := range o.mounts {
 		host, guest, mode, err := splitHostGuest("mount", v, true)
 		if err == nil {
-			var backend *hostdir.FS
+			var backend hackpadfs.FS
 			if backend, err = hostdir.New(host); err == nil {
 				err = sb.Mount(guest, backend, mode == "ro")
 			}

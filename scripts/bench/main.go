@@ -1,0 +1,106 @@
+// Command bench measures wasmsand beside native bash in the same run and
+// prints ratios. It is `make bench`; no test asserts on these numbers.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/wasmsand/wasmsand/core"
+)
+
+type row struct {
+	name           string
+	ours, native   time.Duration
+	target, remark string
+}
+
+func main() {
+	ctx := context.Background()
+	var rows []row
+
+	sb, err := core.New(ctx, core.Options{})
+	check(err)
+	defer sb.Close()
+	run := func(script string) {
+		res, err := sb.Run(ctx, script, core.RunOptions{})
+		check(err)
+		if res.ExitCode != 0 {
+			fail("%q exited %d: %s", script, res.ExitCode, res.Stderr)
+		}
+	}
+
+	run("echo warmup")
+	rows = append(rows, row{"warm Run: echo hi", per(2000, func() { run("echo hi") }),
+		per(200, func() { bash("echo hi") }), "≤ 0.2 ms", "native = a new bash process"})
+
+	rows = append(rows, row{"new sandbox + echo hi", per(300, func() {
+		s, err := core.New(ctx, core.Options{})
+		check(err)
+		_, err = s.Run(ctx, "echo hi", core.RunOptions{})
+		check(err)
+		s.Close()
+	}), per(200, func() { bash("echo hi") }), "", "native = a new bash process"})
+
+	big, err := core.New(ctx, core.Options{})
+	check(err)
+	for i := 0; i < 10_000; i++ {
+		check(big.WriteFile(fmt.Sprintf("/home/user/d%d/f%d.txt", i/100, i), []byte("x"), 0))
+	}
+	rows = append(rows, row{"Fork of a 10k-file sandbox", per(20000, func() {
+		f, err := big.Fork(ctx)
+		check(err)
+		f.Close()
+	}), 0, "≤ 10 µs", ""})
+
+	forLoop := "for ((i=0;i<10000;i++)); do :; done"
+	whileLoop := "i=0; while [ $i -lt 10000 ]; do i=$((i+1)); done"
+	rows = append(rows,
+		row{"10k-iteration for ((…)) loop", per(10, func() { run(forLoop) }), per(10, func() { bash(forLoop) }), "≤ 3× bash", ""},
+		row{"10k-iteration while [ ] loop", per(10, func() { run(whileLoop) }), per(10, func() { bash(whileLoop) }), "≤ 3× bash", ""},
+	)
+
+	fmt.Printf("%-32s %14s %14s %8s  %-10s %s\n", "benchmark", "wasmsand", "native bash", "ratio", "target", "")
+	for _, r := range rows {
+		ratio := "-"
+		nat := "-"
+		if r.native > 0 {
+			ratio = fmt.Sprintf("%.2f×", float64(r.ours)/float64(r.native))
+			nat = r.native.String()
+		}
+		fmt.Printf("%-32s %14s %14s %8s  %-10s %s\n", r.name, r.ours, nat, ratio, r.target, r.remark)
+	}
+}
+
+// per runs f n times and returns the mean duration of one call.
+func per(n int, f func()) time.Duration {
+	f() // warm
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		f()
+	}
+	return time.Since(start) / time.Duration(n)
+}
+
+func bash(script string) {
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fail("native bash %q: %v: %s", script, err, strings.TrimSpace(string(out)))
+	}
+}
+
+func check(err error) {
+	if err != nil {
+		fail("%v", err)
+	}
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+	os.Exit(1)
+}
