@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func cli(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	st := run(args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), st
+}
+
+func TestRunContract(t *testing.T) {
+	out, _, st := cli(t, "", "run", "-c", "echo hi; exit 3")
+	assert.Equal(t, "hi\n", out)
+	assert.Equal(t, 3, st)
+
+	_, errOut, st := cli(t, "", "run", "-c", "foo")
+	assert.Equal(t, 127, st)
+	assert.Equal(t, "bash: foo: command not found\n", errOut)
+
+	out, _, st = cli(t, "echo from-stdin\n", "run", "-")
+	assert.Equal(t, "from-stdin\n", out)
+	assert.Equal(t, 0, st)
+
+	script := filepath.Join(t.TempDir(), "s.sh")
+	require.NoError(t, os.WriteFile(script, []byte("echo \"file $PWD $X\"\n"), 0o644))
+	out, _, st = cli(t, "", "run", "--cwd", "/tmp", "--env", "X=1", script)
+	assert.Equal(t, "file /tmp 1\n", out)
+	assert.Equal(t, 0, st)
+
+	out, _, _ = cli(t, "line\n", "run", "-c", "read -r l; echo got:$l")
+	assert.Equal(t, "got:line\n", out, "the script's stdin is the CLI's stdin")
+}
+
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		msg    string
+	}{
+		{"no command", nil, exitUsage, "usage"},
+		{"unknown subcommand", []string{"frobnicate"}, exitUsage, "unknown command"},
+		{"bad flag", []string{"run", "--bogus", "-c", "true"}, exitUsage, "flag provided but not defined"},
+		{"no script", []string{"run"}, exitUsage, "need exactly one"},
+		{"missing host file", []string{"run", "/no/such/script.sh"}, exitSetup, "no such file"},
+		{"missing import", []string{"run", "--import", "/no/such:/x", "-c", "true"}, exitSetup, "--import /no/such"},
+		{"missing mount", []string{"run", "--mount", "/no/such:/mnt/x", "-c", "true"}, exitSetup, "--mount /no/such"},
+		{"bad import spec", []string{"run", "--import", "nocolon", "-c", "true"}, exitSetup, "HOST:GUEST"},
+		{"bad env", []string{"run", "--env", "NOEQUALS", "-c", "true"}, exitSetup, "want K=V"},
+		{"bad timeout", []string{"run", "--timeout", "soon", "-c", "true"}, exitUsage, "invalid value"},
+		{"bad cwd", []string{"run", "--cwd", "/no/such", "-c", "true"}, exitSetup, "--cwd /no/such"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, st := cli(t, "", tt.args...)
+			assert.Equal(t, tt.status, st)
+			assert.Contains(t, errOut, tt.msg)
+			assert.NotContains(t, errOut, "panic")
+		})
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.wasm")
+	require.NoError(t, os.WriteFile(bad, []byte("\x00asm\x01\x00\x00\x00garbage"), 0o644))
+	_, errOut, st := cli(t, "", "run", bad)
+	assert.Equal(t, 126, st)
+	assert.Contains(t, errOut, "invalid")
+}
+
+func TestImportMountSaveLoad(t *testing.T) {
+	host := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(host, "src", "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(host, "src", "sub", "a.txt"), []byte("A\n"), 0o644))
+
+	// --import copies; writes inside never reach the host.
+	out, errOut, st := cli(t, "", "run", "--import", filepath.Join(host, "src")+":/home/user/src",
+		"-c", "read -r x < src/sub/a.txt; echo $x; echo changed > src/sub/a.txt; echo new > src/new.txt")
+	require.Equal(t, 0, st, errOut)
+	assert.Equal(t, "A\n", out)
+	b, _ := os.ReadFile(filepath.Join(host, "src", "sub", "a.txt"))
+	assert.Equal(t, "A\n", string(b))
+	_, err := os.Stat(filepath.Join(host, "src", "new.txt"))
+	assert.True(t, os.IsNotExist(err))
+
+	// --mount rw is live; :ro refuses writes.
+	_, errOut, st = cli(t, "", "run", "--mount", filepath.Join(host, "src")+":/mnt/src", "-c", "echo live > /mnt/src/live.txt")
+	require.Equal(t, 0, st, errOut)
+	b, _ = os.ReadFile(filepath.Join(host, "src", "live.txt"))
+	assert.Equal(t, "live\n", string(b))
+	_, errOut, st = cli(t, "", "run", "--mount", filepath.Join(host, "src")+":/mnt/src:ro", "-c", "echo no > /mnt/src/ro.txt")
+	assert.Equal(t, 1, st)
+	assert.Contains(t, errOut, "Read-only file system")
+
+	// --save / --load persist the VFS between CLI processes.
+	state := filepath.Join(t.TempDir(), "state")
+	_, errOut, st = cli(t, "", "run", "--save", state, "-c", "echo 41 > /home/user/n")
+	require.Equal(t, 0, st, errOut)
+	out, errOut, st = cli(t, "", "run", "--load", state, "--save", state, "-c", "read -r n < n; echo $((n+1)) > n; echo $((n+1))")
+	require.Equal(t, 0, st, errOut)
+	assert.Equal(t, "42\n", out)
+	out, _, _ = cli(t, "", "run", "--load", state, "-c", "read -r n < n; echo $n")
+	assert.Equal(t, "42\n", out)
+}
+
+func TestShellSubcommand(t *testing.T) {
+	out, _, st := cli(t, "cd /tmp\nX=5\nf() {\n  echo \"f $X $PWD\"\n}\nf\nexit 4\necho never\n", "shell")
+	assert.Equal(t, "f 5 /tmp\n", out)
+	assert.Equal(t, 4, st)
+}
