@@ -142,6 +142,8 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		PPid:   0,
 		Exec:   sb.execGuest,
 		NewPid: sb.procs.alloc,
+		// Pipeline stages and background jobs of the shell itself.
+		MaxSubshells: 4 * opt.MaxProcesses,
 	}
 	sb.shSetup = func() (*shell.Session, error) {
 		if from != nil {

@@ -25,6 +25,10 @@ func confine(node syntax.Node) error {
 	var err error
 	syntax.Walk(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.Stmt:
+			if n.Background {
+				countSubshell(n)
+			}
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				recordPipeStatus(n)
@@ -83,21 +87,45 @@ func pipeStages(n *syntax.BinaryCmd) []*syntax.Stmt {
 var pipelineIDs atomic.Int64
 
 // recordPipeStatus makes a pipeline report each stage's status for
-// PIPESTATUS, which mvdan.cc/sh does not keep: stage S becomes
-// `{ S; __wasmsand_ps ID I N; }`, where the internal command records $?
-// and returns it unchanged, so the stage's status, pipefail and $? are
-// as before.
+// PIPESTATUS, which mvdan.cc/sh does not keep, and counts its stages as
+// processes: stage S becomes `{ __wasmsand_enter && S; __wasmsand_ps ID I N; }`.
+// enter fails (like fork) past the session's subshell limit; the status
+// recorder also releases the slot and returns $? unchanged, so the stage's
+// status, pipefail and $? are as before.
 func recordPipeStatus(n *syntax.BinaryCmd) {
 	stages := pipeStages(n)
 	id := strconv.FormatInt(pipelineIDs.Add(1), 10)
 	count := strconv.Itoa(len(stages))
 	for i, st := range stages {
 		inner := *st
-		rec := &syntax.Stmt{Position: st.End(), Cmd: &syntax.CallExpr{Args: []*syntax.Word{
-			lit(pipeStatusCmd), lit(id), lit(strconv.Itoa(i)), lit(count)}}}
-		*st = syntax.Stmt{Position: inner.Position, Cmd: &syntax.Block{Lbrace: inner.Position, Rbrace: inner.End(),
-			Stmts: []*syntax.Stmt{&inner, rec}}}
+		wrapCounted(st, &inner, call(st.End(), pipeStatusCmd, id, strconv.Itoa(i), count))
 	}
+}
+
+// countSubshell counts a background job (`X &`) as a process the same way:
+// `{ __wasmsand_enter && X; __wasmsand_leave; } &`.
+func countSubshell(st *syntax.Stmt) {
+	inner := *st
+	inner.Background = false
+	inner.Coprocess = false
+	wrapCounted(st, &inner, call(st.End(), leaveCmd))
+	st.Background = true
+}
+
+// wrapCounted turns st into `{ __wasmsand_enter && inner; after; }`.
+func wrapCounted(st, inner *syntax.Stmt, after *syntax.Stmt) {
+	guarded := &syntax.Stmt{Position: inner.Position, Cmd: &syntax.BinaryCmd{OpPos: inner.Position, Op: syntax.AndStmt,
+		X: call(inner.Position, enterCmd), Y: inner}}
+	*st = syntax.Stmt{Position: inner.Position, Cmd: &syntax.Block{Lbrace: inner.Position, Rbrace: inner.End(),
+		Stmts: []*syntax.Stmt{guarded, after}}}
+}
+
+func call(pos syntax.Pos, args ...string) *syntax.Stmt {
+	words := make([]*syntax.Word, len(args))
+	for i, a := range args {
+		words[i] = lit(a)
+	}
+	return &syntax.Stmt{Position: pos, Cmd: &syntax.CallExpr{Args: words}}
 }
 
 func lit(s string) *syntax.Word {

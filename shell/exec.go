@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,10 +14,6 @@ import (
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
-
-// MaxGoroutines is the process-wide goroutine count above which shells refuse
-// to start commands (see callHandler).
-var MaxGoroutines = 50_000
 
 // Names the shell handles itself, routed through the exec handler because
 // only there a handler can write output and set a status.
@@ -32,8 +27,11 @@ const (
 	// like bash ("bash: echo: write error: ...", status 1).
 	echoCmd   = "__wasmsand_echo"
 	printfCmd = "__wasmsand_printf"
-	// pipeStatusCmd records a pipeline stage's status (see recordPipeStatus).
+	// pipeStatusCmd records a pipeline stage's status (see recordPipeStatus)
+	// and, like leaveCmd, frees the subshell slot enterCmd took.
 	pipeStatusCmd = "__wasmsand_ps"
+	enterCmd      = "__wasmsand_enter"
+	leaveCmd      = "__wasmsand_leave"
 )
 
 // callHandler sees every simple command after expansion. It re-routes the
@@ -41,13 +39,6 @@ const (
 // command -v, hash, pwd -P, cd's errors) and confines code that the
 // interpreter parses itself (eval, source).
 func (s *Session) callHandler(ctx context.Context, args []string) ([]string, error) {
-	if runtime.NumGoroutine() > MaxGoroutines {
-		// A shell-level fork bomb (`f() { f | f & }; f`): the interpreter's
-		// subshells are goroutines we cannot count per sandbox, so refuse new
-		// commands while the process is flooded, as a kernel refuses fork.
-		fmt.Fprintln(interp.HandlerCtx(ctx).Stderr, "bash: fork: retry: Resource temporarily unavailable")
-		return []string{"false"}, nil
-	}
 	switch args[0] {
 	case "echo":
 		return append([]string{echoCmd}, args[1:]...), nil
@@ -186,7 +177,17 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 			st = 1
 		}
 		return status(st)
+	case enterCmd:
+		if s.subshells.Add(1) > int64(s.cfg.MaxSubshells) {
+			fmt.Fprintln(hc.Stderr, "bash: fork: retry: Resource temporarily unavailable")
+			return status(254)
+		}
+		return nil
+	case leaveCmd:
+		s.subshells.Add(-1)
+		return status(hc.LastExitStatus)
 	case pipeStatusCmd:
+		s.subshells.Add(-1)
 		s.recordStage(args[1:], hc.LastExitStatus)
 		return status(hc.LastExitStatus)
 	case typeCmd:

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -50,6 +51,10 @@ type Config struct {
 	// returns a release function; an error (too many processes) fails the
 	// command like a failed fork.
 	NewPid func() (pid int, release func(), err error)
+	// MaxSubshells bounds the pipeline stages and background jobs a run may
+	// have going at once (the interpreter runs them as goroutines); past it
+	// they fail like a fork would. Default 256.
+	MaxSubshells int
 }
 
 // Stdio are the streams of one run.
@@ -69,6 +74,8 @@ type Session struct {
 	psubs   []string            // temp files made for <(...) during the current run
 	psubN   int
 	exited  bool // the last run ended with `exit` (or errexit)
+
+	subshells atomic.Int64 // live counted subshells of the current run
 
 	pipeID     string // PIPESTATUS: the pipeline that recorded last
 	pipeStatus []string
@@ -105,6 +112,9 @@ func newSession(cfg Config, vars map[string]string) (*Session, error) {
 	}
 	if cfg.Dir == "" {
 		cfg.Dir = "/home/user"
+	}
+	if cfg.MaxSubshells <= 0 {
+		cfg.MaxSubshells = 256
 	}
 	if cfg.NewPid == nil {
 		cfg.NewPid = func() (int, func(), error) { return cfg.Pid + 1, func() {}, nil }
@@ -178,6 +188,9 @@ func (s *Session) Run(ctx context.Context, script string, stdio Stdio, opt RunOp
 		return 1, nil
 	}
 	defer s.cleanupPsubs()
+	// Slots of stages that ended through `exit` are never given back: start
+	// each run afresh.
+	s.subshells.Store(0)
 
 	r := s.runner
 	if opt.Stateless || opt.Dir != "" || len(opt.Env) > 0 {

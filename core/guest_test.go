@@ -1,0 +1,115 @@
+package core
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/wasmsand/wasmsand/internal/testguest"
+)
+
+// installGuests puts the test guests into /usr/bin of a sandbox.
+func installGuests(t *testing.T, sb *Sandbox, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		wasm := testguest.C(t, "testdata/guests/"+n+".c")
+		require.NoError(t, sb.WriteFile("/usr/bin/"+n, wasm, 0o755))
+	}
+}
+
+func TestGuestPipelines(t *testing.T) {
+	sb := testSandbox(t, Options{})
+	installGuests(t, sb, "yes", "cat")
+
+	// yes | reader: the reader's exit closes the pipe and yes ends (EPIPE).
+	res := mustRun(t, sb, "yes | { read -r l; echo \"first: $l\"; }; echo \"${PIPESTATUS[@]}\"")
+	assert.Equal(t, "first: y\n1 0\n", string(res.Stdout), string(res.Stderr))
+
+	// A big file streams through a pipeline of guests.
+	big := strings.Repeat("0123456789abcdef\n", 200_000) // 3.4 MB
+	require.NoError(t, sb.WriteFile("/home/user/big.txt", []byte(big), 0))
+	res = mustRun(t, sb, "cat big.txt | cat | cat > out.txt; n=0; while read -r l; do n=$((n+1)); done < out.txt; echo $n")
+	assert.Equal(t, "200000\n", string(res.Stdout), string(res.Stderr))
+
+	res = mustRun(t, sb, "cat nosuch; echo st=$?")
+	assert.Equal(t, "st=1\n", string(res.Stdout))
+	assert.Contains(t, string(res.Stderr), "nosuch: No such file or directory")
+}
+
+func TestGuestTimeoutKilled(t *testing.T) {
+	sb := testSandbox(t, Options{Timeout: 500 * time.Millisecond})
+	installGuests(t, sb, "spin")
+	start := time.Now()
+	res := mustRun(t, sb, "spin")
+	assert.True(t, res.TimedOut)
+	assert.Equal(t, 124, res.ExitCode)
+	assert.Less(t, time.Since(start), 5*time.Second, "killed near its timeout")
+	assert.Equal(t, "ok\n", string(mustRun(t, sb, "echo ok").Stdout))
+}
+
+func TestGuestMemoryLimit(t *testing.T) {
+	sb := testSandbox(t, Options{MemoryLimitMB: 32})
+	installGuests(t, sb, "oom")
+	res := mustRun(t, sb, "oom; echo st=$?")
+	assert.NotContains(t, string(res.Stdout), "st=0")
+	assert.True(t, strings.Contains(string(res.Stdout), "malloc failed") || strings.Contains(string(res.Stderr), "memory"),
+		"stdout %q stderr %q", res.Stdout, res.Stderr)
+	assert.Equal(t, "ok\n", string(mustRun(t, sb, "echo ok").Stdout))
+}
+
+func TestSpawnAndSystem(t *testing.T) {
+	sb := testSandbox(t, Options{})
+	installGuests(t, sb, "system", "cat")
+	res := mustRun(t, sb, `X=exported; export X; system 'echo "in child: $X $PWD"; echo piped | cat; exit 3'`)
+	assert.Equal(t, "in child: exported /home/user\npiped\nchild status 3\n", string(res.Stdout), string(res.Stderr))
+}
+
+func TestSpawnBombStopped(t *testing.T) {
+	sb := testSandbox(t, Options{MaxProcesses: 16, Timeout: 20 * time.Second})
+	installGuests(t, sb, "bomb")
+	res := mustRun(t, sb, "bomb")
+	assert.False(t, res.TimedOut)
+	assert.Contains(t, string(res.Stderr), "bomb: spawn")
+
+	// The same from shell scripts: each script is a process.
+	require.NoError(t, sb.WriteFile("/home/user/b.sh", []byte("#!/bin/bash\n./b.sh | ./b.sh\n"), 0o755))
+	res = mustRun(t, sb, "./b.sh")
+	assert.False(t, res.TimedOut)
+	assert.Contains(t, string(res.Stderr), "Resource temporarily unavailable")
+	assert.Equal(t, "ok\n", string(mustRun(t, sb, "echo ok").Stdout))
+}
+
+func TestShellForkBombStopped(t *testing.T) {
+	sb := testSandbox(t, Options{Timeout: 10 * time.Second})
+	before := runtime.NumGoroutine()
+	res := mustRun(t, sb, "bomb() { bomb | bomb; }; bomb")
+	assert.Contains(t, string(res.Stderr), "Resource temporarily unavailable")
+	res = mustRun(t, sb, ":(){ :|:& };:; for ((i=0;i<50000;i++)); do :; done; echo done")
+	assert.Contains(t, string(res.Stderr), "Resource temporarily unavailable")
+	assert.False(t, res.TimedOut)
+	assert.Equal(t, "ok\n", string(mustRun(t, sb, "echo ok").Stdout))
+	require.Eventually(t, func() bool { return runtime.NumGoroutine() < before+100 }, 20*time.Second, 100*time.Millisecond,
+		"the bomb's goroutines end")
+}
+
+func TestRunWASI(t *testing.T) {
+	sb := testSandbox(t, Options{})
+	require.NoError(t, sb.WriteFile("/home/user/in.txt", []byte("file data\n"), 0))
+	res, err := sb.RunWASI(context.Background(), testguest.C(t, "testdata/guests/cat.c"), []string{"cat", "in.txt"}, RunOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "file data\n", string(res.Stdout))
+	assert.Equal(t, 0, res.ExitCode)
+
+	_, err = sb.RunWASI(context.Background(), []byte("\x00asm\x01\x00\x00\x00junk"), nil, RunOptions{})
+	assert.Equal(t, CodeInvalidModule, ErrorCode(err))
+
+	sb2 := testSandbox(t, Options{Timeout: 300 * time.Millisecond})
+	res, err = sb2.RunWASI(context.Background(), testguest.C(t, "testdata/guests/spin.c"), nil, RunOptions{})
+	require.NoError(t, err)
+	assert.True(t, res.TimedOut)
+}

@@ -1,0 +1,13 @@
+/* Allocates until the memory limit stops it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(void) {
+  size_t total = 0;
+  for (;;) {
+    char *p = malloc(1 << 20);
+    if (!p) { printf("malloc failed after %zu MB\n", total >> 20); return 3; }
+    memset(p, 1, 1 << 20);
+    total += 1 << 20;
+  }
+}
