@@ -50,10 +50,14 @@ func (p *pipe) addWriter() {
 	p.rc.Broadcast()
 }
 
+// closeReader/closeWriter report idle when nobody holds the pipe and no
+// data is waiting: the FIFO can then be forgotten. Data written before any
+// reader arrived is kept for the next reader (a real FIFO would have made
+// the writer's open wait for a reader instead; we never block in open).
 func (p *pipe) closeReader() (idle bool) {
 	p.mu.Lock()
 	p.readers--
-	idle = p.readers == 0 && p.writers == 0
+	idle = p.readers == 0 && p.writers == 0 && p.n == 0
 	p.mu.Unlock()
 	p.wc.Broadcast()
 	return idle
@@ -62,7 +66,7 @@ func (p *pipe) closeReader() (idle bool) {
 func (p *pipe) closeWriter() (idle bool) {
 	p.mu.Lock()
 	p.writers--
-	idle = p.readers == 0 && p.writers == 0
+	idle = p.readers == 0 && p.writers == 0 && p.n == 0
 	p.mu.Unlock()
 	p.rc.Broadcast()
 	return idle
