@@ -196,6 +196,19 @@ func (h *HackpadFS) Symlink(oldname, newname string) error {
 	return nil
 }
 
+// Link makes a hard link (vfs.FS.Link uses it when this view is mounted).
+func (h *HackpadFS) Link(oldname, newname string) error {
+	po, ok1 := abs(oldname)
+	pn, ok2 := abs(newname)
+	if !ok1 || !ok2 {
+		return &hackpadfs.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.EINVAL}
+	}
+	if err := h.f.Link(po, pn); err != nil {
+		return &hackpadfs.LinkError{Op: "link", Old: oldname, New: newname, Err: toErrno(err)}
+	}
+	return nil
+}
+
 func (h *HackpadFS) Readlink(name string) (string, error) {
 	p, ok := abs(name)
 	if !ok {

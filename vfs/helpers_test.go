@@ -65,3 +65,7 @@ func st(t testing.TB, f *FS, name string) *Stat {
 	require.NoError(t, err)
 	return fi.Sys().(*Stat)
 }
+
+type timeT = time.Time
+
+func timeNow() time.Time { return time.Now() }

@@ -267,11 +267,11 @@ func (f *FS) Rename(oldname, newname string) error {
 		return perr("rename", newname, e)
 	}
 	if wo.m != nil || wn.m != nil {
+		if (wo.m != nil && wo.mpath == ".") || (wn.m != nil && wn.mpath == ".") {
+			return perr("rename", oldname, syscall.EBUSY) // a mount point
+		}
 		if wo.m != wn.m {
 			return perr("rename", newname, syscall.EXDEV)
-		}
-		if wo.mpath == "." || wn.mpath == "." {
-			return perr("rename", oldname, syscall.EBUSY)
 		}
 		if wo.m.ro {
 			return perr("rename", oldname, syscall.EROFS)

@@ -215,6 +215,12 @@ func (f *FS) resolve(w *walk, p string, follow bool) syscall.Errno {
 		}
 		if last && !trailing {
 			w.dir, w.name, w.ino, w.trailing = cur, comp, child, false
+			if len(f.mounts) > 0 && cn.isDir() {
+				if m := f.mounts[child]; m != nil {
+					w.push(frame{ino: child, name: comp})
+					return f.resolveMount(w, m, "", follow)
+				}
+			}
 			return 0
 		}
 		if !cn.isDir() {
