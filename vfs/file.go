@@ -31,6 +31,7 @@ const (
 type File struct {
 	fs     *FS
 	name   string // absolute, cleaned, at open time
+	ename  string // path for errors when not name (the hackpadfs view)
 	ino    uint64
 	flag   int
 	kind   fileKind
@@ -43,9 +44,10 @@ type File struct {
 	dirPos   int
 	dirRead  bool
 
-	pipe *pipe // FIFOs
-	mf   hackpadfs.File
-	m    *mount
+	pipe  *pipe // FIFOs
+	mf    hackpadfs.File
+	m     *mount
+	mpath string // backend path of a mounted file
 }
 
 // Open opens name for reading.
@@ -186,13 +188,20 @@ func (f *FS) openMount(m *mount, name, p string, flag int, perm fs.FileMode) (*F
 			return nil, perr("open", name, syscall.ENOTDIR)
 		}
 	}
-	return &File{fs: f, name: cleanAbs(name), flag: flag, kind: fkMount, mf: mf, m: m}, nil
+	return &File{fs: f, name: cleanAbs(name), flag: flag, kind: fkMount, mf: mf, m: m, mpath: p}, nil
 }
 
 // Name is the absolute path the file was opened with.
 func (fl *File) Name() string { return fl.name }
 
-func (fl *File) err(op string, e syscall.Errno) error { return perr(op, fl.name, e) }
+func (fl *File) err(op string, e syscall.Errno) error { return perr(op, fl.errPath(), e) }
+
+func (fl *File) errPath() string {
+	if fl.ename != "" {
+		return fl.ename
+	}
+	return fl.name
+}
 
 func (fl *File) canRead() bool  { return fl.flag&accMask != os.O_WRONLY }
 func (fl *File) canWrite() bool { return fl.flag&accMask != os.O_RDONLY }
@@ -218,7 +227,7 @@ func (fl *File) Read(p []byte) (int, error) {
 		return fl.devRead(p)
 	case fkMount:
 		n, err := fl.mf.Read(p)
-		return n, wrapBackendErr("read", fl.name, err)
+		return n, wrapBackendErr("read", fl.errPath(), err)
 	}
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
@@ -265,7 +274,7 @@ func (fl *File) ReadAt(p []byte, off int64) (int, error) {
 		return fl.devRead(p)
 	case fkMount:
 		n, err := hackpadfs.ReadAtFile(fl.mf, p, off)
-		return n, wrapBackendErr("readat", fl.name, err)
+		return n, wrapBackendErr("readat", fl.errPath(), err)
 	}
 	fl.fs.mu.RLock()
 	n := fl.fs.node(fl.ino)
@@ -300,7 +309,7 @@ func (fl *File) Write(p []byte) (int, error) {
 		return len(p), nil
 	case fkMount:
 		n, err := hackpadfs.WriteFile(fl.mf, p)
-		return n, wrapBackendErr("write", fl.name, err)
+		return n, wrapBackendErr("write", fl.errPath(), err)
 	}
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
@@ -342,7 +351,7 @@ func (fl *File) WriteAt(p []byte, off int64) (int, error) {
 		return len(p), nil
 	case fkMount:
 		n, err := hackpadfs.WriteAtFile(fl.mf, p, off)
-		return n, wrapBackendErr("writeat", fl.name, err)
+		return n, wrapBackendErr("writeat", fl.errPath(), err)
 	}
 	f := fl.fs
 	f.mu.Lock()
@@ -368,7 +377,7 @@ func (fl *File) Seek(offset int64, whence int) (int64, error) {
 		return 0, fl.err("seek", syscall.ESPIPE)
 	case fkMount:
 		o, err := hackpadfs.SeekFile(fl.mf, offset, whence)
-		return o, wrapBackendErr("seek", fl.name, err)
+		return o, wrapBackendErr("seek", fl.errPath(), err)
 	}
 	fl.mu.Lock()
 	defer fl.mu.Unlock()
@@ -405,9 +414,9 @@ func (fl *File) Stat() (*FileInfo, error) {
 	if fl.kind == fkMount {
 		fi, err := fl.mf.Stat()
 		if err != nil {
-			return nil, wrapBackendErr("stat", fl.name, err)
+			return nil, wrapBackendErr("stat", fl.errPath(), err)
 		}
-		return fl.m.info(baseName(fl.name), fl.name, fi), nil
+		return fl.m.info(baseName(fl.name), fl.mpath, fi), nil
 	}
 	fl.fs.mu.RLock()
 	defer fl.fs.mu.RUnlock()
@@ -428,7 +437,7 @@ func (fl *File) Truncate(size int64) error {
 	}
 	switch fl.kind {
 	case fkMount:
-		return wrapBackendErr("truncate", fl.name, hackpadfs.TruncateFile(fl.mf, size))
+		return wrapBackendErr("truncate", fl.errPath(), hackpadfs.TruncateFile(fl.mf, size))
 	case fkDir:
 		return fl.err("truncate", syscall.EISDIR)
 	case fkRegular:
@@ -454,7 +463,7 @@ func (fl *File) Sync() error {
 		return fl.err("sync", syscall.EBADF)
 	}
 	if fl.kind == fkMount {
-		return wrapBackendErr("sync", fl.name, hackpadfs.SyncFile(fl.mf))
+		return wrapBackendErr("sync", fl.errPath(), hackpadfs.SyncFile(fl.mf))
 	}
 	return nil
 }
@@ -469,12 +478,11 @@ func (fl *File) ReadDir(n int) ([]fs.DirEntry, error) {
 	if fl.kind == fkMount {
 		ents, err := hackpadfs.ReadDirFile(fl.mf, n)
 		out := make([]fs.DirEntry, 0, len(ents))
-		base := fl.name
 		for _, e := range ents {
-			out = append(out, &mountDirEntry{DirEntry: e, m: fl.m, p: base + "/" + e.Name()})
+			out = append(out, &mountDirEntry{DirEntry: e, m: fl.m, p: joinRel(fl.mpath, e.Name())})
 		}
 		if err != nil && err != io.EOF {
-			err = wrapBackendErr("readdir", fl.name, err)
+			err = wrapBackendErr("readdir", fl.errPath(), err)
 		}
 		return out, err
 	}
@@ -531,7 +539,7 @@ func (fl *File) modify(op string, fn func(n *inode, now int64) syscall.Errno, mf
 		if fl.m.ro {
 			return fl.err(op, syscall.EROFS)
 		}
-		return wrapBackendErr(op, fl.name, mfn())
+		return wrapBackendErr(op, fl.errPath(), mfn())
 	}
 	f := fl.fs
 	f.mu.Lock()
@@ -569,7 +577,7 @@ func (fl *File) Close() error {
 		return fl.err("close", syscall.EBADF)
 	}
 	if fl.kind == fkMount {
-		return wrapBackendErr("close", fl.name, fl.mf.Close())
+		return wrapBackendErr("close", fl.errPath(), fl.mf.Close())
 	}
 	f := fl.fs
 	if fl.pipe != nil {

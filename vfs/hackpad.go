@@ -59,13 +59,24 @@ func abs(name string) (string, bool) {
 	return "/" + name, true
 }
 
-// relErr puts the hackpadfs name back into an error.
-func relErr(name string, err error) error {
+// relErr turns the absolute paths in an error back into hackpadfs names
+// ("/a/b" → "a/b", "/" → "."); errors may name a prefix of the path.
+func relErr(_ string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+		return &fs.PathError{Op: pe.Op, Path: rel(pe.Path), Err: pe.Err}
 	}
 	return err
+}
+
+func rel(p string) string {
+	if p == "/" {
+		return "."
+	}
+	if len(p) > 0 && p[0] == '/' {
+		return p[1:]
+	}
+	return p
 }
 
 func invalid(op, name string) error { return perr(op, name, syscall.EINVAL) }
@@ -94,6 +105,7 @@ func (h *HackpadFS) OpenFile(name string, flag int, perm fs.FileMode) (hackpadfs
 	if err != nil {
 		return nil, relErr(name, err)
 	}
+	fl.ename = name
 	return hackpadFile{fl}, nil
 }
 

@@ -1,7 +1,10 @@
 package vfs
 
 import (
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"sync"
 	"syscall"
@@ -69,3 +72,12 @@ func st(t testing.TB, f *FS, name string) *Stat {
 type timeT = time.Time
 
 func timeNow() time.Time { return time.Now() }
+
+func sprint(a ...any) string { return fmt.Sprint(a...) }
+
+// resign recomputes the CRC trailer of an encoded body.
+func resign(body []byte) []byte {
+	var sum [4]byte
+	binary.LittleEndian.PutUint32(sum[:], crc32.Checksum(body, crcTable))
+	return append(body, sum[:]...)
+}

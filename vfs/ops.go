@@ -620,14 +620,15 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	var w walk
 	f.mu.RLock()
 	defer f.mu.RUnlock()
+	// Lookup failures say "open", like os.ReadDir.
 	if e := f.resolve(&w, name, true); e != 0 {
-		return nil, perr("readdir", name, e)
+		return nil, perr("open", name, e)
 	}
 	if w.m != nil {
 		return w.m.readDir(name, w.mpath)
 	}
 	if w.ino == 0 {
-		return nil, perr("readdir", name, syscall.ENOENT)
+		return nil, perr("open", name, syscall.ENOENT)
 	}
 	n := f.node(w.ino)
 	if !n.isDir() {
