@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -78,6 +79,8 @@ func mapErr(op, name string, err error) error {
 		errno = syscall.EBADF
 	case strings.Contains(err.Error(), "escapes"):
 		errno = syscall.EACCES
+	case strings.Contains(err.Error(), "negative offset"):
+		errno = syscall.EINVAL
 	default:
 		errno = syscall.EIO
 	}
@@ -99,7 +102,8 @@ func (h *FS) OpenFile(name string, flag int, perm fs.FileMode) (hackpadfs.File, 
 	if err := check("open", name); err != nil {
 		return nil, err
 	}
-	f, err := h.root.OpenFile(name, flag, perm)
+	// os.Root refuses mode bits beyond 0o777; os.OpenFile ignores them.
+	f, err := h.root.OpenFile(name, flag, perm&fs.ModePerm)
 	if err != nil {
 		return nil, mapErr("open", name, err)
 	}
@@ -110,14 +114,33 @@ func (h *FS) Mkdir(name string, perm fs.FileMode) error {
 	if err := check("mkdir", name); err != nil {
 		return err
 	}
-	return mapErr("mkdir", name, h.root.Mkdir(name, perm))
+	return mapErr("mkdir", name, h.root.Mkdir(name, perm&fs.ModePerm))
 }
 
+// MkdirAll is os.MkdirAll over the root (os.Root.MkdirAll reports the full
+// path rather than the component that is in the way).
 func (h *FS) MkdirAll(name string, perm fs.FileMode) error {
 	if err := check("mkdir", name); err != nil {
 		return err
 	}
-	return mapErr("mkdir", name, h.root.MkdirAll(name, perm))
+	if fi, err := h.root.Stat(name); err == nil {
+		if fi.IsDir() {
+			return nil
+		}
+		return &fs.PathError{Op: "mkdir", Path: name, Err: syscall.ENOTDIR}
+	}
+	if i := strings.LastIndexByte(name, '/'); i > 0 {
+		if err := h.MkdirAll(name[:i], perm); err != nil {
+			return err
+		}
+	}
+	if err := h.root.Mkdir(name, perm&fs.ModePerm); err != nil {
+		if fi, serr := h.root.Lstat(name); serr == nil && fi.IsDir() {
+			return nil
+		}
+		return mapErr("mkdir", name, err)
+	}
+	return nil
 }
 
 func (h *FS) Stat(name string) (fs.FileInfo, error) {
@@ -157,33 +180,35 @@ func (h *FS) RemoveAll(name string) error {
 }
 
 func (h *FS) Rename(oldname, newname string) error {
-	if err := check("rename", oldname); err != nil {
-		return err
+	if !fs.ValidPath(oldname) || !fs.ValidPath(newname) {
+		return &hackpadfs.LinkError{Op: "rename", Old: oldname, New: newname, Err: syscall.EINVAL}
 	}
-	if err := check("rename", newname); err != nil {
-		return err
+	return linkErr("rename", oldname, newname, h.root.Rename(oldname, newname))
+}
+
+// linkErr reports two-path operations as hackpadfs does (*LinkError).
+func linkErr(op, oldname, newname string, err error) error {
+	if err == nil {
+		return nil
 	}
-	return mapErr("rename", oldname, h.root.Rename(oldname, newname))
+	return &hackpadfs.LinkError{Op: op, Old: oldname, New: newname, Err: mapErr(op, newname, err).(*fs.PathError).Err}
 }
 
 // Link makes a hard link inside the root (vfs.FS.Link uses it).
 func (h *FS) Link(oldname, newname string) error {
-	if err := check("link", oldname); err != nil {
-		return err
+	if !fs.ValidPath(oldname) || !fs.ValidPath(newname) {
+		return &hackpadfs.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.EINVAL}
 	}
-	if err := check("link", newname); err != nil {
-		return err
-	}
-	return mapErr("link", newname, h.root.Link(oldname, newname))
+	return linkErr("link", oldname, newname, h.root.Link(oldname, newname))
 }
 
 // Symlink creates a symlink with any target text; following it later is
 // what os.Root confines.
 func (h *FS) Symlink(target, name string) error {
-	if err := check("symlink", name); err != nil {
-		return err
+	if !fs.ValidPath(name) {
+		return &hackpadfs.LinkError{Op: "symlink", Old: target, New: name, Err: syscall.EINVAL}
 	}
-	return mapErr("symlink", name, h.root.Symlink(target, name))
+	return linkErr("symlink", target, name, h.root.Symlink(target, name))
 }
 
 func (h *FS) Readlink(name string) (string, error) {
@@ -232,6 +257,7 @@ func (h *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return ents, nil
 }
 
@@ -250,17 +276,60 @@ func (h *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	return mapErr("open", name, h.root.WriteFile(name, data, perm))
 }
 
-// file wraps *os.File so Stat and directory entries report vfs metadata.
+// file wraps *os.File so Stat and directory entries report vfs metadata
+// and errors carry the relative name, never the host path.
 type file struct {
 	*os.File
 	h    *FS
 	name string
 }
 
+func (f *file) fix(op string, err error) error {
+	if err == nil || err == io.EOF {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		op = pe.Op
+	}
+	return mapErr(op, f.name, err)
+}
+
+func (f *file) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	return n, f.fix("read", err)
+}
+
+func (f *file) ReadAt(p []byte, off int64) (int, error) {
+	n, err := f.File.ReadAt(p, off)
+	return n, f.fix("readat", err)
+}
+
+func (f *file) Write(p []byte) (int, error) {
+	n, err := f.File.Write(p)
+	return n, f.fix("write", err)
+}
+
+func (f *file) WriteAt(p []byte, off int64) (int, error) {
+	n, err := f.File.WriteAt(p, off)
+	return n, f.fix("writeat", err)
+}
+
+func (f *file) Seek(off int64, whence int) (int64, error) {
+	n, err := f.File.Seek(off, whence)
+	return n, f.fix("seek", err)
+}
+
+func (f *file) Truncate(size int64) error    { return f.fix("truncate", f.File.Truncate(size)) }
+func (f *file) Sync() error                  { return f.fix("sync", f.File.Sync()) }
+func (f *file) Close() error                 { return f.fix("close", f.File.Close()) }
+func (f *file) Chmod(mode fs.FileMode) error { return f.fix("chmod", f.File.Chmod(mode)) }
+func (f *file) Chown(uid, gid int) error     { return f.fix("chown", f.File.Chown(uid, gid)) }
+
 func (f *file) Stat() (fs.FileInfo, error) {
 	fi, err := f.File.Stat()
 	if err != nil {
-		return nil, mapErr("stat", f.name, err)
+		return nil, f.fix("stat", err)
 	}
 	return convert(fi), nil
 }
@@ -271,10 +340,7 @@ func (f *file) ReadDir(n int) ([]fs.DirEntry, error) {
 	for i, e := range ents {
 		out[i] = dirEntry{e}
 	}
-	if err != nil && !errors.Is(err, io.EOF) {
-		err = mapErr("readdir", f.name, err)
-	}
-	return out, err
+	return out, f.fix("readdir", err)
 }
 
 func (f *file) Chtimes(atime, mtime time.Time) error {
