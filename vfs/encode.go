@@ -174,6 +174,9 @@ func Decode(r io.Reader, opt Options) (*FS, error) {
 	d := &decoder{b: body[len(encMagic)+2:]}
 	f := &FS{opt: opt, gen: newGen(), nextDev: treeDev + 1}
 	f.nextIno = d.uvarint()
+	if f.nextIno > 1<<40 {
+		return nil, fmt.Errorf("%w: implausible inode counter", ErrCorrupt)
+	}
 	count := d.uvarint()
 	if count == 0 || count > uint64(len(d.b)) {
 		return nil, fmt.Errorf("%w: bad inode count", ErrCorrupt)
