@@ -471,3 +471,24 @@ func TestNeverPanics(t *testing.T) {
 		f.RemoveAll(p)
 	}
 }
+
+func TestDeepPaths(t *testing.T) {
+	f, _ := newTestFS(t)
+	p := ""
+	for i := 0; i < 60; i++ { // deeper than the walk's inline frame array
+		p += "/d" + itoa(i)
+	}
+	require.NoError(t, f.MkdirAll(p, 0o755))
+	mustWrite(t, f, p+"/f", "deep")
+	require.Equal(t, "deep", mustRead(t, f, p+"/../d59/f"))
+	rp, err := f.Realpath(p + "/../../d58/d59/./f")
+	require.NoError(t, err)
+	require.Equal(t, p+"/f", rp)
+	require.NoError(t, f.Symlink(p, "/short"))
+	rp, err = f.Realpath("/short/..")
+	require.NoError(t, err)
+	require.Equal(t, p[:strings.LastIndex(p, "/")], rp)
+	require.NoError(t, f.RemoveAll("/d0"))
+	_, n := f.Usage()
+	require.Equal(t, int64(2), n)
+}

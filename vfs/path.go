@@ -19,7 +19,7 @@ type frame struct {
 // walk is the result of resolving a path. It lives on the caller's stack;
 // the fixed frame array avoids allocating on ordinary paths.
 type walk struct {
-	frames [48]frame
+	frames [16]frame
 	extra  []frame // frames beyond len(frames) (very deep paths)
 	depth  int     // frames in use; frames[0] is "/"
 
