@@ -6,7 +6,8 @@ import "encoding/binary"
 // subset of wazero's api.Memory (same signatures), so the native binding can pass wazero's
 // memory almost as is; platform/js implements it over a Uint8Array.
 //
-// Read may return a view into guest memory (native) or a copy (js). Host code that fills
+// Read, Write and the integer accessors report false when any byte is out of range (no
+// 32-bit wraparound). Read may return a view into guest memory (native) or a copy (js). Host code that fills
 // a slice obtained from Read must therefore always publish it with Write(off, b); a native
 // binding may detect that b already is the view and skip the copy.
 type Memory interface {
@@ -74,13 +75,9 @@ func (m *SliceMemory) WriteUint64Le(off uint32, v uint64) bool {
 
 var le = binary.LittleEndian
 
-// readBytes reads n bytes at off as a view or copy, failing (EFAULT) on any overflow.
-func readBytes(m Memory, off, n uint32) ([]byte, bool) {
-	if uint64(off)+uint64(n) > uint64(m.Size()) {
-		return nil, false
-	}
-	return m.Read(off, n)
-}
+// readBytes reads n bytes at off as a view or copy; false (EFAULT) when out of range.
+// Memory.Read must itself check off+n without 32-bit overflow (wazero's does).
+func readBytes(m Memory, off, n uint32) ([]byte, bool) { return m.Read(off, n) }
 
 // readString copies a guest string (path, argv...) so it outlives later memory writes.
 func readString(m Memory, off, n uint32) (string, bool) {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
@@ -114,7 +116,9 @@ func procName(p *wasi.Proc) string {
 	return "guest"
 }
 
-// linearMemory backs one instance's memory and enforces its limit.
+// linearMemory backs one instance's memory and enforces its limit. Buffers up to 32 MiB come
+// from per-size-class pools and go back zeroed when the instance closes: a fresh 128 KiB
+// allocation per run (plus the GC work it causes) was most of a small guest's start cost.
 type linearMemory struct {
 	buf   []byte
 	limit uint64
@@ -122,9 +126,13 @@ type linearMemory struct {
 }
 
 func (l *linearMemory) Reallocate(size uint64) []byte {
-	// The first call allocates the declared minimum, checked against the limit by Run:
-	// refusing it would panic inside wazero's instantiation.
-	if size > l.limit && l.buf != nil {
+	if l.buf == nil {
+		// The declared minimum, checked against the limit by Run: refusing it here
+		// would panic inside wazero's instantiation.
+		l.buf = getBuf(size, max(size, l.limit))
+		return l.buf
+	}
+	if size > l.limit {
 		l.st.refused = true
 		return nil
 	}
@@ -132,13 +140,46 @@ func (l *linearMemory) Reallocate(size uint64) []byte {
 		l.buf = l.buf[:size]
 		return l.buf
 	}
-	// Grow by 25% beyond the request, like append, so a guest growing page by page does
-	// not copy its whole memory every time.
-	c := min(max(size, uint64(cap(l.buf))+uint64(cap(l.buf))/4), l.limit)
-	nb := make([]byte, size, c)
+	nb := getBuf(size, l.limit)
 	copy(nb, l.buf)
+	putBuf(l.buf)
 	l.buf = nb
 	return nb
 }
 
-func (l *linearMemory) Free() { l.buf = nil }
+func (l *linearMemory) Free() {
+	putBuf(l.buf)
+	l.buf = nil
+}
+
+const (
+	minPoolClass = 17 // 128 KiB
+	maxPoolClass = 25 // 32 MiB
+)
+
+var memPools [maxPoolClass + 1]sync.Pool
+
+// getBuf returns a zeroed buffer of len size and cap <= limit: a pooled power of two when
+// that fits, else the size plus 25% headroom (like append) so page-by-page growth does
+// not copy everything each time.
+func getBuf(size, limit uint64) []byte {
+	c := max(bits.Len64(size-1), minPoolClass)
+	if c <= maxPoolClass && uint64(1)<<c <= limit {
+		if v, ok := memPools[c].Get().(*[]byte); ok {
+			return (*v)[:size]
+		}
+		return make([]byte, size, 1<<c)
+	}
+	return make([]byte, size, min(size+size/4, limit))
+}
+
+func putBuf(b []byte) {
+	n := uint64(cap(b))
+	c := bits.Len64(n - 1)
+	if n == 0 || n != 1<<c || c < minPoolClass || c > maxPoolClass {
+		return
+	}
+	clear(b)
+	b = b[:0]
+	memPools[c].Put(&b)
+}

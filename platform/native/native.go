@@ -6,6 +6,7 @@ package native
 
 import (
 	"context"
+	crand "crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -80,8 +81,10 @@ func New(ctx context.Context, opt Options) (*Engine, error) {
 		opt:   opt,
 		rt:    rt,
 		cache: cache,
-		// Anonymous instances may run concurrently; _start is called by Run itself.
-		cfg:  wazero.NewModuleConfig().WithName("").WithStartFunctions(),
+		// Anonymous instances may run concurrently; _start is called by Run itself. wazero's
+		// own sys context is unused (our host has the clocks and randomness), but its
+		// default rand source costs ~15 µs per instance to seed: give it a free one.
+		cfg:  wazero.NewModuleConfig().WithName("").WithStartFunctions().WithRandSource(crand.Reader),
 		sigs: map[string]*wasi.Func{},
 		mods: map[string]*compileEntry{},
 	}
