@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -193,4 +194,61 @@ func TestGoGuest(t *testing.T) {
 	require.NoError(t, r.err, r.stderr)
 	assert.Equal(t, 0, r.code, r.stderr)
 	t.Log(r.stdout)
+}
+
+func TestConcurrentRuns(t *testing.T) {
+	m, err := testEngine(t).Compile(context.Background(), "", cGuest(t, "cat"))
+	require.NoError(t, err)
+	errs := make(chan error, 16)
+	for i := 0; i < 16; i++ {
+		go func() {
+			in := strings.Repeat(fmt.Sprintf("guest %d\n", i), 1000)
+			var out strings.Builder
+			p := newProc(vfs.New(vfs.Options{}), []string{"cat"}, nil, &out, nil)
+			p.Stdin = strings.NewReader(in)
+			code, err := m.Run(context.Background(), p, platform.Limits{MemoryPages: 64})
+			if err == nil && (code != 0 || out.String() != in) {
+				err = fmt.Errorf("guest %d: code %d, %d bytes", i, code, out.Len())
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 16; i++ {
+		require.NoError(t, <-errs)
+	}
+}
+
+// A second engine (a new process) over the same cache dir finds the compiled code.
+func TestDiskCache(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	for i := 0; i < 2; i++ {
+		e, err := New(ctx, Options{CacheDir: dir})
+		require.NoError(t, err)
+		m, err := e.Compile(ctx, "", cGuest(t, "hello"))
+		require.NoError(t, err)
+		var out strings.Builder
+		code, err := m.Run(ctx, newProc(vfs.New(vfs.Options{}), []string{"hello"}, nil, &out, nil), platform.Limits{})
+		require.NoError(t, err)
+		assert.Equal(t, 0, code)
+		assert.Equal(t, "hello, world\n", out.String())
+		require.NoError(t, e.Close(ctx))
+		ents, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		assert.NotEmpty(t, ents, "compiled code on disk")
+	}
+	d1, err := Default(ctx)
+	require.NoError(t, err)
+	d2, _ := Default(ctx)
+	assert.Same(t, d1, d2)
+}
+
+func TestCompileCachesByKey(t *testing.T) {
+	e := testEngine(t)
+	ctx := context.Background()
+	m1, err := e.Compile(ctx, "k-hello", cGuest(t, "hello"))
+	require.NoError(t, err)
+	m2, err := e.Compile(ctx, "k-hello", nil) // same key: the bytes are not looked at again
+	require.NoError(t, err)
+	assert.Same(t, m1, m2)
 }
