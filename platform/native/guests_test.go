@@ -54,6 +54,9 @@ func hashOf(parts ...[]byte) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// guestExtras are sources linked into some guests, relative to wasi/include.
+var guestExtras = map[string][]string{"pwd": {"wasmsand_cwd.c"}}
+
 // cGuest returns the wasm of testdata/guests/<name>.c.
 func cGuest(t testing.TB, name string) []byte {
 	t.Helper()
@@ -75,7 +78,16 @@ func cGuest(t testing.TB, name string) []byte {
 	hdr, _ := os.ReadFile(filepath.Join(inc, "wasmsand.h"))
 	sysroot := wasiSysroot()
 	args := []string{"--target=wasm32-wasi", "--sysroot=" + sysroot, "-O2", "-I", inc}
-	out := filepath.Join(guestCacheDir(t), name+"-"+hashOf(src, hdr, []byte(strings.Join(args, " ")))+".wasm")
+	parts := [][]byte{src, hdr, []byte(strings.Join(args, " "))}
+	for _, x := range guestExtras[name] {
+		b, err := os.ReadFile(filepath.Join(inc, x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, b)
+		args = append(args, filepath.Join(inc, x))
+	}
+	out := filepath.Join(guestCacheDir(t), name+"-"+hashOf(parts...)+".wasm")
 	if b, err := os.ReadFile(out); err == nil {
 		guestBuilt["c/"+name] = b
 		return b
