@@ -2,13 +2,15 @@ module github.com/wasmsand/wasmsand
 
 go 1.26.0
 
-require github.com/hack-pad/hackpadfs v0.2.4
+require (
+	github.com/hack-pad/hackpadfs v0.2.4
+	github.com/stretchr/testify v1.12.1
+	github.com/tetratelabs/wazero v1.12.0
+	golang.org/x/term v0.45.0
+	mvdan.cc/sh/v3 v3.14.1
+)
 
 require (
-	github.com/stretchr/testify v1.12.1 // indirect
-	github.com/tetratelabs/wazero v1.12.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/term v0.45.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
