@@ -259,3 +259,49 @@ func TestCwdConstructor(t *testing.T) {
 	require.NoError(t, r.err, r.stderr)
 	assert.Equal(t, "cwd /data\na.txt: alpha\n", r.stdout)
 }
+
+// Natively the shell may hand a guest *os.File pipes: EPIPE must come through them too.
+func TestEPIPEOsPipe(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	require.NoError(t, err)
+	defer pw.Close()
+	done := make(chan result, 1)
+	go func() {
+		var errb strings.Builder
+		m, _ := testEngine(t).Compile(context.Background(), "", cGuest(t, "yes"))
+		p := newProc(vfs.New(vfs.Options{}), []string{"yes"}, nil, pw, &errb)
+		code, err := m.Run(context.Background(), p, platform.Limits{})
+		done <- result{code: code, err: err, stderr: errb.String()}
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	assert.Equal(t, "y\n", line)
+	pr.Close()
+	select {
+	case r := <-done:
+		require.NoError(t, r.err)
+		assert.Equal(t, 1, r.code)
+		assert.Contains(t, r.stderr, "yes: Broken pipe")
+	case <-time.After(5 * time.Second):
+		t.Fatal("yes did not stop after its reader closed")
+	}
+}
+
+// A *vfs.File as stdout (a shell redirect) is a real file to the guest.
+func TestStdoutToVFSFile(t *testing.T) {
+	fsys := vfsTree(t, fsTree)
+	f, err := fsys.OpenFile("/tmp/out.txt", os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	require.NoError(t, err)
+	m, err := testEngine(t).Compile(context.Background(), "", cGuest(t, "cat"))
+	require.NoError(t, err)
+	p := newProc(fsys, []string{"cat"}, nil, f, nil)
+	p.Stdin = strings.NewReader("redirected\n")
+	code, err := m.Run(context.Background(), p, platform.Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, 0, code)
+	p.Close()
+	require.NoError(t, f.Close(), "the creator still owns (and closes) the file")
+	b, err := fsys.ReadFile("/tmp/out.txt")
+	require.NoError(t, err)
+	assert.Equal(t, "redirected\n", string(b))
+}
