@@ -130,6 +130,8 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 
 // runProc runs one guest process to its end and returns its exit status.
 func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, name string, pid int, argv, env []string, dir string, stdin io.Reader, stdout, stderr io.Writer) int {
+	stdin, stdout, stderr, finish := sb.sched.start(stdin, stdout, stderr)
+	defer finish()
 	p := &wasi.Proc{
 		Name:    name,
 		Pid:     pid,

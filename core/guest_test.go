@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wasmsand/wasmsand/internal/testguest"
+	"github.com/wasmsand/wasmsand/platform"
+	"github.com/wasmsand/wasmsand/platform/native"
 )
 
 // installGuests puts the test guests into /usr/bin of a sandbox.
@@ -115,4 +117,28 @@ func TestRunWASI(t *testing.T) {
 	res, err = sb2.RunWASI(context.Background(), testguest.C(t, "testdata/guests/spin.c"), nil, RunOptions{})
 	require.NoError(t, err)
 	assert.True(t, res.TimedOut)
+}
+
+// seqEngine makes the native engine look like one whose guests cannot yield
+// (the JS engine), so the batched scheduler runs here too.
+type seqEngine struct{ platform.Engine }
+
+func (seqEngine) Sequential() bool { return true }
+
+func TestBatchedScheduler(t *testing.T) {
+	eng, err := native.Default(context.Background())
+	require.NoError(t, err)
+	sb := testSandbox(t, Options{Engine: seqEngine{eng}, BatchLimit: 1 << 20})
+	installGuests(t, sb, "yes", "cat")
+
+	res := mustRun(t, sb, "yes | { read -r l; echo \"first: $l\"; }")
+	assert.Equal(t, "first: y\n", string(res.Stdout), "a full buffer ends the producer like a closed pipe")
+
+	data := strings.Repeat("line\n", 100_000)
+	require.NoError(t, sb.WriteFile("/home/user/in.txt", []byte(data), 0))
+	res = mustRun(t, sb, "cat in.txt | cat | cat > out.txt")
+	require.Equal(t, 0, res.ExitCode, string(res.Stderr))
+	out, err := sb.ReadFile("/home/user/out.txt")
+	require.NoError(t, err)
+	assert.Equal(t, data, string(out), "stages run one after another with the same result")
 }

@@ -32,6 +32,9 @@ type Options struct {
 	// Tools provides the modules behind tool entries in /bin. Nil: none
 	// besides the shell's own (bash, sh, which).
 	Tools ToolSource
+	// BatchLimit bounds each guest's buffered output on engines whose guests
+	// cannot yield (GOOS=js; see sched.go); default 64 MiB.
+	BatchLimit int
 	// FS, when set, is the file tree to start from (such as one loaded from a
 	// saved state) instead of the default layout.
 	FS *vfs.FS
@@ -72,6 +75,9 @@ func (o *Options) withDefaults() {
 	if o.MaxFDs <= 0 {
 		o.MaxFDs = 1024
 	}
+	if o.BatchLimit <= 0 {
+		o.BatchLimit = 64 << 20
+	}
 	if o.KillGrace <= 0 {
 		o.KillGrace = 2 * time.Second
 	}
@@ -83,6 +89,7 @@ func (o *Options) withDefaults() {
 type Sandbox struct {
 	opt    Options
 	engine platform.Engine // shared: compiled modules are reused across sandboxes
+	sched  scheduler
 	fs     *vfs.FS
 	procs  *procTable
 	// The shell session is made on first use, so that Fork stays O(1).
@@ -130,6 +137,7 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		}
 		sb.engine = eng
 	}
+	sb.sched = schedulerFor(sb.engine, opt.BatchLimit)
 	env := shell.DefaultEnv()
 	for k, v := range opt.Env {
 		env = append(env, k+"="+v)

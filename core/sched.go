@@ -1,0 +1,87 @@
+package core
+
+import (
+	"bytes"
+	"io"
+	"sync"
+	"syscall"
+)
+
+// A scheduler connects a guest's stdio before it runs: the platform's choice
+// of how pipeline stages share time.
+//
+//   - streaming (native): stages run concurrently on goroutines, guests read
+//     and write the pipes directly; a full pipe blocks the writer.
+//   - batched (GOOS=js): a guest running on the JS engine cannot yield from
+//     inside a host call, so it must never block there. Its stdin is read
+//     to the end before it starts (the previous stage has then finished), and
+//     its output goes to bounded buffers handed on after it exits; a full
+//     buffer fails the write with EPIPE, as a reader that closed the pipe
+//     would, so `yes | head -1` still ends.
+type scheduler interface {
+	// start returns the streams the guest should get and a function to call
+	// after it exits.
+	start(stdin io.Reader, stdout, stderr io.Writer) (io.Reader, io.Writer, io.Writer, func())
+}
+
+// sequentialEngine is implemented by engines whose guests cannot yield (the
+// JS engine); they get the batched scheduler.
+type sequentialEngine interface{ Sequential() bool }
+
+func schedulerFor(e any, batchLimit int) scheduler {
+	if s, ok := e.(sequentialEngine); ok && s.Sequential() {
+		return batched{limit: batchLimit}
+	}
+	return streaming{}
+}
+
+type streaming struct{}
+
+func (streaming) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer, io.Writer, func()) {
+	return in, out, errw, func() {}
+}
+
+type batched struct{ limit int }
+
+func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer, io.Writer, func()) {
+	if in != nil {
+		data, _ := io.ReadAll(in)
+		in = bytes.NewReader(data)
+	}
+	bo, be := &boundedBuffer{limit: b.limit, dst: out}, &boundedBuffer{limit: b.limit, dst: errw}
+	return in, bo, be, func() {
+		bo.flush()
+		be.flush()
+	}
+}
+
+// boundedBuffer holds a guest's output until it exits.
+type boundedBuffer struct {
+	mu    sync.Mutex
+	limit int
+	buf   bytes.Buffer
+	dst   io.Writer
+}
+
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	room := b.limit - b.buf.Len()
+	if room <= 0 {
+		return 0, syscall.EPIPE
+	}
+	if len(p) > room {
+		b.buf.Write(p[:room])
+		return room, syscall.EPIPE
+	}
+	return b.buf.Write(p)
+}
+
+func (b *boundedBuffer) flush() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.dst != nil && b.buf.Len() > 0 {
+		_, _ = b.dst.Write(b.buf.Bytes())
+	}
+	b.buf.Reset()
+}
