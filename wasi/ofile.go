@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/wasmsand/wasmsand/vfs"
 )
@@ -49,6 +50,85 @@ type ofile struct {
 
 	dirMu   sync.Mutex
 	dirents []dirent // fd_readdir snapshot, taken at cookie 0
+
+	// Data (or an error such as io.EOF) taken by poll_oneoff through TryRead to learn that
+	// a stream is readable; the next reads return it first.
+	peekMu  sync.Mutex
+	hasPeek atomic.Bool
+	peek    []byte
+	peekErr error
+}
+
+// tryReader is a stream with a non-blocking read (vfs pipes): syscall.EAGAIN when empty.
+type tryReader interface {
+	TryRead([]byte) (int, error)
+}
+
+// pollable reports whether poll_oneoff can wait for this stream to become readable.
+func (o *ofile) pollable() bool {
+	if o.kind != kindStream || o.r == nil {
+		return false
+	}
+	switch o.r.(type) {
+	case ReadPoller, tryReader:
+		return true
+	}
+	return false
+}
+
+// readReady reports whether a Read would not block.
+func (o *ofile) readReady() bool {
+	if rp, ok := o.r.(ReadPoller); ok {
+		return o.hasPeek.Load() || rp.ReadReady()
+	}
+	tr, ok := o.r.(tryReader)
+	if !ok {
+		return true
+	}
+	o.peekMu.Lock()
+	defer o.peekMu.Unlock()
+	if len(o.peek) > 0 || o.peekErr != nil {
+		return true
+	}
+	buf := make([]byte, 4096)
+	n, err := tr.TryRead(buf)
+	switch {
+	case n > 0:
+		o.peek = buf[:n]
+	case err == syscall.EAGAIN:
+		return false
+	case err != nil:
+		o.peekErr = err
+	default:
+		return false
+	}
+	o.hasPeek.Store(true)
+	return true
+}
+
+// readPeeked serves a read from what readReady took, if anything.
+func (o *ofile) readPeeked(b []byte) (int, error, bool) {
+	o.peekMu.Lock()
+	defer o.peekMu.Unlock()
+	switch {
+	case len(o.peek) > 0:
+		n := copy(b, o.peek)
+		o.peek = o.peek[n:]
+		if len(o.peek) == 0 && o.peekErr == nil {
+			o.peek = nil
+			o.hasPeek.Store(false)
+		}
+		return n, nil, true
+	case o.peekErr != nil:
+		err := o.peekErr
+		if err != io.EOF { // EOF stays; another error is reported once
+			o.peekErr = nil
+			o.hasPeek.Store(false)
+		}
+		return 0, err, true
+	}
+	o.hasPeek.Store(false)
+	return 0, nil, false
 }
 
 type dirent struct {
@@ -81,6 +161,11 @@ func (o *ofile) Read(b []byte) (int, error) {
 	}
 	if o.r == nil {
 		return 0, EBADF
+	}
+	if o.hasPeek.Load() {
+		if n, err, ok := o.readPeeked(b); ok {
+			return n, err
+		}
 	}
 	return o.r.Read(b)
 }

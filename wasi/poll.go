@@ -23,15 +23,16 @@ const (
 )
 
 // ReadPoller is implemented by input streams that can tell whether a Read would return
-// without blocking (data buffered, or the writer closed). poll_oneoff uses it to wait for
-// stdin and pipes; a stream without it counts as always ready, as in wazero.
+// without blocking (data buffered, or the writer closed). poll_oneoff uses it, or else a
+// non-blocking TryRead([]byte) (int, error) returning syscall.EAGAIN when empty (as vfs
+// pipes have), to wait for stdin and pipes; other streams count as always ready (wazero).
 type ReadPoller interface{ ReadReady() bool }
 
 type subscription struct {
 	userdata []byte
 	tag      uint8
-	deadline int64 // clocks: Clock.Nanotime() value at which it fires
-	poller   ReadPoller
+	deadline int64  // clocks: Clock.Nanotime() value at which it fires
+	poller   *ofile // fd_read on a stream that can tell when it is readable
 	errno    Errno
 	ready    bool
 }
@@ -101,13 +102,9 @@ func pollOneoff(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 			switch {
 			case e != 0:
 				sub.errno, sub.ready = e, true
-			case sub.tag == eventFdRead && of.kind == kindStream:
-				if rp, ok := of.r.(ReadPoller); ok {
-					sub.poller = rp
-					waitPoll = true
-				} else {
-					sub.ready = true
-				}
+			case sub.tag == eventFdRead && of.pollable():
+				sub.poller = of
+				waitPoll = true
 			default:
 				sub.ready = true // files, devices and outputs never make us wait
 			}
@@ -126,7 +123,7 @@ func pollOneoff(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 				case sub.tag == eventClock:
 					sub.ready = sub.deadline <= now
 				case sub.poller != nil:
-					sub.ready = sub.poller.ReadReady()
+					sub.ready = sub.poller.readReady()
 				}
 			}
 			if sub.ready {

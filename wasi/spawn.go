@@ -81,10 +81,10 @@ func (r *FDRef) File() *vfs.File {
 // IsTerminal reports whether the guest sees this fd as a tty.
 func (r *FDRef) IsTerminal() bool { return r.of.tty }
 
-// ReadReady implements ReadPoller when the underlying stream does.
+// ReadReady implements ReadPoller (true when the stream cannot tell).
 func (r *FDRef) ReadReady() bool {
-	if rp, ok := r.of.r.(ReadPoller); ok && r.of.kind == kindStream {
-		return rp.ReadReady()
+	if r.of.kind == kindStream && r.of.pollable() {
+		return r.of.readReady()
 	}
 	return true
 }

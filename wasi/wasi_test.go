@@ -537,3 +537,42 @@ func TestToErrno(t *testing.T) {
 	assert.Equal(t, "ENOENT", ENOENT.String())
 	assert.Equal(t, "errno(200)", Errno(200).String())
 }
+
+// poll_oneoff waits for a vfs pipe (through TryRead) and what it peeked is read first.
+func TestPollPipe(t *testing.T) {
+	e := newEnv(t)
+	pr, pw := vfs.Pipe(0)
+	e.p = &Proc{FS: e.p.FS, Stdin: pr, Stdout: io.Discard}
+	require.NoError(t, e.p.Init())
+	sub := func(off uint32, tag uint8, fdOrClock uint32, timeout uint64) {
+		b := e.m.Buf[off : off+48]
+		clear(b)
+		b[8] = tag
+		binary.LittleEndian.PutUint32(b[16:], fdOrClock)
+		binary.LittleEndian.PutUint64(b[24:], timeout)
+	}
+	sub(0, eventFdRead, 0, 0)
+	sub(48, eventClock, clockMonotonic, uint64(30*time.Millisecond))
+	require.Equal(t, ESUCCESS, e.call("poll_oneoff", 0, 1000, 2, 2000))
+	assert.Equal(t, uint32(1), e.u32(2000))
+	assert.Equal(t, uint8(eventClock), e.m.Buf[1010], "empty pipe: the clock fires")
+
+	time.AfterFunc(20*time.Millisecond, func() { pw.Write([]byte("data")) })
+	sub(48, eventClock, clockMonotonic, uint64(5*time.Second))
+	require.Equal(t, ESUCCESS, e.call("poll_oneoff", 0, 1000, 2, 2000))
+	assert.Equal(t, uint32(1), e.u32(2000))
+	assert.Equal(t, uint8(eventFdRead), e.m.Buf[1010])
+
+	binary.LittleEndian.PutUint32(e.m.Buf[100:], 500)
+	binary.LittleEndian.PutUint32(e.m.Buf[104:], 2)
+	require.Equal(t, ESUCCESS, e.call("fd_read", 0, 100, 1, 200))
+	assert.Equal(t, "da", string(e.m.Buf[500:502]))
+	pw.Close()
+	require.Equal(t, ESUCCESS, e.call("fd_read", 0, 100, 1, 200))
+	assert.Equal(t, "ta", string(e.m.Buf[500:502]))
+	require.Equal(t, ESUCCESS, e.call("poll_oneoff", 0, 1000, 1, 2000), "EOF is readable")
+	require.Equal(t, ESUCCESS, e.call("fd_read", 0, 100, 1, 200))
+	assert.Equal(t, uint32(0), e.u32(200))
+	require.Equal(t, ESUCCESS, e.call("fd_read", 0, 100, 1, 200))
+	assert.Equal(t, uint32(0), e.u32(200), "EOF stays")
+}
