@@ -63,8 +63,9 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 
 	inst, err := m.e.rt.InstantiateModule(rctx, m.cm, m.e.cfg)
 	if err == nil {
-		defer inst.Close(context.WithoutCancel(ctx))
 		_, err = inst.ExportedFunction("_start").Call(rctx)
+		st.finished.Store(true)
+		inst.Close(context.WithoutCancel(ctx))
 	}
 	return m.result(ctx, p, st, name, err)
 }
@@ -85,6 +86,9 @@ func (m *Module) result(ctx context.Context, p *wasi.Proc, st *runState, name st
 		code = platform.ExitTrap
 	}
 	// Cancellation wins: however the guest ended, it was stopped (or its pipes closed).
+	if m.e.isClosed() { // Engine.Close closes running instances "with status 0"
+		return platform.ExitKilled, fmt.Errorf("%w: %s: engine closed", platform.ErrKilled, name)
+	}
 	if cerr := ctx.Err(); cerr != nil {
 		if errors.Is(cerr, context.DeadlineExceeded) {
 			return platform.ExitTimeout, fmt.Errorf("%w: %s", platform.ErrTimeout, name)
@@ -147,8 +151,12 @@ func (l *linearMemory) Reallocate(size uint64) []byte {
 	return nb
 }
 
+// Free is called when the instance closes. Engine.Close may close an instance whose guest
+// is still running: then the buffer must not be reused, so only finished runs pool it.
 func (l *linearMemory) Free() {
-	putBuf(l.buf)
+	if l.st.finished.Load() {
+		putBuf(l.buf)
+	}
 	l.buf = nil
 }
 

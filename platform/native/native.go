@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -128,9 +129,10 @@ func Default(ctx context.Context) (*Engine, error) {
 type runKey struct{}
 
 type runState struct {
-	proc    *wasi.Proc
-	mem     memory
-	refused bool // a memory.grow was refused by the limit
+	proc     *wasi.Proc
+	mem      memory
+	refused  bool        // a memory.grow was refused by the limit
+	finished atomic.Bool // _start has returned: the memory may be pooled
 }
 
 // memory adapts api.Memory to wasi.Memory; Write skips the copy when it is handed back
@@ -300,6 +302,12 @@ func sameTypes(a []api.ValueType, b []wasi.ValType) bool {
 		}
 	}
 	return true
+}
+
+func (e *Engine) isClosed() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.closed
 }
 
 // Close implements platform.Engine.

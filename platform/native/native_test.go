@@ -305,3 +305,17 @@ func TestStdoutToVFSFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "redirected\n", string(b))
 }
+
+func TestEngineCloseStopsRuns(t *testing.T) {
+	ctx := context.Background()
+	e, err := New(ctx, Options{})
+	require.NoError(t, err)
+	m, err := e.Compile(ctx, "", cGuest(t, "spin"))
+	require.NoError(t, err)
+	time.AfterFunc(50*time.Millisecond, func() { e.Close(ctx) })
+	code, err := m.Run(ctx, newProc(vfs.New(vfs.Options{}), []string{"spin"}, nil, nil, nil), platform.Limits{})
+	require.ErrorIs(t, err, platform.ErrKilled)
+	assert.Equal(t, platform.ExitKilled, code)
+	_, err = e.Compile(ctx, "", cGuest(t, "hello"))
+	assert.Error(t, err)
+}
