@@ -576,3 +576,32 @@ func TestPollPipe(t *testing.T) {
 	require.Equal(t, ESUCCESS, e.call("fd_read", 0, 100, 1, 200))
 	assert.Equal(t, uint32(0), e.u32(200), "EOF stays")
 }
+
+func TestSetFlagsAppendAndLink(t *testing.T) {
+	e := newEnv(t)
+	fd := uint64(e.open("data/a.txt", 0, rightFdRead|rightFdWrite))
+	require.Equal(t, ESUCCESS, e.call("fd_fdstat_set_flags", fd, uint64(fdflagAppend)))
+	require.Equal(t, ESUCCESS, e.call("fd_seek", fd, 0, 0, 300))
+	copy(e.m.Buf[500:], "X")
+	binary.LittleEndian.PutUint32(e.m.Buf[100:], 500)
+	binary.LittleEndian.PutUint32(e.m.Buf[104:], 1)
+	require.Equal(t, ESUCCESS, e.call("fd_write", fd, 100, 1, 200))
+	b, err := e.p.FS.ReadFile("/data/a.txt")
+	require.NoError(t, err)
+	assert.Equal(t, "alpha\nX", string(b), "FD_APPEND set later still appends")
+	assert.Equal(t, EINVAL, e.call("fd_fdstat_set_flags", fd, uint64(fdflagSync)))
+	assert.Equal(t, EISDIR, e.call("fd_fdstat_set_flags", 3, 0))
+
+	// path_link with SYMLINK_FOLLOW links the target, without it the symlink itself.
+	op, on := e.str(1000, "data/link")
+	np, nn := e.str(1100, "data/hard-follow")
+	require.Equal(t, ESUCCESS, e.call("path_link", 3, 1, op, on, 3, np, nn))
+	fi, err := e.p.FS.Lstat("/data/hard-follow")
+	require.NoError(t, err)
+	assert.True(t, fi.Mode().IsRegular())
+	np, nn = e.str(1100, "data/hard-nofollow")
+	require.Equal(t, ESUCCESS, e.call("path_link", 3, 0, op, on, 3, np, nn))
+	fi, err = e.p.FS.Lstat("/data/hard-nofollow")
+	require.NoError(t, err)
+	assert.NotZero(t, fi.Mode()&fs.ModeSymlink)
+}
