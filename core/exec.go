@@ -151,6 +151,8 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, name string
 		switch {
 		case errors.Is(err, platform.ErrMemoryLimit):
 			fmt.Fprintf(stderr, "wasmsand: %s: out of memory (limit %d MB)\n", name, sb.opt.MemoryLimitMB)
+		case errors.Is(err, platform.ErrTrap):
+			// the engine already told the guest's stderr, like a crash report
 		case ctx.Err() != nil:
 			// killed by the run's timeout or cancellation: reported by Run
 		default:

@@ -142,3 +142,18 @@ func TestBatchedScheduler(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, data, string(out), "stages run one after another with the same result")
 }
+
+// blockingReader never returns: a guest reading it must still end at the timeout.
+type blockingReader struct{}
+
+func (blockingReader) Read([]byte) (int, error) { select {} }
+
+func TestBlockedStdinEndsAtTimeout(t *testing.T) {
+	sb := testSandbox(t, Options{Timeout: 300 * time.Millisecond, KillGrace: 10 * time.Second})
+	installGuests(t, sb, "cat")
+	start := time.Now()
+	res, err := sb.Run(context.Background(), "cat", RunOptions{Stdin: blockingReader{}})
+	require.NoError(t, err)
+	assert.True(t, res.TimedOut)
+	assert.Less(t, time.Since(start), 5*time.Second, "not held until the kill grace")
+}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"sync"
@@ -80,4 +81,19 @@ func (w *capWriter) result() ([]byte, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return bytes.Clone(w.buf.Bytes()), w.truncated
+}
+
+// cancelableReader reads r on a goroutine and ends with EOF when ctx is done,
+// even if r itself never returns.
+func cancelableReader(ctx context.Context, r io.Reader) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, r)
+		pw.CloseWithError(err)
+	}()
+	go func() {
+		<-ctx.Done()
+		pw.Close()
+	}()
+	return pr
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -236,8 +237,15 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 		err    error
 	}
 	done := make(chan outcome, 1)
+	stdin := opt.Stdin
+	if _, isFile := stdin.(*os.File); stdin != nil && !isFile {
+		// A reader that blocks forever must not keep a guest blocked past the
+		// run's end: the guest reads through a pipe fed from here, closed on
+		// cancellation. (*os.File stdin, such as a terminal, is used directly.)
+		stdin = cancelableReader(runCtx, stdin)
+	}
 	go func() {
-		st, err := sh.Run(runCtx, script, shell.Stdio{Stdin: opt.Stdin, Stdout: stdout, Stderr: stderr},
+		st, err := sh.Run(runCtx, script, shell.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr},
 			shell.RunOptions{Script: opt.Script, Stateless: opt.Stateless, Dir: opt.Cwd, Env: env})
 		done <- outcome{st, err}
 	}()

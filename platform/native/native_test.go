@@ -253,7 +253,7 @@ func TestCompileCachesByKey(t *testing.T) {
 	assert.Same(t, m1, m2)
 }
 
-// C guests linked with wasi/include/wasmsand_cwd.c start in Proc.Cwd.
+// C guests linked with assets/shim/cwd.c start in Proc.Cwd.
 func TestCwdConstructor(t *testing.T) {
 	r := runOurs(t, cGuest(t, "pwd"), vfsTree(t, fsTree), runOpt{args: []string{"pwd"}, cwd: "/data"})
 	require.NoError(t, r.err, r.stderr)
