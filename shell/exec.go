@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -426,6 +427,10 @@ func writeOut(hc interp.HandlerContext, name, out string) int {
 		return 0
 	}
 	if _, err := io.WriteString(hc.Stdout, out); err != nil {
+		if errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) {
+			// bash's subshell would die of SIGPIPE, silently.
+			return 128 + 13
+		}
 		fmt.Fprintf(hc.Stderr, "bash: %s: write error: %s\n", name, strerror(errnoOf(err)))
 		return 1
 	}
