@@ -190,6 +190,8 @@ type RunOptions struct {
 	// Script runs the code as one script (`bash -c`), so the EXIT trap fires
 	// at its end; otherwise lines run like a terminal's.
 	Script bool
+	// Name is $0 and the name in the shell's messages ("bash" by default).
+	Name string
 }
 
 // Result of a Run.
@@ -246,7 +248,7 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	}
 	go func() {
 		st, err := sh.Run(runCtx, script, shell.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr},
-			shell.RunOptions{Script: opt.Script, Stateless: opt.Stateless, Dir: opt.Cwd, Env: env})
+			shell.RunOptions{Name: opt.Name, Script: opt.Script, Stateless: opt.Stateless, Dir: opt.Cwd, Env: env})
 		done <- outcome{st, err}
 	}()
 	var out outcome

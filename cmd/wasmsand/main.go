@@ -158,9 +158,8 @@ func runScript(ctx context.Context, sb *core.Sandbox, o *cliOptions, rest []stri
 		fmt.Fprintf(stderr, "wasmsand run: need exactly one of -c SCRIPT, FILE or -\n%s", usage)
 		return exitUsage
 	}
-	_ = name
 	res, err := sb.Run(ctx, script, core.RunOptions{
-		Stdin: runStdin, Stdout: stdout, Stderr: stderr, Timeout: o.timeout, Script: true,
+		Stdin: runStdin, Stdout: stdout, Stderr: stderr, Timeout: o.timeout, Script: true, Name: name,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -32,9 +32,9 @@ func TestRunContract(t *testing.T) {
 	assert.Equal(t, 0, st)
 
 	script := filepath.Join(t.TempDir(), "s.sh")
-	require.NoError(t, os.WriteFile(script, []byte("echo \"file $PWD $X\"\n"), 0o644))
+	require.NoError(t, os.WriteFile(script, []byte("echo \"file $PWD $X ${0##*/}\"\n"), 0o644))
 	out, _, st = cli(t, "", "run", "--cwd", "/tmp", "--env", "X=1", script)
-	assert.Equal(t, "file /tmp 1\n", out)
+	assert.Equal(t, "file /tmp 1 s.sh\n", out)
 	assert.Equal(t, 0, st)
 
 	out, _, _ = cli(t, "line\n", "run", "-c", "read -r l; echo got:$l")
