@@ -50,11 +50,11 @@ func (sb *Sandbox) module(ctx context.Context, req *shell.ExecRequest) (platform
 		if sb.opt.Tools == nil {
 			return nil, fmt.Errorf("tool %q is not available in this build", req.Tool)
 		}
-		key, wasm, err := sb.opt.Tools.Module(ctx, req.Tool)
+		key, load, err := sb.opt.Tools.Module(ctx, req.Tool)
 		if err != nil {
 			return nil, err
 		}
-		return sb.compile(ctx, key, func() ([]byte, error) { return wasm, nil })
+		return sb.compile(ctx, key, load)
 	}
 	fi, err := sb.fs.Stat(req.Path)
 	if err != nil {
@@ -120,7 +120,7 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 	mod, err := sb.module(ctx, req)
 	if err != nil {
 		fmt.Fprintf(req.Stderr, "bash: %s: cannot execute: %v\n", req.Argv[0], err)
-		if errors.Is(err, platform.ErrInvalidModule) {
+		if errors.Is(err, platform.ErrInvalidModule) || errors.Is(err, errCorruptAsset) {
 			return 126
 		}
 		return 127

@@ -49,9 +49,10 @@ type Options struct {
 type ToolSource interface {
 	// Commands lists the command names that get /bin and /usr/bin entries.
 	Commands() []string
-	// Module returns the module of a command and a key identifying its
-	// content (such as its sha256), used to cache compilation.
-	Module(ctx context.Context, command string) (key string, wasm []byte, err error)
+	// Module returns a key identifying the content of a command's module
+	// (such as its sha256), used to find it compiled, and a loader for its
+	// bytes, called only when it must be compiled.
+	Module(ctx context.Context, command string) (key string, load func() ([]byte, error), err error)
 }
 
 func (o *Options) withDefaults() {

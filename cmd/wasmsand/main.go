@@ -35,6 +35,8 @@ options:
   --memory MB                  memory limit per guest program (default 256)
   --save DIR                   save the sandbox's files to DIR when done
   --load DIR                   start from files saved in DIR
+  --assets DIR|URL             where the guest programs are (default: $WASMSAND_ASSETS,
+                               else the assets directory beside the executable)
   -c SCRIPT                    run SCRIPT
 `
 
@@ -60,6 +62,7 @@ type cliOptions struct {
 	timeout               time.Duration
 	memory                int
 	save, load            string
+	assets                string
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -88,6 +91,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.IntVar(&o.memory, "memory", 256, "")
 	fl.StringVar(&o.save, "save", "", "")
 	fl.StringVar(&o.load, "load", "", "")
+	fl.StringVar(&o.assets, "assets", "", "")
 	if err := fl.Parse(args[1:]); err != nil {
 		fmt.Fprintf(stderr, "wasmsand %s: %v\n%s", sub, err, usage)
 		return exitUsage

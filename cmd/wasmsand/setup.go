@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/platform/assetsrc"
 	"github.com/wasmsand/wasmsand/platform/hostdir"
 	"github.com/wasmsand/wasmsand/vfs"
 )
@@ -26,6 +27,17 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 		return nil, err
 	}
 	opt := core.Options{MemoryLimitMB: o.memory, Timeout: o.timeout, Env: env}
+	src := o.assets
+	if src == "" {
+		src = assetsrc.Default()
+	}
+	if src != "" {
+		tools, err := assetsrc.Open(ctx, src)
+		if err != nil {
+			return nil, fmt.Errorf("wasmsand: %v", err)
+		}
+		opt.Tools = tools
+	}
 	if o.load != "" {
 		fsys, err := hostdir.LoadDir(o.load, vfs.Options{MaxBytes: 256 << 20})
 		switch {

@@ -1,0 +1,132 @@
+package core
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Manifest lists the guest programs built by `make assets`
+// (build/assets/manifest.json): which file provides which commands.
+type Manifest struct {
+	Assets []Asset `json:"assets"`
+}
+
+// Asset is one WebAssembly module of the manifest.
+type Asset struct {
+	Name     string   `json:"name"`
+	File     string   `json:"file"`
+	SHA256   string   `json:"sha256"`
+	Size     int64    `json:"size"`
+	License  string   `json:"license"`
+	Commands []string `json:"commands"`
+}
+
+// Fetcher gets an asset file by its manifest name: from a directory
+// natively, over HTTP, or with fetch() in a browser.
+type Fetcher func(ctx context.Context, file string) ([]byte, error)
+
+// AssetTools is the ToolSource of a manifest: modules are fetched lazily, the
+// first time one of their commands runs, and checked against their sha256.
+type AssetTools struct {
+	fetch   Fetcher
+	byCmd   map[string]*assetEntry
+	entries []*assetEntry
+}
+
+type assetEntry struct {
+	Asset
+	mu   sync.Mutex
+	wasm []byte // kept once fetched and checked; a failed fetch is retried
+}
+
+// ErrAsset marks a missing or corrupt asset.
+var ErrAsset = errors.New("asset unavailable")
+
+// errCorruptAsset marks an asset whose bytes don't match the manifest (126,
+// like a file that cannot be executed; a missing one gives 127).
+var errCorruptAsset = errors.New("corrupt")
+
+// NewAssetTools reads a manifest. A command provided by two assets goes to
+// the first.
+func NewAssetTools(manifest []byte, fetch Fetcher) (*AssetTools, error) {
+	var m Manifest
+	if err := json.Unmarshal(manifest, &m); err != nil {
+		return nil, fmt.Errorf("asset manifest: %w", err)
+	}
+	t := &AssetTools{fetch: fetch, byCmd: map[string]*assetEntry{}}
+	for _, a := range m.Assets {
+		if a.File == "" || len(a.SHA256) != 64 {
+			return nil, fmt.Errorf("asset manifest: asset %q needs a file and a sha256", a.Name)
+		}
+		e := &assetEntry{Asset: a}
+		t.entries = append(t.entries, e)
+		for _, c := range a.Commands {
+			if _, dup := t.byCmd[c]; !dup {
+				t.byCmd[c] = e
+			}
+		}
+	}
+	return t, nil
+}
+
+// Commands lists every command of the manifest, sorted.
+func (t *AssetTools) Commands() []string {
+	out := make([]string, 0, len(t.byCmd))
+	for c := range t.byCmd {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Assets lists the manifest's assets.
+func (t *AssetTools) Assets() []Asset {
+	out := make([]Asset, len(t.entries))
+	for i, e := range t.entries {
+		out[i] = e.Asset
+	}
+	return out
+}
+
+// Module gives the content key of a command's module (known from the
+// manifest, so a compiled module is found without fetching) and a loader
+// that fetches and checks it once.
+func (t *AssetTools) Module(ctx context.Context, command string) (string, func() ([]byte, error), error) {
+	e, ok := t.byCmd[command]
+	if !ok {
+		return "", nil, fmt.Errorf("%w: no asset provides %q", ErrAsset, command)
+	}
+	return "sha256:" + e.SHA256, func() ([]byte, error) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.wasm == nil {
+			b, err := e.load(ctx, t.fetch)
+			if err != nil {
+				return nil, err
+			}
+			e.wasm = b
+		}
+		return e.wasm, nil
+	}, nil
+}
+
+func (e *assetEntry) load(ctx context.Context, fetch Fetcher) ([]byte, error) {
+	if fetch == nil {
+		return nil, fmt.Errorf("%w: %s: no asset source configured", ErrAsset, e.File)
+	}
+	b, err := fetch(ctx, e.File)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrAsset, e.File, err)
+	}
+	sum := sha256.Sum256(b)
+	if got := hex.EncodeToString(sum[:]); got != e.SHA256 {
+		return nil, fmt.Errorf("%w: %s is %w: sha256 %s, manifest says %s", ErrAsset, e.File, errCorruptAsset, got[:12], e.SHA256[:12])
+	}
+	return b, nil
+}

@@ -1,0 +1,77 @@
+package core
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/wasmsand/wasmsand/internal/testguest"
+)
+
+// testTools serves the cat test guest as an asset providing "cat" and
+// "tac2", plus an asset whose file is missing and one whose bytes are wrong.
+func testTools(t *testing.T) (*AssetTools, *atomic.Int32) {
+	cat := testguest.C(t, "testdata/guests/cat.c")
+	sum := sha256.Sum256(cat)
+	m := Manifest{Assets: []Asset{
+		{Name: "cat", File: "cat.wasm", SHA256: hex.EncodeToString(sum[:]), Size: int64(len(cat)), License: "test", Commands: []string{"cat", "tac2"}},
+		{Name: "gone", File: "gone.wasm", SHA256: hex.EncodeToString(make([]byte, 32)), Commands: []string{"gone"}},
+		{Name: "bad", File: "bad.wasm", SHA256: hex.EncodeToString(make([]byte, 32)), Commands: []string{"bad"}},
+	}}
+	raw, err := json.Marshal(m)
+	require.NoError(t, err)
+	var fetches atomic.Int32
+	tools, err := NewAssetTools(raw, func(ctx context.Context, file string) ([]byte, error) {
+		fetches.Add(1)
+		switch file {
+		case "cat.wasm":
+			return cat, nil
+		case "bad.wasm":
+			return []byte("\x00asm tampered"), nil
+		}
+		return nil, fs.ErrNotExist
+	})
+	require.NoError(t, err)
+	return tools, &fetches
+}
+
+func TestAssetTools(t *testing.T) {
+	tools, fetches := testTools(t)
+	sb := testSandbox(t, Options{Tools: tools})
+
+	// Entries exist before anything is loaded.
+	res := mustRun(t, sb, "which cat tac2 gone; command -v bad; [ -x /bin/cat ] && echo bin-ok")
+	assert.Equal(t, "/usr/bin/cat\n/usr/bin/tac2\n/usr/bin/gone\n/usr/bin/bad\nbin-ok\n", string(res.Stdout))
+	assert.Equal(t, int32(0), fetches.Load(), "nothing fetched before a tool runs")
+
+	res = mustRun(t, sb, "echo hi | cat; echo again | tac2")
+	assert.Equal(t, "hi\nagain\n", string(res.Stdout), string(res.Stderr))
+	assert.Equal(t, int32(1), fetches.Load(), "fetched once, then compiled and cached")
+
+	res = mustRun(t, sb, "gone; echo st=$?")
+	assert.Equal(t, "st=127\n", string(res.Stdout))
+	assert.Contains(t, string(res.Stderr), "gone.wasm")
+
+	res = mustRun(t, sb, "bad; echo st=$?")
+	assert.Equal(t, "st=126\n", string(res.Stdout))
+	assert.Contains(t, string(res.Stderr), "bad.wasm is corrupt")
+}
+
+func TestAssetManifestErrors(t *testing.T) {
+	_, err := NewAssetTools([]byte("{not json"), nil)
+	assert.Error(t, err)
+	_, err = NewAssetTools([]byte(`{"assets":[{"name":"x","file":"x.wasm","sha256":"short"}]}`), nil)
+	assert.Error(t, err)
+	tools, err := NewAssetTools([]byte(`{"assets":[]}`), nil)
+	require.NoError(t, err)
+	_, _, err = tools.Module(context.Background(), "nope")
+	assert.True(t, errors.Is(err, ErrAsset))
+}
