@@ -12,6 +12,11 @@ deps:
 build: deps
 	$(GO) build -o $(BIN) ./cmd/wasmsand
 
+# Guest WebAssembly programs built from Debian sources (assets/, scripts/assets).
+.PHONY: assets
+assets: deps
+	$(GO) run ./scripts/assets
+
 # The core packages must build for the browser/Node (GOOS=js) and never link wazero.
 test-js-build:
 	GOOS=js GOARCH=wasm $(GO) build ./core/ ./vfs/ ./wasi/ ./shell/ ./platform/
@@ -27,7 +32,7 @@ test-go:
 
 test: build vet test-js-build test-go
 
-bench: build
+bench: build node_modules
 	$(GO) run ./scripts/bench
 
 demo: build
@@ -35,3 +40,8 @@ demo: build
 
 clean:
 	rm -rf bin build
+
+# Benchmark references (just-bash) are npm dev dependencies.
+node_modules: package.json
+	npm install --no-audit --no-fund
+	@touch node_modules

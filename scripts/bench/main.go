@@ -13,6 +13,8 @@ import (
 	"github.com/wasmsand/wasmsand/core"
 )
 
+func init() { _ = os.Setenv("LC_ALL", "C.UTF-8") }
+
 type row struct {
 	name           string
 	ours, native   time.Duration
@@ -74,6 +76,8 @@ func main() {
 		}
 		fmt.Printf("%-32s %14s %14s %8s  %-10s %s\n", r.name, r.ours, nat, ratio, r.target, r.remark)
 	}
+	fmt.Println()
+	pipelines(ctx)
 }
 
 // per runs f n times and returns the mean duration of one call.

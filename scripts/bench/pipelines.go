@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/platform/assetsrc"
+)
+
+// pipeCase is one pipeline of issue 3's benchmark, run in wasmsand, native
+// bash + GNU tools and just-bash on the same 5 MB log.
+type pipeCase struct {
+	name, script string
+	runs         int
+}
+
+var pipeCases = []pipeCase{
+	{"grep -c", "grep -c ERROR log.txt", 5},
+	{"grep|awk|sort|uniq -c|sort -nr|head", "grep ERROR log.txt | awk '{print $3}' | sort | uniq -c | sort -nr | head", 3},
+	{"word frequency tr|sort|uniq -c", "tr -s ' ' '\\n' < log.txt | sort | uniq -c | sort -nr | head", 2},
+	{"sed s///g | wc -c", "sed 's/ERROR/WARN/g' log.txt | wc -c", 3},
+	{"seq 200000|sort -n|uniq|wc -l", "seq 1 200000 | sort -n | uniq | wc -l", 3},
+	{"warm cat f | wc -l", "cat small.txt | wc -l", 200},
+}
+
+// makeLog writes a deterministic ~5 MB log.
+func makeLog() []byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	levels := []string{"INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"}
+	comps := []string{"db", "api", "auth", "cache", "queue", "web", "mail"}
+	words := []string{"request", "served", "connection", "reset", "timeout", "user", "login", "failed", "retry", "ok", "slow", "query"}
+	var b bytes.Buffer
+	for i := 0; b.Len() < 5<<20; i++ {
+		fmt.Fprintf(&b, "2026-11-21T%02d:%02d:%02dZ %s %s host-%d", i/3600%24, i/60%60, i%60,
+			levels[r.IntN(len(levels))], comps[r.IntN(len(comps))], r.IntN(8))
+		for j := 0; j < 6; j++ {
+			b.WriteString(" " + words[r.IntN(len(words))])
+		}
+		fmt.Fprintf(&b, " user=%d\n", r.IntN(500))
+	}
+	return b.Bytes()
+}
+
+func pipelines(ctx context.Context) {
+	src := assetsrc.Default()
+	if src == "" {
+		fmt.Println("pipelines: skipped: no assets (run `make assets`)")
+		return
+	}
+	tools, err := assetsrc.Open(ctx, src)
+	check(err)
+	logData := makeLog()
+	small := []byte(strings.Repeat("a line\n", 100))
+	dir, err := os.MkdirTemp("", "wasmsand-bench")
+	check(err)
+	defer os.RemoveAll(dir)
+	check(os.WriteFile(filepath.Join(dir, "log.txt"), logData, 0o644))
+	check(os.WriteFile(filepath.Join(dir, "small.txt"), small, 0o644))
+
+	sb, err := core.New(ctx, core.Options{Tools: tools, FSLimitMB: 1024, OutputLimit: 64 << 20})
+	check(err)
+	defer sb.Close()
+	check(sb.WriteFile("/home/user/log.txt", logData, 0))
+	check(sb.WriteFile("/home/user/small.txt", small, 0))
+
+	jb := justBash(dir)
+
+	fmt.Printf("%-36s %12s %12s %8s %12s %9s\n", "pipeline (5 MB log)", "wasmsand", "native", "ratio", "just-bash", "jb ratio")
+	for _, c := range pipeCases {
+		var ours, theirs []byte
+		tOurs := per(c.runs, func() {
+			res, err := sb.Run(ctx, c.script, core.RunOptions{})
+			check(err)
+			if res.ExitCode != 0 {
+				fail("%s: exit %d: %s", c.name, res.ExitCode, res.Stderr)
+			}
+			ours = res.Stdout
+		})
+		tNative := per(c.runs, func() {
+			cmd := exec.Command("bash", "-c", c.script)
+			cmd.Dir = dir
+			cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
+			out, err := cmd.Output()
+			check(err)
+			theirs = out
+		})
+		same := ""
+		if !bytes.Equal(ours, theirs) {
+			same = " (output differs from native!)"
+		}
+		jbCol, jbRatio := "-", "-"
+		if r, ok := jb[c.name]; ok {
+			d := time.Duration(r.MS * float64(time.Millisecond))
+			jbCol, jbRatio = d.Round(time.Microsecond).String(), fmt.Sprintf("%.2f×", float64(tOurs)/float64(d))
+		}
+		fmt.Printf("%-36s %12s %12s %7.2f× %12s %9s%s\n", c.name, tOurs.Round(time.Microsecond), tNative.Round(time.Microsecond),
+			float64(tOurs)/float64(tNative), jbCol, jbRatio, same)
+	}
+	fmt.Println("ratio = wasmsand / native (target ≤ 3×; warm single command ≤ 1 ms); jb ratio = wasmsand / just-bash (< 1 is faster)")
+}
+
+type jbResult struct {
+	MS       float64 `json:"ms"`
+	Stdout   string  `json:"stdout"`
+	ExitCode int     `json:"exitCode"`
+}
+
+// justBash runs the cases in just-bash through node; nil when it is not installed.
+func justBash(dir string) map[string]jbResult {
+	if _, err := os.Stat("node_modules/just-bash"); err != nil {
+		fmt.Println("just-bash: not installed (npm install), column skipped")
+		return nil
+	}
+	type jc struct {
+		Name   string `json:"name"`
+		Script string `json:"script"`
+		Runs   int    `json:"runs"`
+	}
+	in := struct {
+		Files map[string]string `json:"files"`
+		Cases []jc              `json:"cases"`
+	}{Files: map[string]string{"/home/user/log.txt": filepath.Join(dir, "log.txt"), "/home/user/small.txt": filepath.Join(dir, "small.txt")}}
+	for _, c := range pipeCases {
+		in.Cases = append(in.Cases, jc{c.name, c.script, c.runs})
+	}
+	data, _ := json.Marshal(in)
+	cmd := exec.Command("node", "scripts/bench/justbash.mjs")
+	cmd.Stdin = bytes.NewReader(data)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		fmt.Printf("just-bash: failed (%v): %s\n", err, strings.TrimSpace(stderr.String()))
+		return nil
+	}
+	var res map[string]jbResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		fmt.Printf("just-bash: bad output: %v\n", err)
+		return nil
+	}
+	return res
+}
