@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -25,6 +27,20 @@ type Asset struct {
 	Size     int64    `json:"size"`
 	License  string   `json:"license"`
 	Commands []string `json:"commands"`
+	// Env is set for the asset's commands when the caller has not set it
+	// (e.g. PYTHONHOME).
+	Env map[string]string `json:"env,omitempty"`
+	// Files are data files the asset needs, shown read-only at
+	// AssetDataDir/<name>/<path> and fetched on first open.
+	Files []AssetFile `json:"files,omitempty"`
+}
+
+// AssetFile is one data file of an asset.
+type AssetFile struct {
+	Path   string `json:"path"` // relative to AssetDataDir/<asset name>
+	File   string `json:"file"` // name to fetch
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
 }
 
 // Fetcher gets an asset file by its manifest name: from a directory
@@ -37,6 +53,7 @@ type AssetTools struct {
 	fetch   Fetcher
 	byCmd   map[string]*assetEntry
 	entries []*assetEntry
+	data    map[string]*assetFS // asset name → its data files
 }
 
 type assetEntry struct {
@@ -59,10 +76,18 @@ func NewAssetTools(manifest []byte, fetch Fetcher) (*AssetTools, error) {
 	if err := json.Unmarshal(manifest, &m); err != nil {
 		return nil, fmt.Errorf("asset manifest: %w", err)
 	}
-	t := &AssetTools{fetch: fetch, byCmd: map[string]*assetEntry{}}
+	t := &AssetTools{fetch: fetch, byCmd: map[string]*assetEntry{}, data: map[string]*assetFS{}}
 	for _, a := range m.Assets {
 		if a.File == "" || len(a.SHA256) != 64 {
 			return nil, fmt.Errorf("asset manifest: asset %q needs a file and a sha256", a.Name)
+		}
+		for _, f := range a.Files {
+			if f.File == "" || len(f.SHA256) != 64 || a.Name == "" || strings.Contains(a.Name, "/") {
+				return nil, fmt.Errorf("asset manifest: data file %q of asset %q needs a file, a sha256 and a plain asset name", f.Path, a.Name)
+			}
+		}
+		if len(a.Files) > 0 {
+			t.data[a.Name] = newAssetFS(a.Files, fetch)
 		}
 		e := &assetEntry{Asset: a}
 		t.entries = append(t.entries, e)
@@ -92,6 +117,23 @@ func (t *AssetTools) Assets() []Asset {
 		out[i] = e.Asset
 	}
 	return out
+}
+
+// dataMounts lists the directories where assets' data files appear.
+func (t *AssetTools) dataMounts() map[string]*assetFS {
+	out := make(map[string]*assetFS, len(t.data))
+	for name, afs := range t.data {
+		out[path.Join(AssetDataDir, name)] = afs
+	}
+	return out
+}
+
+// env is the environment an asset sets for one of its commands.
+func (t *AssetTools) env(command string) map[string]string {
+	if e, ok := t.byCmd[command]; ok {
+		return e.Env
+	}
+	return nil
 }
 
 // Module gives the content key of a command's module (known from the

@@ -75,3 +75,39 @@ func TestAssetManifestErrors(t *testing.T) {
 	_, _, err = tools.Module(context.Background(), "nope")
 	assert.True(t, errors.Is(err, ErrAsset))
 }
+
+func TestAssetDataFilesAndEnv(t *testing.T) {
+	penv := testguest.C(t, "testdata/guests/printenv.c")
+	sum := sha256.Sum256(penv)
+	lib := []byte("stdlib contents\n")
+	libSum := sha256.Sum256(lib)
+	m := Manifest{Assets: []Asset{{
+		Name: "py", File: "printenv.wasm", SHA256: hex.EncodeToString(sum[:]), Commands: []string{"pyenv"},
+		Env:   map[string]string{"PYTHONHOME": "/usr/lib/wasmsand/py"},
+		Files: []AssetFile{{Path: "lib/stdlib.zip", File: "stdlib.zip", SHA256: hex.EncodeToString(libSum[:]), Size: int64(len(lib))}},
+	}}}
+	raw, _ := json.Marshal(m)
+	var libFetches atomic.Int32
+	tools, err := NewAssetTools(raw, func(ctx context.Context, file string) ([]byte, error) {
+		if file == "stdlib.zip" {
+			libFetches.Add(1)
+			return lib, nil
+		}
+		return penv, nil
+	})
+	require.NoError(t, err)
+	sb := testSandbox(t, Options{Tools: tools})
+	installGuests(t, sb, "cat")
+	res := mustRun(t, sb, `[ -f /usr/lib/wasmsand/py/lib/stdlib.zip ] && echo present; echo x > /usr/lib/wasmsand/py/lib/new || echo readonly`)
+	assert.Equal(t, "present\nreadonly\n", string(res.Stdout))
+	assert.Equal(t, int32(0), libFetches.Load(), "stat does not fetch")
+	res = mustRun(t, sb, `cat /usr/lib/wasmsand/py/lib/stdlib.zip; pyenv PYTHONHOME; echo "[$PYTHONHOME]"; PYTHONHOME=/mine pyenv PYTHONHOME`)
+	assert.Equal(t, "stdlib contents\n/usr/lib/wasmsand/py\n[]\n/mine\n", string(res.Stdout), string(res.Stderr))
+	assert.Equal(t, int32(1), libFetches.Load())
+
+	fork, err := sb.Fork(context.Background())
+	require.NoError(t, err)
+	defer fork.Close()
+	res = mustRun(t, fork, `cat /usr/lib/wasmsand/py/lib/stdlib.zip`)
+	assert.Equal(t, "stdlib contents\n", string(res.Stdout), "a fork keeps the data mounts")
+}

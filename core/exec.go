@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,6 +118,10 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 		}
 		defer release()
 	}
+	env := req.Env
+	if t, ok := sb.opt.Tools.(*AssetTools); ok && req.Tool != "" {
+		env = withDefaults(env, t.env(req.Tool))
+	}
 	mod, err := sb.module(ctx, req)
 	if err != nil {
 		fmt.Fprintf(req.Stderr, "bash: %s: cannot execute: %v\n", req.Argv[0], err)
@@ -125,7 +130,28 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 		}
 		return 127
 	}
-	return sb.runProc(ctx, mod, name, pid, req.Argv, req.Env, req.Dir, req.Stdin, req.Stdout, req.Stderr)
+	return sb.runProc(ctx, mod, name, pid, req.Argv, env, req.Dir, req.Stdin, req.Stdout, req.Stderr)
+}
+
+// withDefaults adds K=V pairs for keys env does not set.
+func withDefaults(env []string, defaults map[string]string) []string {
+	if len(defaults) == 0 {
+		return env
+	}
+	out := append([]string(nil), env...)
+	for k, v := range defaults {
+		set := false
+		for _, kv := range env {
+			if strings.HasPrefix(kv, k+"=") {
+				set = true
+				break
+			}
+		}
+		if !set {
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
 }
 
 // runProc runs one guest process to its end and returns its exit status.

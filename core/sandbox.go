@@ -110,13 +110,23 @@ type Sandbox struct {
 // host is visible inside it.
 func New(ctx context.Context, opt Options) (*Sandbox, error) {
 	opt.withDefaults()
-	if opt.FS != nil {
-		return newSandbox(ctx, opt, opt.FS, nil)
+	fsys := opt.FS
+	if fsys == nil {
+		fsys = vfs.NewDefault(vfs.Options{
+			MaxBytes:  int64(opt.FSLimitMB) << 20,
+			MaxInodes: int64(opt.MaxInodes),
+		}, commandList(opt.Tools))
 	}
-	fsys := vfs.NewDefault(vfs.Options{
-		MaxBytes:  int64(opt.FSLimitMB) << 20,
-		MaxInodes: int64(opt.MaxInodes),
-	}, commandList(opt.Tools))
+	if t, ok := opt.Tools.(*AssetTools); ok {
+		for dir, afs := range t.dataMounts() {
+			if err := fsys.MkdirAll(dir, 0o755); err != nil {
+				return nil, fsErr("New", dir, err)
+			}
+			if err := fsys.Mount(dir, afs, true); err != nil {
+				return nil, fsErr("New", dir, err)
+			}
+		}
+	}
 	return newSandbox(ctx, opt, fsys, nil)
 }
 
