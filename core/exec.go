@@ -130,8 +130,17 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 		}
 		return 127
 	}
-	return sb.runProc(ctx, mod, name, pid, req.Argv, env, req.Dir, req.Stdin, req.Stdout, req.Stderr)
+	stdin := req.Stdin
+	if stdin != nil && stdin == sb.ttyIn {
+		stdin = terminal{stdin}
+	}
+	return sb.runProc(ctx, mod, name, pid, req.Argv, env, req.Dir, stdin, req.Stdout, req.Stderr)
 }
+
+// terminal marks the run's stdin as a tty for guests (see RunOptions.Terminal).
+type terminal struct{ io.Reader }
+
+func (terminal) IsTerminal() bool { return true }
 
 // withDefaults adds K=V pairs for keys env does not set.
 func withDefaults(env []string, defaults map[string]string) []string {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -156,4 +157,19 @@ func TestBlockedStdinEndsAtTimeout(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, res.TimedOut)
 	assert.Less(t, time.Since(start), 5*time.Second, "not held until the kill grace")
+}
+
+func TestTerminalStdin(t *testing.T) {
+	sb := testSandbox(t, Options{})
+	installGuests(t, sb, "isatty")
+	tty, w, err := os.Pipe() // an *os.File standing in for a terminal
+	require.NoError(t, err)
+	w.Close()
+	defer tty.Close()
+	res, err := sb.Run(context.Background(), "isatty; echo | isatty", RunOptions{Stdin: tty, Terminal: true})
+	require.NoError(t, err)
+	assert.Equal(t, "1 0 0\n0 0 0\n", string(res.Stdout), string(res.Stderr))
+	res, err = sb.Run(context.Background(), "isatty", RunOptions{Stdin: tty})
+	require.NoError(t, err)
+	assert.Equal(t, "0 0 0\n", string(res.Stdout))
 }

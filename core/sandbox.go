@@ -101,6 +101,7 @@ type Sandbox struct {
 	shSetup func() (*shell.Session, error)
 
 	runMu  sync.Mutex // one Run at a time
+	ttyIn  io.Reader  // the current run's stdin, when it is a terminal
 	mu     sync.Mutex
 	closed bool
 	hashes sync.Map // moduleStatKey → content key (see modules.go)
@@ -203,6 +204,10 @@ type RunOptions struct {
 	Script bool
 	// Name is $0 and the name in the shell's messages ("bash" by default).
 	Name string
+	// Terminal says Stdin is an interactive terminal: programs reading it
+	// directly see a tty (isatty), so a REPL starts. Natively Stdin must be
+	// an *os.File for this (other readers reach commands through a pipe).
+	Terminal bool
 }
 
 // Result of a Run.
@@ -251,6 +256,10 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	}
 	done := make(chan outcome, 1)
 	stdin := opt.Stdin
+	sb.ttyIn = nil
+	if opt.Terminal {
+		sb.ttyIn = stdin
+	}
 	if _, isFile := stdin.(*os.File); stdin != nil && !isFile {
 		// A reader that blocks forever must not keep a guest blocked past the
 		// run's end: the guest reads through a pipe fed from here, closed on

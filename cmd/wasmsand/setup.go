@@ -189,7 +189,7 @@ func interactive(ctx context.Context, sb *core.Sandbox, o *cliOptions, stdin io.
 			if tty {
 				cmdIn = stdin
 			}
-			res, rerr := sb.Run(ctx, script, core.RunOptions{Stdin: cmdIn, Stdout: stdout, Stderr: stderr, Timeout: o.timeout})
+			res, rerr := sb.Run(ctx, script, core.RunOptions{Stdin: cmdIn, Stdout: stdout, Stderr: stderr, Timeout: o.timeout, Terminal: tty})
 			if rerr != nil {
 				fmt.Fprintln(stderr, rerr)
 				return 1
