@@ -1,0 +1,234 @@
+/* wrap.c — wrappers the C assets link with -Wl,--wrap=SYMBOL (see assets/lib.sh):
+ *
+ *  stat, lstat, fstat, fstatat: WASI reports no permission bits, owners or device
+ *    numbers; take st_mode (Linux values, see include/sys/stat.h), st_uid, st_gid,
+ *    st_nlink and st_rdev from the wasmsand stat_ext import.
+ *  open, openat: programs written for Linux pass access mode 0 for O_RDONLY and
+ *    Linux-only flags (O_NOATIME, O_PATH...); wasi-libc answers EINVAL. Default the
+ *    access mode to O_RDONLY and drop flags WASI does not know. Also remember each
+ *    fd's path, so fchdir() (posix.c) can chdir to it: WASI has no fchdir.
+ *  close: forgets the fd's path.
+ *  write, writev: a write to a pipe whose reader is gone raises SIGPIPE first, as
+ *    the kernel does (with the default action the program ends with status 141,
+ *    silently), so `producer | head -1` behaves as on Linux.
+ *  signal, raise: wasi-libc's emulation prints "Program received fatal signal" (or
+ *    traps) on a default action; keep the handlers here and end silently instead. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sys/uio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "wasmsand.h"
+
+int __real_stat(const char *__restrict, struct stat *__restrict);
+int __real_lstat(const char *__restrict, struct stat *__restrict);
+int __real_fstat(int, struct stat *);
+int __real_fstatat(int, const char *__restrict, struct stat *__restrict, int);
+int __real_open(const char *, int, ...);
+int __real_openat(int, const char *, int, ...);
+int __real_close(int);
+
+/* fd → absolute path it was opened with (for fchdir). */
+#define MAX_FD_PATHS 1024
+static char *fd_paths[MAX_FD_PATHS];
+
+const char *__wasmsand_fd_path(int fd) { return fd >= 0 && fd < MAX_FD_PATHS ? fd_paths[fd] : NULL; }
+
+void __wasmsand_set_fd_path(int fd, const char *path) {
+    if (fd < 0 || fd >= MAX_FD_PATHS) return;
+    free(fd_paths[fd]);
+    fd_paths[fd] = path ? strdup(path) : NULL;
+}
+
+static void remember(int fd, int dirfd, const char *path) {
+    if (fd < 0 || fd >= MAX_FD_PATHS) return;
+    char buf[4096];
+    const char *base = NULL;
+    if (path[0] != '/') {
+        base = dirfd == AT_FDCWD ? getcwd(buf, sizeof buf) : __wasmsand_fd_path(dirfd);
+        if (!base) {
+            __wasmsand_set_fd_path(fd, NULL);
+            return;
+        }
+    }
+    size_t bl = base ? strlen(base) : 0, pl = strlen(path);
+    char *p = malloc(bl + pl + 2);
+    if (!p) return;
+    if (base) {
+        memcpy(p, base, bl);
+        if (bl == 0 || p[bl - 1] != '/') p[bl++] = '/';
+    }
+    memcpy(p + bl, path, pl + 1);
+    free(fd_paths[fd]);
+    fd_paths[fd] = p;
+}
+
+int __wrap_close(int fd) {
+    if (fd >= 0 && fd < MAX_FD_PATHS && fd_paths[fd]) {
+        free(fd_paths[fd]);
+        fd_paths[fd] = NULL;
+    }
+    return __real_close(fd);
+}
+
+static void apply(struct stat *st, const struct wasmsand_stat_ext *x) {
+    st->st_mode = x->mode;
+    st->st_uid = x->uid;
+    st->st_gid = x->gid;
+    st->st_nlink = x->nlink;
+    st->st_rdev = x->rdev;
+}
+
+/* When the host cannot tell (not our host), keep WASI's answer with usual modes. */
+static void fallback(struct stat *st) {
+    if (st->st_mode & 07777) return;
+    st->st_mode |= S_ISDIR(st->st_mode) ? 0755 : S_ISLNK(st->st_mode) ? 0777 : 0644;
+}
+
+static int fix_path(int dirfd, const char *path, int follow, struct stat *st) {
+    struct wasmsand_stat_ext x;
+    int e = errno, r;
+    if (dirfd == AT_FDCWD || path[0] == '/')
+        r = follow ? wasmsand_stat_ext(path, &x) : wasmsand_lstat_ext(path, &x);
+    else
+        r = wasmsand__ret(__wasmsand_stat_ext(dirfd, follow ? WASMSAND_FOLLOW : 0, path, (uint32_t)strlen(path), &x));
+    if (r == 0)
+        apply(st, &x);
+    else
+        fallback(st);
+    errno = e;
+    return 0;
+}
+
+int __wrap_stat(const char *__restrict path, struct stat *__restrict st) {
+    if (__real_stat(path, st)) return -1;
+    return fix_path(AT_FDCWD, path, 1, st);
+}
+
+int __wrap_lstat(const char *__restrict path, struct stat *__restrict st) {
+    if (__real_lstat(path, st)) return -1;
+    return fix_path(AT_FDCWD, path, 0, st);
+}
+
+int __wrap_fstatat(int dirfd, const char *__restrict path, struct stat *__restrict st, int flags) {
+    if (__real_fstatat(dirfd, path, st, flags)) return -1;
+    if (!*path) {
+        struct wasmsand_stat_ext x;
+        int e = errno;
+        if (wasmsand_fstat_ext(dirfd, &x) == 0)
+            apply(st, &x);
+        else
+            fallback(st);
+        errno = e;
+        return 0;
+    }
+    return fix_path(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW), st);
+}
+
+int __wrap_fstat(int fd, struct stat *st) {
+    if (__real_fstat(fd, st)) return -1;
+    struct wasmsand_stat_ext x;
+    int e = errno;
+    if (wasmsand_fstat_ext(fd, &x) == 0)
+        apply(st, &x);
+    else
+        fallback(st);
+    errno = e;
+    return 0;
+}
+
+#define KNOWN_FLAGS                                                                                          \
+    (O_APPEND | O_DSYNC | O_NONBLOCK | O_RSYNC | O_SYNC | O_CREAT | O_DIRECTORY | O_EXCL | O_TRUNC | \
+     O_NOFOLLOW | O_EXEC | O_RDONLY | O_SEARCH | O_WRONLY)
+
+static int fix_flags(int flags) {
+    flags &= KNOWN_FLAGS;
+    if (!(flags & (O_RDONLY | O_WRONLY | O_EXEC | O_SEARCH))) flags |= O_RDONLY;
+    return flags;
+}
+
+int __wrap_open(const char *path, int flags, ...) {
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, mode_t);
+        va_end(ap);
+    }
+    int fd = __real_open(path, fix_flags(flags), mode);
+    if (fd >= 0) remember(fd, AT_FDCWD, path);
+    return fd;
+}
+
+int __wrap_openat(int dirfd, const char *path, int flags, ...) {
+    mode_t mode = 0;
+    if (flags & O_CREAT) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, mode_t);
+        va_end(ap);
+    }
+    int fd = __real_openat(dirfd, path, fix_flags(flags), mode);
+    if (fd >= 0) remember(fd, dirfd, path);
+    return fd;
+}
+
+ssize_t __real_write(int, const void *, size_t);
+ssize_t __real_writev(int, const struct iovec *, int);
+
+static void (*handlers[_NSIG])(int);
+
+void (*__wrap_signal(int sig, void (*h)(int)))(int) {
+    if (sig <= 0 || sig >= _NSIG || sig == SIGKILL || sig == SIGSTOP) {
+        errno = EINVAL;
+        return SIG_ERR;
+    }
+    void (*old)(int) = handlers[sig];
+    handlers[sig] = h;
+    return old;
+}
+
+int __wrap_raise(int sig) {
+    if (sig <= 0 || sig >= _NSIG) {
+        errno = EINVAL;
+        return -1;
+    }
+    void (*h)(int) = handlers[sig];
+    if (h == SIG_IGN) return 0;
+    if (h != SIG_DFL) {
+        h(sig);
+        return 0;
+    }
+    switch (sig) {
+    case SIGCHLD:
+    case SIGCONT:
+    case SIGURG:
+    case SIGWINCH:
+        return 0;
+    }
+    _Exit(128 + sig);
+}
+
+
+ssize_t __wrap_write(int fd, const void *buf, size_t n) {
+    ssize_t r = __real_write(fd, buf, n);
+    if (r < 0 && errno == EPIPE) {
+        __wrap_raise(SIGPIPE);
+        errno = EPIPE;
+    }
+    return r;
+}
+
+ssize_t __wrap_writev(int fd, const struct iovec *iov, int cnt) {
+    ssize_t r = __real_writev(fd, iov, cnt);
+    if (r < 0 && errno == EPIPE) {
+        __wrap_raise(SIGPIPE);
+        errno = EPIPE;
+    }
+    return r;
+}

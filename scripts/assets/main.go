@@ -1,0 +1,322 @@
+// Command assets builds the guest WebAssembly programs (toybox, jq, awk, sqlite3...)
+// from Debian source packages with the project's recipes under assets/, and writes
+// build/assets/manifest.json. It is `make assets`.
+//
+// For each assets/<name>/recipe.json: fetch the pinned Debian source packages with
+// `apt-get source` through a private deb-src list (work/apt; /etc/apt is only read),
+// unpack them, apply our patches, run assets/<name>/build.sh with a wasm32-wasi
+// compiler wrapper (private wasi-libc sysroot + assets/shim), strip the result and
+// record it. An asset whose inputs (recipe dir, shim, toolchain, this tool) hash to
+// the stamp of the last build is not rebuilt.
+//
+// Usage: go run ./scripts/assets [-only a,b] [-force] [-out build/assets] [-work build/assets-work]
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// toolVersion is part of every stamp: bump it when a change here changes outputs.
+const toolVersion = 1
+
+// Manifest is build/assets/manifest.json (contract: docs/contracts.md, "assets").
+type Manifest struct {
+	Assets []Asset `json:"assets"`
+}
+
+// Asset is one built module.
+type Asset struct {
+	Name        string   `json:"name"`
+	File        string   `json:"file"`
+	SHA256      string   `json:"sha256"`
+	Size        int64    `json:"size"`
+	License     string   `json:"license"`
+	LicenseFile string   `json:"license_file"` // relative to the manifest
+	Commands    []string `json:"commands"`
+	Sources     []string `json:"sources"` // "debian:<package>=<version>"
+	Patches     []string `json:"patches"` // repository paths
+}
+
+// stampFile is work/stamps/<name>.json: the inputs' hash and the entry built from them.
+type stampFile struct {
+	Stamp string `json:"stamp"`
+	Asset Asset  `json:"asset"`
+}
+
+type options struct {
+	root, out, work string
+	only            map[string]bool
+	force           bool
+	jobs            int
+}
+
+func main() {
+	var o options
+	var only string
+	flag.StringVar(&o.out, "out", "build/assets", "output directory (modules, licences, manifest.json)")
+	flag.StringVar(&o.work, "work", "build/assets-work", "work directory (apt lists, downloads, build trees, stamps)")
+	flag.StringVar(&only, "only", "", "comma-separated asset names to build (others keep their last build)")
+	flag.BoolVar(&o.force, "force", false, "rebuild even when the stamp matches")
+	flag.IntVar(&o.jobs, "j", runtime.NumCPU(), "parallel compile jobs inside a build")
+	flag.Parse()
+	if only != "" {
+		o.only = map[string]bool{}
+		for _, n := range strings.Split(only, ",") {
+			o.only[strings.TrimSpace(n)] = true
+		}
+	}
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "assets:", err)
+		os.Exit(1)
+	}
+}
+
+func run(o options) error {
+	var err error
+	if o.root, err = os.Getwd(); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(o.root, "assets", "shim")); err != nil {
+		return errors.New("run from the repository root (assets/shim not found)")
+	}
+	for _, p := range []*string{&o.out, &o.work} {
+		if *p, err = filepath.Abs(*p); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(*p, 0o755); err != nil {
+			return err
+		}
+	}
+	recipes, err := loadRecipes(filepath.Join(o.root, "assets"))
+	if err != nil {
+		return err
+	}
+	for n := range o.only {
+		found := false
+		for _, r := range recipes {
+			found = found || r.Name == n
+		}
+		if !found {
+			return fmt.Errorf("-only: no asset %q", n)
+		}
+	}
+	if err := checkTools(); err != nil {
+		return err
+	}
+	tc, err := setupToolchain(o.root, o.work)
+	if err != nil {
+		return err
+	}
+	a := &apt{dir: filepath.Join(o.work, "apt"), log: os.Stderr}
+
+	var man Manifest
+	var failed []string
+	start := time.Now()
+	for _, r := range recipes {
+		st, err := r.stamp(tc.Hash)
+		if err != nil {
+			return err
+		}
+		stampPath := filepath.Join(o.work, "stamps", r.Name+".json")
+		prev, _ := readStamp(stampPath)
+		wanted := o.only == nil || o.only[r.Name]
+		if prev != nil && (!wanted || (!o.force && prev.Stamp == st)) && upToDate(o.out, prev.Asset) {
+			fmt.Fprintf(os.Stderr, "assets: %s up to date (%s, %d bytes)\n", r.Name, r.File, prev.Asset.Size)
+			man.Assets = append(man.Assets, prev.Asset)
+			continue
+		}
+		if !wanted {
+			continue
+		}
+		t0 := time.Now()
+		asset, err := build(o, r, tc, a)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "assets: %s FAILED: %v\n", r.Name, err)
+			failed = append(failed, r.Name)
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "assets: %s built in %.1fs (%s, %d bytes, %d commands)\n",
+			r.Name, time.Since(t0).Seconds(), asset.File, asset.Size, len(asset.Commands))
+		man.Assets = append(man.Assets, *asset)
+		if err := writeJSON(stampPath, stampFile{Stamp: st, Asset: *asset}); err != nil {
+			return err
+		}
+	}
+	if err := writeJSON(filepath.Join(o.out, "manifest.json"), man); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "assets: %d assets in %s/manifest.json (%.1fs)\n", len(man.Assets), o.out, time.Since(start).Seconds())
+	if len(failed) > 0 {
+		return fmt.Errorf("failed: %s", strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+func readStamp(path string) (*stampFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s stampFile
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// upToDate: the recorded output is still there, unchanged.
+func upToDate(out string, a Asset) bool {
+	sum, err := fileSHA256(filepath.Join(out, a.File))
+	if err != nil || sum != a.SHA256 {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(out, a.LicenseFile))
+	return err == nil
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
+	bdir := filepath.Join(o.work, "build", r.Name)
+	if err := os.RemoveAll(bdir); err != nil {
+		return nil, err
+	}
+	srcDir, outDir := filepath.Join(bdir, "src"), filepath.Join(bdir, "out")
+	for _, d := range []string{srcDir, outDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	asset := &Asset{Name: r.Name, File: r.File, License: r.License, LicenseFile: "licenses/" + r.Name + ".txt"}
+	for _, s := range r.Sources {
+		dsc, files, err := a.fetch(s, filepath.Join(o.work, "downloads"))
+		if err != nil {
+			return nil, err
+		}
+		dest := filepath.Join(srcDir, s.Dir)
+		if err := extract(s, dsc, files, dest); err != nil {
+			return nil, err
+		}
+		for _, p := range s.Patches {
+			if err := applyPatch(dest, filepath.Join(r.Dir, p)); err != nil {
+				return nil, err
+			}
+			asset.Patches = append(asset.Patches, filepath.ToSlash(filepath.Join("assets", r.Name, p)))
+		}
+		asset.Sources = append(asset.Sources, "debian:"+s.Package+"="+s.Version)
+	}
+
+	logPath := filepath.Join(bdir, "build.log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("bash", filepath.Join(r.Dir, "build.sh"))
+	cmd.Dir = bdir
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = append(os.Environ(),
+		"SRC="+srcDir, "OUT="+outDir, "ASSET_DIR="+r.Dir, "ROOT="+o.root,
+		"CC="+tc.CC, "AR="+tc.AR, "RANLIB="+tc.RANLIB, "HOSTCC=gcc",
+		"JOBS="+strconv.Itoa(o.jobs), "SHIM="+filepath.Join(o.root, "assets", "shim"),
+		"LC_ALL=C", "SOURCE_DATE_EPOCH=1700000000",
+	)
+	err = cmd.Run()
+	logf.Close()
+	if err != nil {
+		data, _ := os.ReadFile(logPath)
+		return nil, fmt.Errorf("build.sh: %v (log: %s)\n%s", err, logPath, tail(data, 25))
+	}
+
+	// Outputs build.sh must leave: the module, its licence text, its command list.
+	mod := filepath.Join(outDir, r.File)
+	stripped := filepath.Join(outDir, "stripped.wasm")
+	if out, err := exec.Command(stripBin, "--strip-all", mod, "-o", stripped).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("strip: %v\n%s", err, out)
+	}
+	if err := checkModule(stripped); err != nil {
+		return nil, err
+	}
+	cmds, err := readLines(filepath.Join(outDir, "commands.txt"))
+	if err != nil {
+		return nil, fmt.Errorf("build.sh left no commands.txt: %w", err)
+	}
+	sort.Strings(cmds)
+	asset.Commands = cmds
+	if err := copyFile(filepath.Join(outDir, "LICENSE"), filepath.Join(o.out, asset.LicenseFile), 0o644); err != nil {
+		return nil, fmt.Errorf("build.sh left no LICENSE: %w", err)
+	}
+	// 0755: `wasmsand run --import build/assets/x.wasm:/usr/bin/x` then runs as is.
+	if err := copyFile(stripped, filepath.Join(o.out, r.File), 0o755); err != nil {
+		return nil, err
+	}
+	if asset.SHA256, err = fileSHA256(filepath.Join(o.out, r.File)); err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(filepath.Join(o.out, r.File))
+	if err != nil {
+		return nil, err
+	}
+	asset.Size = st.Size()
+	return asset, nil
+}
+
+// checkModule: a WebAssembly binary whose imports are all ours (WASI preview1 or
+// the wasmsand module) — anything else would fail at instantiation in the engine.
+func checkModule(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	imports, err := wasmImports(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
+	for _, im := range imports {
+		if im.module != "wasi_snapshot_preview1" && im.module != "wasmsand" {
+			return fmt.Errorf("%s imports %s.%s, which the engine does not provide", filepath.Base(path), im.module, im.name)
+		}
+	}
+	return nil
+}
+
+func copyFile(from, to string, mode os.FileMode) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	tmp := to + ".tmp"
+	if err := os.WriteFile(tmp, data, mode); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp, to)
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Recipe is assets/<name>/recipe.json: what to fetch, which patches to apply; the
+// build itself is assets/<name>/build.sh.
+type Recipe struct {
+	Name    string   `json:"name"`
+	File    string   `json:"file"`    // output file name in build/assets
+	License string   `json:"license"` // SPDX expression
+	Sources []Source `json:"sources"`
+
+	Dir string `json:"-"` // assets/<name>, absolute
+}
+
+// Source is one Debian source package, pinned to a version so an unchanged recipe
+// can be recognised without asking the network.
+type Source struct {
+	Package       string   `json:"package"`
+	Version       string   `json:"version"`
+	Dir           string   `json:"dir"`            // extracted to $SRC/<dir>
+	DebianPatches bool     `json:"debian_patches"` // dpkg-source -x (Debian's patches) or the bare upstream tarball
+	Patches       []string `json:"patches"`        // ours, relative to the recipe dir, applied with patch -p1
+}
+
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.+-]*$`)
+
+func loadRecipes(assetsDir string) ([]*Recipe, error) {
+	paths, err := filepath.Glob(filepath.Join(assetsDir, "*", "recipe.json"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	var out []*Recipe
+	seen := map[string]bool{}
+	for _, p := range paths {
+		r, err := loadRecipe(p)
+		if err != nil {
+			return nil, err
+		}
+		if seen[r.Name] {
+			return nil, fmt.Errorf("%s: duplicate asset name %q", p, r.Name)
+		}
+		seen[r.Name] = true
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func loadRecipe(path string) (*Recipe, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Recipe
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r.Dir, err = filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	if err := r.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &r, nil
+}
+
+func (r *Recipe) validate() error {
+	if !nameRE.MatchString(r.Name) {
+		return fmt.Errorf("bad name %q", r.Name)
+	}
+	if filepath.Base(r.Dir) != r.Name {
+		return fmt.Errorf("name %q must match its directory %q", r.Name, filepath.Base(r.Dir))
+	}
+	if r.File == "" || r.File != filepath.Base(r.File) || !strings.HasSuffix(r.File, ".wasm") {
+		return fmt.Errorf("file must be a plain *.wasm name, got %q", r.File)
+	}
+	if r.License == "" {
+		return errors.New("license is required")
+	}
+	if len(r.Sources) == 0 {
+		return errors.New("at least one source is required")
+	}
+	dirs := map[string]bool{}
+	for _, s := range r.Sources {
+		if !nameRE.MatchString(s.Package) || s.Version == "" || strings.ContainsAny(s.Version, " /") {
+			return fmt.Errorf("bad source %q %q", s.Package, s.Version)
+		}
+		if !nameRE.MatchString(s.Dir) || dirs[s.Dir] {
+			return fmt.Errorf("bad or duplicate source dir %q", s.Dir)
+		}
+		dirs[s.Dir] = true
+		for _, p := range s.Patches {
+			if _, err := os.Stat(filepath.Join(r.Dir, p)); err != nil {
+				return fmt.Errorf("patch: %w", err)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(r.Dir, "build.sh")); err != nil {
+		return fmt.Errorf("build.sh: %w", err)
+	}
+	return nil
+}
+
+// hashTree feeds every regular file under root (sorted, with its relative path) to h.
+func hashTree(h io.Writer, root string) error {
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	for _, p := range files {
+		rel, _ := filepath.Rel(root, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "file %s %o %d\n", filepath.ToSlash(rel), st.Mode().Perm()&0o111, len(data))
+		h.Write(data)
+	}
+	return nil
+}
+
+// stamp is the hash of everything an asset's output depends on: the tool's own
+// version, the toolchain (compiler, wasi-libc, shim) and the recipe directory
+// (recipe.json with its pinned source versions, build.sh, patches, lists).
+func (r *Recipe) stamp(toolchainHash string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "wasmsand-assets %d\ntoolchain %s\n", toolVersion, toolchainHash)
+	if err := hashTree(h, r.Dir); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Debian bookworm's WebAssembly toolchain (scripts/deps.sh installs it).
+const (
+	clangBin   = "clang-19"
+	arBin      = "llvm-ar-19"
+	ranlibBin  = "llvm-ranlib-19"
+	stripBin   = "llvm-strip-19"
+	wasiInc    = "/usr/include/wasm32-wasi"
+	wasiLib    = "/usr/lib/wasm32-wasi"
+	targetFlag = "--target=wasm32-wasi"
+)
+
+// Symbols every C guest gets through -Wl,--wrap (assets/shim/wrap.c).
+var wrapped = []string{"stat", "lstat", "fstat", "fstatat", "open", "openat", "close", "write", "writev", "signal", "raise"}
+
+// toolchain is a private sysroot (wasi-libc only: no fallback to the host's glibc
+// headers, which Debian's clang would otherwise search after wasi-libc's), the
+// compiled shim and a compiler wrapper that adds both.
+type toolchain struct {
+	Dir    string // work/toolchain-<hash>
+	Hash   string
+	CC     string // the wrapper
+	AR     string
+	RANLIB string
+}
+
+func checkTools() error {
+	var missing []string
+	for _, t := range []string{clangBin, "wasm-ld-19", arBin, ranlibBin, stripBin, "apt-get", "dpkg-source", "patch", "make", "tar", "xz"} {
+		if _, err := exec.LookPath(t); err != nil {
+			missing = append(missing, t)
+		}
+	}
+	for _, p := range []string{wasiInc + "/stdio.h", wasiLib + "/libc.a", "/usr/lib/llvm-19/lib/clang/19/lib/wasi/libclang_rt.builtins-wasm32.a"} {
+		if _, err := os.Stat(p); err != nil {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("missing %s: run `make deps` (scripts/deps.sh)", strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+func output(name string, args ...string) string {
+	out, err := exec.Command(name, args...).Output()
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return string(out)
+}
+
+// toolchainHash covers the compiler, wasi-libc, the shim sources and wasmsand.h.
+func toolchainHash(root string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "wasmsand-assets %d\n", toolVersion)
+	fmt.Fprintln(h, output(clangBin, "--version"))
+	fmt.Fprintln(h, output("dpkg-query", "-W", "-f=${Version}", "wasi-libc", "libclang-rt-19-dev-wasm32", "lld-19"))
+	if err := hashTree(h, filepath.Join(root, "assets", "shim")); err != nil {
+		return "", err
+	}
+	inc, err := os.ReadFile(filepath.Join(root, "wasi", "include", "wasmsand.h"))
+	if err != nil {
+		return "", err
+	}
+	h.Write(inc)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func setupToolchain(root, work string) (*toolchain, error) {
+	hash, err := toolchainHash(root)
+	if err != nil {
+		return nil, err
+	}
+	tc := &toolchain{Dir: filepath.Join(work, "toolchain-"+hash[:12]), Hash: hash, AR: arBin, RANLIB: ranlibBin}
+	tc.CC = filepath.Join(tc.Dir, "bin", "wasm32-wasi-cc")
+	if _, err := os.Stat(tc.CC); err == nil {
+		return tc, nil
+	}
+	// Old toolchains go; a new one is built aside and renamed into place.
+	old, _ := filepath.Glob(filepath.Join(work, "toolchain-*"))
+	for _, o := range old {
+		os.RemoveAll(o)
+	}
+	tmp := tc.Dir + ".tmp"
+	os.RemoveAll(tmp)
+	for _, d := range []string{"bin", "sysroot/include", "sysroot/lib", "shim"} {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.Symlink(wasiInc, filepath.Join(tmp, "sysroot/include/wasm32-wasi")); err != nil {
+		return nil, err
+	}
+	if err := os.Symlink(wasiLib, filepath.Join(tmp, "sysroot/lib/wasm32-wasi")); err != nil {
+		return nil, err
+	}
+	shim := filepath.Join(root, "assets", "shim")
+	final := tc.Dir
+	cflags := []string{
+		targetFlag, "--sysroot=" + filepath.Join(final, "sysroot"),
+		"-isystem", filepath.Join(shim, "include"),
+		"-I", filepath.Join(root, "wasi", "include"),
+		"-D_WASI_EMULATED_SIGNAL", "-D_WASI_EMULATED_MMAN", "-D_WASI_EMULATED_PROCESS_CLOCKS",
+		// declares getpid() without the "deprecated" attribute; the shim defines it
+		// over wasmsand.getpid (libwasi-emulated-getpid is not linked)
+		"-D_WASI_EMULATED_GETPID",
+	}
+	// Compile the shim against the sysroot being built (the final path is only
+	// valid after the rename, so point at tmp for now).
+	tmpFlags := append([]string{}, cflags...)
+	tmpFlags[1] = "--sysroot=" + filepath.Join(tmp, "sysroot")
+	var objs []string
+	for _, f := range []string{"posix.c", "wrap.c", "cwd.c"} {
+		obj := filepath.Join(tmp, "shim", strings.TrimSuffix(f, ".c")+".o")
+		args := append(append([]string{}, tmpFlags...), "-Os", "-Wall", "-Werror", "-c", filepath.Join(shim, f), "-o", obj)
+		if out, err := exec.Command(clangBin, args...).CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("shim %s: %v\n%s", f, err, out)
+		}
+		if f != "cwd.c" {
+			objs = append(objs, obj)
+		}
+	}
+	lib := filepath.Join(tmp, "shim", "libwasmsand-shim.a")
+	if out, err := exec.Command(arBin, append([]string{"rcs", lib}, objs...)...).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("ar: %v\n%s", err, out)
+	}
+	// cwd.o goes in as an object: its constructor is referenced by nothing, so an
+	// archive member would be dropped.
+	link := []string{
+		filepath.Join(final, "shim", "cwd.o"), filepath.Join(final, "shim", "libwasmsand-shim.a"),
+	}
+	for _, s := range wrapped {
+		link = append(link, "-Wl,--wrap="+s)
+	}
+	link = append(link, "-lwasi-emulated-signal", "-lwasi-emulated-mman", "-lwasi-emulated-process-clocks")
+	script := fmt.Sprintf(`#!/bin/sh
+# Generated by scripts/assets: clang-19 for wasm32-wasi with wasmsand's shim.
+# Compiling: the private sysroot and the shim's headers. Linking: also the shim
+# (cwd from $PWD, POSIX over the wasmsand imports) and wasi-libc's emulations.
+link=1
+for a in "$@"; do
+  case "$a" in -c|-E|-S|-M|-MM) link= ;; esac
+done
+if [ -n "$link" ]; then
+  exec %s %s "$@" %s
+fi
+exec %s %s "$@"
+`, clangBin, shellJoin(cflags), shellJoin(link), clangBin, shellJoin(cflags))
+	if err := os.WriteFile(filepath.Join(tmp, "bin", "wasm32-wasi-cc"), []byte(script), 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return nil, err
+	}
+	return tc, nil
+}
+
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
+			q[i] = a
+		} else {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(q, " ")
+}
