@@ -32,6 +32,14 @@ test-go:
 
 test: build vet test-js-build test-go
 
+# The public conformance suite (testdata/conformance) through the Go API, over build/assets;
+# prints the pass rate and writes every failure to build/conformance-report.txt.
+.PHONY: conformance
+conformance: build
+	@mkdir -p build
+	WASMSAND_CONFORMANCE=1 WASMSAND_CONFORMANCE_REPORT=$(CURDIR)/build/conformance-report.txt \
+		$(GO) test -count=1 -timeout 60m -v -run '^TestConformance$$' ./conformance/
+
 bench: build node_modules
 	$(GO) run ./scripts/bench
 
