@@ -640,6 +640,7 @@ int fchownat(int dirfd, const char *path, uid_t u, gid_t g, int flags) {
 }
 
 static mode_t cur_umask = 022;
+mode_t __wasmsand_umask(void) { return cur_umask; }
 mode_t umask(mode_t m) {
     mode_t old = cur_umask;
     cur_umask = m & 0777;
@@ -699,15 +700,19 @@ int acct(const char *p) {
 
 static const char tmpl_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
+/* Replaces the run of X's before the suffix (at least 6; all of them, as BSD does). */
 static int fill_template(char *t, int suffix) {
     size_t l = strlen(t);
     if (suffix < 0 || l < (size_t)suffix + 6 || memcmp(t + l - suffix - 6, "XXXXXX", 6)) {
         errno = EINVAL;
         return -1;
     }
-    unsigned char r[6];
-    if (getentropy(r, sizeof r)) return -1;
-    for (int i = 0; i < 6; i++) t[l - suffix - 6 + i] = tmpl_chars[r[i] % (sizeof tmpl_chars - 1)];
+    size_t end = l - (size_t)suffix, start = end - 6;
+    while (start > 0 && t[start - 1] == 'X') start--;
+    unsigned char r[64];
+    if (end - start > sizeof r) start = end - sizeof r;
+    if (getentropy(r, end - start)) return -1;
+    for (size_t i = start; i < end; i++) t[i] = tmpl_chars[r[i - start] % (sizeof tmpl_chars - 1)];
     return 0;
 }
 int mkostemps(char *t, int suffix, int flags) {

@@ -7,6 +7,8 @@
  *    Linux-only flags (O_NOATIME, O_PATH...); wasi-libc answers EINVAL. Default the
  *    access mode to O_RDONLY and drop flags WASI does not know. Also remember each
  *    fd's path, so fchdir() (posix.c) can chdir to it: WASI has no fchdir.
+ *    WASI has no creation mode: a file the call creates gets chmod'ed to mode & ~umask.
+ *  mkdir, mkdirat: the same for directories.
  *  close: forgets the fd's path.
  *  write, writev: a write to a pipe whose reader is gone raises SIGPIPE first, as
  *    the kernel does (with the default action the program ends with status 141,
@@ -32,6 +34,9 @@ int __real_fstatat(int, const char *__restrict, struct stat *__restrict, int);
 int __real_open(const char *, int, ...);
 int __real_openat(int, const char *, int, ...);
 int __real_close(int);
+int __real_mkdir(const char *, mode_t);
+int __real_mkdirat(int, const char *, mode_t);
+mode_t __wasmsand_umask(void);
 
 /* fd → absolute path it was opened with (for fchdir). */
 #define MAX_FD_PATHS 1024
@@ -82,6 +87,9 @@ static void apply(struct stat *st, const struct wasmsand_stat_ext *x) {
     st->st_gid = x->gid;
     st->st_nlink = x->nlink;
     st->st_rdev = x->rdev;
+    /* WASI has no block counts: report the 4 KiB blocks the size needs (du, ls -s). */
+    st->st_blksize = 4096;
+    st->st_blocks = S_ISREG(st->st_mode) || S_ISDIR(st->st_mode) ? ((st->st_size + 4095) / 4096) * 8 : 0;
 }
 
 /* When the host cannot tell (not our host), keep WASI's answer with usual modes. */
@@ -152,6 +160,27 @@ static int fix_flags(int flags) {
     return flags;
 }
 
+static int do_openat(int dirfd, const char *path, int flags, mode_t mode) {
+    int created = 0;
+    if (flags & O_CREAT) {
+        struct stat st;
+        int e = errno;
+        created = (flags & O_EXCL) || __real_fstatat(dirfd, path, &st, AT_SYMLINK_NOFOLLOW) != 0;
+        errno = e;
+    }
+    int fd = dirfd == AT_FDCWD ? __real_open(path, fix_flags(flags), mode)
+                               : __real_openat(dirfd, path, fix_flags(flags), mode);
+    if (fd < 0) return fd;
+    remember(fd, dirfd, path);
+    mode &= 07777 & ~__wasmsand_umask();
+    if (created && mode != 0644) {
+        int e = errno;
+        __wasmsand_chmod(fd, 0, "", 0, mode);
+        errno = e;
+    }
+    return fd;
+}
+
 int __wrap_open(const char *path, int flags, ...) {
     mode_t mode = 0;
     if (flags & O_CREAT) {
@@ -160,9 +189,7 @@ int __wrap_open(const char *path, int flags, ...) {
         mode = va_arg(ap, mode_t);
         va_end(ap);
     }
-    int fd = __real_open(path, fix_flags(flags), mode);
-    if (fd >= 0) remember(fd, AT_FDCWD, path);
-    return fd;
+    return do_openat(AT_FDCWD, path, flags, mode);
 }
 
 int __wrap_openat(int dirfd, const char *path, int flags, ...) {
@@ -173,9 +200,30 @@ int __wrap_openat(int dirfd, const char *path, int flags, ...) {
         mode = va_arg(ap, mode_t);
         va_end(ap);
     }
-    int fd = __real_openat(dirfd, path, fix_flags(flags), mode);
-    if (fd >= 0) remember(fd, dirfd, path);
-    return fd;
+    return do_openat(dirfd, path, flags, mode);
+}
+
+static int fix_dir_mode(int dirfd, const char *path, mode_t mode) {
+    mode &= 07777 & ~__wasmsand_umask();
+    if (mode != 0755) {
+        int e = errno;
+        if (dirfd == AT_FDCWD || path[0] == '/')
+            wasmsand_chmod(path, mode);
+        else
+            __wasmsand_chmod(dirfd, WASMSAND_FOLLOW, path, (uint32_t)strlen(path), mode);
+        errno = e;
+    }
+    return 0;
+}
+
+int __wrap_mkdir(const char *path, mode_t mode) {
+    if (__real_mkdir(path, mode)) return -1;
+    return fix_dir_mode(AT_FDCWD, path, mode);
+}
+
+int __wrap_mkdirat(int dirfd, const char *path, mode_t mode) {
+    if (__real_mkdirat(dirfd, path, mode)) return -1;
+    return fix_dir_mode(dirfd, path, mode);
 }
 
 ssize_t __real_write(int, const void *, size_t);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Cross-builds the CPython interpreter (python.wasm) for wasm32-wasi, with every
+# stdlib C module that builds for WASI linked in statically, zlib and sqlite3
+# from $DEPS, and our _wasmsand module. Called by build.sh:
+#   interp.sh SRCDIR BUILDDIR DEPS BUILD_PYTHON
+# Needs CC (the wasm32-wasi wrapper from scripts/assets), AR, RANLIB, JOBS.
+set -euo pipefail
+src=$1 bdir=$2 deps=$3 build_python=$4
+here=$(cd "$(dirname "$0")" && pwd)
+
+cp "$here/_wasmsandmodule.c" "$src/Modules/_wasmsandmodule.c"
+rm -rf "$bdir"
+mkdir -p "$bdir/Modules"
+cd "$bdir"
+# Modules/Setup.local: our module, statically linked like the rest.
+echo '_wasmsand _wasmsandmodule.c' > Modules/Setup.local
+
+cat "$src/Tools/wasm/config.site-wasm32-wasi" "$here/config.site" > config.site
+
+# The stack lives in linear memory (first, so an overflow traps instead of
+# corrupting data). 8 MiB carries the default recursion limit of 1000 deep
+# through the C eval loop; CPython's WASI default is 600 for wasmtime's
+# smaller native stack.
+export CONFIG_SITE=$bdir/config.site
+export CFLAGS="-O2 -DPy_DEFAULT_RECURSION_LIMIT=1000 -Wno-error=int-conversion -Wno-unused-command-line-argument"
+export LDFLAGS="-Wl,-z,stack-size=8388608"
+export ZLIB_CFLAGS="-I$deps/include" ZLIB_LIBS="-L$deps/lib -lz"
+export LIBSQLITE3_CFLAGS="-I$deps/include" LIBSQLITE3_LIBS="-L$deps/lib -lsqlite3"
+export PKG_CONFIG=false
+
+"$src/configure" -C \
+  --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" \
+  --with-build-python="$build_python" \
+  --prefix=/usr/lib/wasmsand/python3 \
+  --with-pymalloc \
+  --without-ensurepip --disable-test-modules \
+  --with-suffix=.wasm \
+  CC="$CC" AR="$AR" RANLIB="$RANLIB" >configure.log 2>&1 || { tail -40 configure.log; exit 1; }
+
+make -j"$JOBS" python.wasm pybuilddir.txt >make.log 2>&1 || { grep -E 'error|Error' make.log | head -40; tail -20 make.log; exit 1; }
+
+# Which stdlib C modules got in (a missing one fails the build in build.sh).
+sed -n 's/^MODULE_\([A-Z0-9_]*\)_STATE=\(.*\)$/\1 \2/p' Makefile | tr A-Z a-z | sort > modules-state.txt
