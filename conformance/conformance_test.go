@@ -123,11 +123,11 @@ func TestParseCases(t *testing.T) {
 
 func TestNormalizeStderr(t *testing.T) {
 	for in, want := range map[string]string{
-		"bash: line 1: foo: command not found\n":              "bash: foo: command not found\n",
+		"bash: line 1: foo: command not found\n":               "bash: foo: command not found\n",
 		"bash: -c: line 12: syntax error near `fi'\n":          "bash: syntax error near `fi'\n",
-		"bash: foo: command not found\n":                      "bash: foo: command not found\n",
+		"bash: foo: command not found\n":                       "bash: foo: command not found\n",
 		"x\nbash: line 3: cd: /x: No such file or directory\n": "x\nbash: cd: /x: No such file or directory\n",
-		"grep: line 1: x\n":                                   "grep: line 1: x\n",
+		"grep: line 1: x\n":                                    "grep: line 1: x\n",
 	} {
 		if got := NormalizeStderr(in); got != want {
 			t.Errorf("NormalizeStderr(%q) = %q, want %q", in, got, want)
