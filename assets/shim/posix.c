@@ -1439,3 +1439,91 @@ NOSYS_X(ssize_t, recvfrom, int fd, void *__restrict b, size_t n, int f, struct s
 NOSYS_X(ssize_t, sendmsg, int fd, const struct msghdr *m, int f)
 NOSYS_X(ssize_t, recvmsg, int fd, struct msghdr *m, int f)
 NOSYS_X(int, setsockopt, int fd, int lv, int o, const void *v, socklen_t l)
+
+/* ---- pthreads: one thread ----------------------------------------------------------- */
+
+#include <pthread.h>
+
+int pthread_once(pthread_once_t *o, void (*f)(void)) {
+    if (!*o) {
+        *o = 1;
+        f();
+    }
+    return 0;
+}
+static const void *keys[PTHREAD_KEYS_MAX];
+static unsigned char key_used[PTHREAD_KEYS_MAX];
+int pthread_key_create(pthread_key_t *k, void (*d)(void *)) {
+    (void)d;
+    for (unsigned i = 0; i < PTHREAD_KEYS_MAX; i++)
+        if (!key_used[i]) {
+            key_used[i] = 1;
+            keys[i] = NULL;
+            *k = i;
+            return 0;
+        }
+    return EAGAIN;
+}
+int pthread_key_delete(pthread_key_t k) {
+    if (k >= PTHREAD_KEYS_MAX) return EINVAL;
+    key_used[k] = 0;
+    return 0;
+}
+void *pthread_getspecific(pthread_key_t k) { return k < PTHREAD_KEYS_MAX ? (void *)keys[k] : NULL; }
+int pthread_setspecific(pthread_key_t k, const void *v) {
+    if (k >= PTHREAD_KEYS_MAX) return EINVAL;
+    keys[k] = v;
+    return 0;
+}
+pthread_t pthread_self(void) { return (pthread_t)1; }
+int pthread_equal(pthread_t a, pthread_t b) { return a == b; }
+int pthread_create(pthread_t *__restrict t, const pthread_attr_t *__restrict a, void *(*f)(void *), void *__restrict arg) {
+    (void)t, (void)a, (void)f, (void)arg;
+    return EAGAIN;
+}
+int pthread_join(pthread_t t, void **r) {
+    (void)t, (void)r;
+    return ESRCH;
+}
+int pthread_detach(pthread_t t) {
+    (void)t;
+    return 0;
+}
+_Noreturn void pthread_exit(void *r) {
+    (void)r;
+    exit(0);
+}
+#define PT_OK(name, ...)         \
+    int name(__VA_ARGS__) {      \
+        return 0;                \
+    }
+PT_OK(pthread_attr_init, pthread_attr_t *a)
+PT_OK(pthread_attr_destroy, pthread_attr_t *a)
+PT_OK(pthread_attr_setdetachstate, pthread_attr_t *a, int d)
+PT_OK(pthread_attr_setstacksize, pthread_attr_t *a, size_t s)
+PT_OK(pthread_mutex_init, pthread_mutex_t *__restrict m, const pthread_mutexattr_t *__restrict a)
+PT_OK(pthread_mutex_destroy, pthread_mutex_t *m)
+PT_OK(pthread_mutex_lock, pthread_mutex_t *m)
+PT_OK(pthread_mutex_trylock, pthread_mutex_t *m)
+PT_OK(pthread_mutex_unlock, pthread_mutex_t *m)
+PT_OK(pthread_mutexattr_init, pthread_mutexattr_t *a)
+PT_OK(pthread_mutexattr_destroy, pthread_mutexattr_t *a)
+PT_OK(pthread_mutexattr_settype, pthread_mutexattr_t *a, int t)
+PT_OK(pthread_cond_init, pthread_cond_t *__restrict c, const pthread_condattr_t *__restrict a)
+PT_OK(pthread_cond_destroy, pthread_cond_t *c)
+PT_OK(pthread_cond_signal, pthread_cond_t *c)
+PT_OK(pthread_cond_broadcast, pthread_cond_t *c)
+PT_OK(pthread_rwlock_init, pthread_rwlock_t *__restrict l, const pthread_rwlockattr_t *__restrict a)
+PT_OK(pthread_rwlock_destroy, pthread_rwlock_t *l)
+PT_OK(pthread_rwlock_rdlock, pthread_rwlock_t *l)
+PT_OK(pthread_rwlock_wrlock, pthread_rwlock_t *l)
+PT_OK(pthread_rwlock_unlock, pthread_rwlock_t *l)
+/* Waiting on a condition with one thread would wait forever. */
+int pthread_cond_wait(pthread_cond_t *__restrict c, pthread_mutex_t *__restrict m) {
+    (void)c, (void)m;
+    return EDEADLK;
+}
+int pthread_cond_timedwait(pthread_cond_t *__restrict c, pthread_mutex_t *__restrict m, const struct timespec *__restrict t) {
+    (void)c, (void)m, (void)t;
+    return ETIMEDOUT;
+}
