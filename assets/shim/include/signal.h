@@ -6,6 +6,8 @@
 #define WASMSAND_SIGNAL_H
 #include <sys/types.h>
 #include <time.h>
+#define __NEED_sigset_t
+#include <bits/alltypes.h>
 #ifdef __cplusplus
 extern "C" {
 #endif
