@@ -13,6 +13,8 @@
  *  write, writev: a write to a pipe whose reader is gone raises SIGPIPE first, as
  *    the kernel does (with the default action the program ends with status 141,
  *    silently), so `producer | head -1` behaves as on Linux.
+ *  fcntl: F_DUPFD through the dup import; record locks (F_SETLK, F_SETLKW, F_GETLK)
+ *    always succeed (one writer at a time is the caller's business: sqlite3).
  *  signal, raise: wasi-libc's emulation prints "Program received fatal signal" (or
  *    traps) on a default action; keep the handlers here and end silently instead. */
 #include <errno.h>
@@ -279,4 +281,36 @@ ssize_t __wrap_writev(int fd, const struct iovec *iov, int cnt) {
         errno = EPIPE;
     }
     return r;
+}
+
+int __real_fcntl(int, int, ...);
+int dup(int);
+
+int __wrap_fcntl(int fd, int cmd, ...) {
+    va_list ap;
+    va_start(ap, cmd);
+    long arg = va_arg(ap, long);
+    va_end(ap);
+    switch (cmd) {
+    case F_SETLK:
+    case F_SETLKW:
+        if (__real_fcntl(fd, F_GETFD) < 0) return -1;
+        return 0;
+    case F_GETLK:
+        if (__real_fcntl(fd, F_GETFD) < 0) return -1;
+        ((struct flock *)arg)->l_type = F_UNLCK;
+        return 0;
+    case F_DUPFD:
+    case F_DUPFD_CLOEXEC: {
+        /* lowest free fd >= arg: dup, then move up if needed */
+        int n = dup(fd);
+        if (n < 0 || n >= arg) return n;
+        int want = (int)arg;
+        while (__real_fcntl(want, F_GETFD) >= 0) want++;
+        int r = dup2(n, want);
+        close(n);
+        return r;
+    }
+    }
+    return __real_fcntl(fd, cmd, arg);
 }

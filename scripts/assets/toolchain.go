@@ -22,7 +22,7 @@ const (
 )
 
 // Symbols every C guest gets through -Wl,--wrap (assets/shim/wrap.c).
-var wrapped = []string{"stat", "lstat", "fstat", "fstatat", "open", "openat", "close", "write", "writev", "signal", "raise", "mkdir", "mkdirat"}
+var wrapped = []string{"stat", "lstat", "fstat", "fstatat", "open", "openat", "close", "write", "writev", "signal", "raise", "mkdir", "mkdirat", "fcntl"}
 
 // toolchain is a private sysroot (wasi-libc only: no fallback to the host's glibc
 // headers, which Debian's clang would otherwise search after wasi-libc's), the
@@ -37,7 +37,7 @@ type toolchain struct {
 
 func checkTools() error {
 	var missing []string
-	for _, t := range []string{clangBin, "wasm-ld-19", arBin, ranlibBin, stripBin, "apt-get", "dpkg-source", "patch", "make", "tar", "xz"} {
+	for _, t := range []string{clangBin, "wasm-ld-19", arBin, ranlibBin, stripBin, "apt-get", "dpkg-source", "patch", "make", "tar", "xz", "tclsh", "gcc"} {
 		if _, err := exec.LookPath(t); err != nil {
 			missing = append(missing, t)
 		}
