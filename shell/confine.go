@@ -28,13 +28,13 @@ func confine(node syntax.Node) error {
 		case *syntax.Stmt:
 			if n.Background {
 				countSubshell(n)
+				return true // the pipeline, if any, is now inside
 			}
-		case *syntax.BinaryCmd:
-			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-				recordPipeStatus(n)
+			if b, ok := n.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+				recordPipeStatus(n, b)
 				// Walk the stages ourselves: their pipes are part of this
 				// pipeline, not new ones.
-				for _, st := range pipeStages(n) {
+				for _, st := range pipeStages(b) {
 					if e := confine(st); e != nil && err == nil {
 						err = e
 					}
@@ -86,20 +86,28 @@ func pipeStages(n *syntax.BinaryCmd) []*syntax.Stmt {
 
 var pipelineIDs atomic.Int64
 
-// recordPipeStatus makes a pipeline report each stage's status for
-// PIPESTATUS, which mvdan.cc/sh does not keep, and counts its stages as
-// processes: stage S becomes `{ __wasmsand_enter && S; __wasmsand_ps ID I N; }`.
-// enter fails (like fork) past the session's subshell limit; the status
-// recorder also releases the slot and returns $? unchanged, so the stage's
-// status, pipefail and $? are as before.
-func recordPipeStatus(n *syntax.BinaryCmd) {
-	stages := pipeStages(n)
+// recordPipeStatus sets PIPESTATUS, which mvdan.cc/sh does not keep, and
+// counts a pipeline's stages as processes. The statement `a | b` becomes
+//
+//	{ { __wasmsand_enter && a; __wasmsand_ps ID 0 2; } | { __wasmsand_enter && b; __wasmsand_ps ID 1 2; }; __wasmsand_psdone ID; }
+//
+// enter fails (like fork) past the session's subshell limit; ps records a
+// stage's status and frees its slot; psdone, after every stage ended, assigns
+// PIPESTATUS. ps and psdone return $? unchanged, so the stages' and the
+// pipeline's statuses, pipefail, `!` and $? are as before.
+func recordPipeStatus(st *syntax.Stmt, pipe *syntax.BinaryCmd) {
+	stages := pipeStages(pipe)
 	id := strconv.FormatInt(pipelineIDs.Add(1), 10)
 	count := strconv.Itoa(len(stages))
-	for i, st := range stages {
-		inner := *st
-		wrapCounted(st, &inner, call(st.End(), pipeStatusCmd, id, strconv.Itoa(i), count))
+	for i, stage := range stages {
+		inner := *stage
+		wrapCounted(stage, &inner, call(stage.End(), pipeStatusCmd, id, strconv.Itoa(i), count))
 	}
+	inner := *st
+	inner.Negated = false
+	st.Redirs = nil
+	st.Cmd = &syntax.Block{Lbrace: st.Position, Rbrace: st.End(),
+		Stmts: []*syntax.Stmt{&inner, call(st.End(), pipeDoneCmd, id)}}
 }
 
 // countSubshell counts a background job (`X &`) as a process the same way:

@@ -45,8 +45,6 @@ func DefaultEnv() []string {
 type environ struct {
 	exported map[string]string
 	hidden   map[string]string
-	// pipeStatus gives PIPESTATUS, which the interpreter does not keep.
-	pipeStatus func() []string
 }
 
 func newEnviron(pairs []string, vars map[string]string, pid, ppid int) *environ {
@@ -70,9 +68,6 @@ func newEnviron(pairs []string, vars map[string]string, pid, ppid int) *environ 
 }
 
 func (e *environ) Get(name string) expand.Variable {
-	if name == "PIPESTATUS" && e.pipeStatus != nil {
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: e.pipeStatus()}
-	}
 	if v, ok := e.exported[name]; ok {
 		return expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}
 	}

@@ -31,6 +31,7 @@ const (
 	// pipeStatusCmd records a pipeline stage's status (see recordPipeStatus)
 	// and, like leaveCmd, frees the subshell slot enterCmd took.
 	pipeStatusCmd = "__wasmsand_ps"
+	pipeDoneCmd   = "__wasmsand_psdone"
 	enterCmd      = "__wasmsand_enter"
 	leaveCmd      = "__wasmsand_leave"
 )
@@ -190,6 +191,13 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 	case pipeStatusCmd:
 		s.subshells.Add(-1)
 		s.recordStage(args[1:], hc.LastExitStatus)
+		return status(hc.LastExitStatus)
+	case pipeDoneCmd:
+		if st := s.takePipeStatus(args[1]); st != nil {
+			// Assigned in the runner that ran the pipeline, so subshells and
+			// copies of the session see it like any variable.
+			_ = hc.Builtin(ctx, []string{"eval", "PIPESTATUS=(" + strings.Join(st, " ") + ")"})
+		}
 		return status(hc.LastExitStatus)
 	case typeCmd:
 		return status(s.typeBuiltin(hc, args[1:]))
@@ -437,8 +445,7 @@ func writeOut(hc interp.HandlerContext, name, out string) int {
 	return 0
 }
 
-// recordStage keeps one pipeline stage's status; PIPESTATUS shows the stages
-// of the pipeline that recorded last.
+// recordStage keeps one pipeline stage's status until the pipeline is done.
 func (s *Session) recordStage(args []string, st int) {
 	if len(args) != 3 {
 		return
@@ -450,31 +457,24 @@ func (s *Session) recordStage(args []string, st int) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.pipeID != args[0] || len(s.pipeStatus) != n {
-		s.pipeID = args[0]
-		s.pipeStatus = make([]string, n)
-		for j := range s.pipeStatus {
-			s.pipeStatus[j] = "0"
+	list := s.pipes[args[0]]
+	if len(list) != n {
+		list = make([]string, n)
+		for j := range list {
+			list[j] = "0"
 		}
-		clear(s.pipeSeen)
-	} else if s.pipeSeen[i] {
-		// A new run of the same pipeline (a loop): start afresh.
-		clear(s.pipeSeen)
+		s.pipes[args[0]] = list
 	}
-	if s.pipeSeen == nil {
-		s.pipeSeen = map[int]bool{}
-	}
-	s.pipeSeen[i] = true
-	s.pipeStatus[i] = strconv.Itoa(st)
+	list[i] = strconv.Itoa(st)
 }
 
-func (s *Session) pipeStatusList() []string {
+// takePipeStatus returns and forgets the stage statuses of a pipeline.
+func (s *Session) takePipeStatus(id string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.pipeStatus == nil {
-		return []string{"0"}
-	}
-	return append([]string(nil), s.pipeStatus...)
+	st := s.pipes[id]
+	delete(s.pipes, id)
+	return st
 }
 
 // newPsubFile makes the VFS file behind one `<(...)` and prints its path.

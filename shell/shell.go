@@ -77,9 +77,7 @@ type Session struct {
 
 	subshells atomic.Int64 // live counted subshells of the current run
 
-	pipeID     string // PIPESTATUS: the pipeline that recorded last
-	pipeStatus []string
-	pipeSeen   map[int]bool
+	pipes map[string][]string // stage statuses of running pipelines, by id
 }
 
 // New starts a session. Nothing is read from the host.
@@ -119,11 +117,9 @@ func newSession(cfg Config, vars map[string]string) (*Session, error) {
 	if cfg.NewPid == nil {
 		cfg.NewPid = func() (int, func(), error) { return cfg.Pid + 1, func() {}, nil }
 	}
-	s := &Session{cfg: cfg, sources: map[string][]string{}}
-	env := newEnviron(cfg.Env, vars, cfg.Pid, cfg.PPid)
-	env.pipeStatus = s.pipeStatusList
+	s := &Session{cfg: cfg, sources: map[string][]string{}, pipes: map[string][]string{}}
 	r, err := interp.New(
-		interp.Env(env),
+		interp.Env(newEnviron(cfg.Env, vars, cfg.Pid, cfg.PPid)),
 		// interp.Dir would os.Stat the host; set the field directly.
 		func(r *interp.Runner) error { r.Dir = cfg.Dir; return nil },
 		interp.OpenHandler(s.openHandler),

@@ -241,3 +241,16 @@ func TestPipeStatus(t *testing.T) {
 	out, _, _ := run(t, s, `for i in 1 2; do true | (exit $i) | false; echo "${PIPESTATUS[@]} $?"; done; (exit 4) | true; echo "${PIPESTATUS[0]}"`)
 	assert.Equal(t, "0 1 1 1\n0 2 1 1\n4\n", out)
 }
+
+func TestPipeStatusOnCopies(t *testing.T) {
+	s, _, _ := newTestSession(t)
+	var out bytes.Buffer
+	_, err := s.Run(context.Background(), "true | false | true\necho \"${PIPESTATUS[@]}\"; ! true | false; echo $? ${PIPESTATUS[@]}",
+		Stdio{Stdout: &out}, RunOptions{Script: true, Env: []string{"A=1"}, Stateless: true})
+	require.NoError(t, err)
+	assert.Equal(t, "0 1 0\n0 0 1\n", out.String())
+
+	o, _, st := run(t, s, "set -e; if false | false; then echo no; else echo else; fi; false | true && echo and; false | false; echo unreachable")
+	assert.Equal(t, "else\nand\n", o)
+	assert.Equal(t, 1, st)
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // internalTools are the /bin entries the shell runs itself.
@@ -135,7 +136,12 @@ loop:
 		return 2
 	}
 	if noExec {
-		script = ""
+		// -n: read commands but do not run them, only report syntax errors.
+		if _, err := syntax.NewParser().Parse(strings.NewReader(script), name); err != nil {
+			fmt.Fprintln(req.Stderr, syntaxError(name, err))
+			return 2
+		}
+		return 0
 	}
 	st, _ := child.Run(ctx, script, Stdio{Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr},
 		RunOptions{Name: name, Script: true})
