@@ -263,6 +263,11 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 	if err != nil {
 		return nil, err
 	}
+	// Like execvp in a forked child, a missing command fails the spawn, so
+	// the guest reports it in its own words (xargs: ...: No such file...).
+	if _, err := sh.LookPath(req.Env, req.Dir, req.Argv[0]); err != nil {
+		return nil, err
+	}
 	pid, release, err := s.sb.procs.alloc()
 	if err != nil {
 		return nil, err

@@ -55,6 +55,9 @@ func newEnviron(pairs []string, vars map[string]string, pid, ppid int) *environ 
 		pidVar:   strconv.Itoa(pid),
 		ppidVar:  strconv.Itoa(ppid),
 		"TMPDIR": noTempDir,
+		// Scripts check these to know they run in bash.
+		"BASH_VERSION": bashVersionNumber,
+		"BASH":         "/bin/bash",
 	}}
 	for k, v := range vars {
 		e.hidden[k] = v
@@ -68,6 +71,9 @@ func newEnviron(pairs []string, vars map[string]string, pid, ppid int) *environ 
 }
 
 func (e *environ) Get(name string) expand.Variable {
+	if name == "BASH_VERSINFO" {
+		return expand.Variable{Set: true, ReadOnly: true, Kind: expand.Indexed, List: bashVersInfo}
+	}
 	if v, ok := e.exported[name]; ok {
 		return expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: v}
 	}

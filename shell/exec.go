@@ -45,9 +45,7 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 	case "echo":
 		return append([]string{echoCmd}, args[1:]...), nil
 	case "printf":
-		if len(args) > 1 && args[1] != "-v" {
-			return append([]string{printfCmd}, args[1:]...), nil
-		}
+		return append([]string{printfCmd}, args[1:]...), nil
 	case "type":
 		return append([]string{typeCmd}, args[1:]...), nil
 	case "command":
@@ -172,13 +170,7 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 	case echoCmd:
 		return status(writeOut(hc, "echo", echo(hc, args[1:])))
 	case printfCmd:
-		out, err := printf(hc, args[1], args[2:])
-		st := writeOut(hc, "printf", out)
-		if err != nil {
-			fmt.Fprintf(hc.Stderr, "bash: printf: %v\n", err)
-			st = 1
-		}
-		return status(st)
+		return status(s.printfBuiltin(ctx, hc, args[1:]))
 	case enterCmd:
 		if s.subshells.Add(1) > int64(s.cfg.MaxSubshells) {
 			fmt.Fprintln(hc.Stderr, "bash: fork: retry: Resource temporarily unavailable")
@@ -304,6 +296,16 @@ func (s *Session) exec(ctx context.Context, req *ExecRequest, depth int) int {
 	}
 }
 
+// LookPath resolves a command name like execvp(3) would, for programs that
+// spawn children: the path, or ENOENT/EACCES/EISDIR.
+func (s *Session) LookPath(env []string, dir, name string) (string, error) {
+	p, errno := s.lookPath(env, dir, name)
+	if errno != 0 {
+		return "", errno
+	}
+	return p, nil
+}
+
 // toolMagic starts the /bin and /usr/bin entries of tools (see vfs.NewDefault).
 const toolMagic = "#!wasmsand "
 
@@ -412,20 +414,56 @@ flags:
 	return b.String()
 }
 
-func printf(hc interp.HandlerContext, format string, args []string) (string, error) {
-	cfg := &expand.Config{Env: hc.Env}
-	var b strings.Builder
-	for {
-		s, n, err := expand.Format(cfg, format, args)
-		if err != nil {
-			return b.String(), err
+// printfBuiltin is bash's printf [-v VAR] [--] FORMAT [ARGS...].
+func (s *Session) printfBuiltin(ctx context.Context, hc interp.HandlerContext, args []string) int {
+	varName := ""
+	for len(args) > 0 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
 		}
-		b.WriteString(s)
-		args = args[n:]
-		if n == 0 || len(args) == 0 {
-			return b.String(), nil
+		if args[0] == "-v" && len(args) > 1 {
+			varName, args = args[1], args[2:]
+			continue
 		}
+		if len(args[0]) > 1 && args[0][0] == '-' {
+			fmt.Fprintf(hc.Stderr, "bash: printf: %s: invalid option\nprintf: usage: printf [-v var] format [arguments]\n", args[0])
+			return 2
+		}
+		break
 	}
+	if len(args) == 0 {
+		fmt.Fprintln(hc.Stderr, "printf: usage: printf [-v var] format [arguments]")
+		return 2
+	}
+	out, problems := bashPrintf(args[0], args[1:])
+	st := 0
+	for _, p := range problems {
+		fmt.Fprintf(hc.Stderr, "bash: printf: %s\n", p)
+		st = 1
+	}
+	if varName != "" {
+		if !validVarRef(varName) {
+			fmt.Fprintf(hc.Stderr, "bash: printf: `%s': not a valid identifier\n", varName)
+			return 2
+		}
+		// Assigned in the runner that called printf, like the builtin.
+		_ = hc.Builtin(ctx, []string{"eval", varName + "=" + quote(out)})
+		return st
+	}
+	if w := writeOut(hc, "printf", out); w != 0 {
+		return w
+	}
+	return st
+}
+
+// validVarRef accepts NAME or NAME[subscript].
+func validVarRef(v string) bool {
+	name, sub, hasSub := strings.Cut(v, "[")
+	if hasSub && !strings.HasSuffix(sub, "]") {
+		return false
+	}
+	return syntax.ValidName(name)
 }
 
 // writeOut writes a builtin's whole output at once and reports a failure

@@ -254,3 +254,25 @@ func TestPipeStatusOnCopies(t *testing.T) {
 	assert.Equal(t, "else\nand\n", o)
 	assert.Equal(t, 1, st)
 }
+
+func TestPrintf(t *testing.T) {
+	s, _, _ := newTestSession(t)
+	tests := []struct{ script, out string }{
+		{`printf '%5.2f|%-4d|%04x|%e|%c|%s\n' 3.14159 7 255 1234.5 hello x`, " 3.14|7   |00ff|1.234500e+03|h|x\n"},
+		{`printf '%b|%s\n' 'a\tb\0101' x`, "a\tbA|x\n"},
+		{`printf '%d\n' 0x1f 017 "'A"`, "31\n15\n65\n"},
+		{`printf 'a\n' x y; printf '%s-%s\n' 1 2 3`, "a\n1-2\n3-\n"},
+		{`printf -v v '%03d' 7; echo "v=$v"; printf -- '--x\n'`, "v=007\n--x\n"},
+		{`printf '%q ' 'a b' "it's" '#x' 'a,b' 'a=b'; echo`, `a\ b it\'s \#x a\,b a=b ` + "\n"},
+		{`printf '[%5s][%-5s][%.2s][%*d]\n' ab cd efgh 4 7`, "[   ab][cd   ][ef][   7]\n"},
+		{`printf 'x\cy %b z\n' 'p\cq'`, "x\\cy p"},
+	}
+	for _, tt := range tests {
+		out, errOut, _ := run(t, s, tt.script)
+		assert.Equal(t, tt.out, out, "%s\n%s", tt.script, errOut)
+	}
+	out, errOut, st := run(t, s, `printf '%d\n' abc`)
+	assert.Equal(t, "0\n", out)
+	assert.Equal(t, "bash: printf: abc: invalid number\n", errOut)
+	assert.Equal(t, 1, st)
+}

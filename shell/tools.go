@@ -26,7 +26,13 @@ func init() {
 // sandbox can give them /bin entries.
 func InternalTools() []string { return []string{"bash", "sh", "which"} }
 
-const bashVersion = "GNU bash, version 5.2.15(1)-release (wasm32-wasmsand)"
+// The bash we stand in for: 5.2, as recorded in the conformance suite.
+const (
+	bashVersionNumber = "5.2.15(1)-release"
+	bashVersion       = "GNU bash, version " + bashVersionNumber + " (wasm32-wasmsand)"
+)
+
+var bashVersInfo = []string{"5", "2", "15", "1", "release", "wasm32-wasmsand"}
 
 // runShell is `bash`/`sh` run as a command: a new shell process (its own pid,
 // variables and options) over the same VFS. It accepts bash's common
