@@ -30,7 +30,7 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet test-js-build test-go
+test: build vet test-js-build test-go conformance
 
 # The public conformance suite (testdata/conformance) through the Go API, over build/assets;
 # prints the pass rate and writes every failure to build/conformance-report.txt.
