@@ -46,6 +46,9 @@ type Asset struct {
 	Commands    []string `json:"commands"`
 	Sources     []string `json:"sources"` // "debian:<package>=<version>"
 	Patches     []string `json:"patches"` // repository paths
+	// From the build's optional asset.json (extras.go).
+	Env   map[string]string `json:"env,omitempty"`
+	Files []AssetFile       `json:"files,omitempty"`
 }
 
 // stampFile is work/stamps/<name>.json: the inputs' hash and the entry built from them.
@@ -182,7 +185,7 @@ func upToDate(out string, a Asset) bool {
 		return false
 	}
 	_, err = os.Stat(filepath.Join(out, a.LicenseFile))
-	return err == nil
+	return err == nil && extrasUpToDate(out, a)
 }
 
 func writeJSON(path string, v any) error {
@@ -281,6 +284,9 @@ func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
 		return nil, err
 	}
 	asset.Size = st.Size()
+	if err := addExtras(outDir, o.out, asset); err != nil {
+		return nil, err
+	}
 	return asset, nil
 }
 
