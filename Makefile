@@ -9,7 +9,7 @@ all: build
 deps:
 	./scripts/deps.sh
 
-build: deps
+build: deps assets
 	$(GO) build -o $(BIN) ./cmd/wasmsand
 
 # Guest WebAssembly programs built from Debian sources (assets/, scripts/assets).

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -61,7 +62,8 @@ func output(name string, args ...string) string {
 	return string(out)
 }
 
-// toolchainHash covers the compiler, wasi-libc, the shim sources and wasmsand.h.
+// toolchainHash covers the compiler, wasi-libc, the shim sources, wasmsand.h and this
+// tool's own code: any of them changing rebuilds every asset.
 func toolchainHash(root string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "wasmsand-assets %d\n", toolVersion)
@@ -75,6 +77,20 @@ func toolchainHash(root string) (string, error) {
 		return "", err
 	}
 	h.Write(inc)
+	// This tool's own sources: the wrapper's flags, the wrapped symbols, stripping.
+	tool, _ := filepath.Glob(filepath.Join(root, "scripts", "assets", "*.go"))
+	sort.Strings(tool)
+	for _, p := range tool {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "tool %s %d\n", filepath.Base(p), len(data))
+		h.Write(data)
+	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
@@ -88,11 +104,8 @@ func setupToolchain(root, work string) (*toolchain, error) {
 	if _, err := os.Stat(tc.CC); err == nil {
 		return tc, nil
 	}
-	// Old toolchains go; a new one is built aside and renamed into place.
-	old, _ := filepath.Glob(filepath.Join(work, "toolchain-*"))
-	for _, o := range old {
-		os.RemoveAll(o)
-	}
+	// Built aside and renamed into place. Older toolchains stay (a build running
+	// elsewhere may still use one; they are small): `make clean` removes them.
 	tmp := tc.Dir + ".tmp"
 	os.RemoveAll(tmp)
 	for _, d := range []string{"bin", "sysroot/include", "sysroot/lib", "shim"} {
@@ -116,6 +129,8 @@ func setupToolchain(root, work string) (*toolchain, error) {
 		// declares getpid() without the "deprecated" attribute; the shim defines it
 		// over wasmsand.getpid (libwasi-emulated-getpid is not linked)
 		"-D_WASI_EMULATED_GETPID",
+		// build paths out of __FILE__ and debug info: same bytes from any checkout
+		"-ffile-prefix-map=" + filepath.Join(work, "build") + "/=/build/",
 	}
 	// Compile the shim against the sysroot being built (the final path is only
 	// valid after the rename, so point at tmp for now).
