@@ -121,6 +121,24 @@ func TestParseCases(t *testing.T) {
 	}
 }
 
+func TestLoadKnownFailures(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "k.txt")
+	os.WriteFile(p, []byte("# c\n\ng/a  some reason\ng/b\tother: reason\n"), 0o644)
+	k, err := LoadKnownFailures(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(k) != 2 || k["g/a"].Reason != "some reason" || k["g/b"].Reason != "other: reason" || k["g/b"].Line != 4 {
+		t.Fatalf("got %+v", k)
+	}
+	for _, bad := range []string{"g/a\n", "noslash reason\n", "g/a x\ng/a y\n"} {
+		os.WriteFile(p, []byte(bad), 0o644)
+		if _, err := LoadKnownFailures(p); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
 func TestNormalizeStderr(t *testing.T) {
 	for in, want := range map[string]string{
 		"bash: line 1: foo: command not found\n":               "bash: foo: command not found\n",
@@ -292,6 +310,13 @@ func TestConformance(t *testing.T) {
 	fmt.Printf("conformance: %d/%d passed (%.1f%%; %d known failures, %d unexpected failures, %d listed cases now passing) in %v\n",
 		overall.passed, overall.total, 100*float64(overall.passed)/float64(max(overall.total, 1)),
 		overall.known, len(unexpected), len(stale), time.Since(start).Round(time.Second))
+	slow := slices.Clone(all)
+	slices.SortFunc(slow, func(a, b *outcome) int { return int(b.duration - a.duration) })
+	var names []string
+	for _, o := range slow[:min(3, len(slow))] {
+		names = append(names, fmt.Sprintf("%s %v", o.c.ID(), o.duration.Round(10*time.Millisecond)))
+	}
+	fmt.Printf("conformance: slowest: %s\n", strings.Join(names, ", "))
 	if p := os.Getenv("WASMSAND_CONFORMANCE_REPORT"); p != "" {
 		if err := os.WriteFile(p, []byte(report.String()), 0o644); err != nil {
 			t.Error(err)
