@@ -15,6 +15,10 @@
  *    silently), so `producer | head -1` behaves as on Linux.
  *  fcntl: F_DUPFD through the dup import; record locks (F_SETLK, F_SETLKW, F_GETLK)
  *    always succeed (one writer at a time is the caller's business: sqlite3).
+ *  access, faccessat: R_OK/W_OK/X_OK from the mode bits the sandbox keeps (as uid
+ *    1000 sees them), not just "the file exists" (wasi-libc).
+ *  uname: "Linux" (wasi-libc says "wasi"), the host name from /etc/hostname; the
+ *    release says wasmsand.
  *  signal, raise: wasi-libc's emulation prints "Program received fatal signal" (or
  *    traps) on a default action; keep the handlers here and end silently instead. */
 #include <errno.h>
@@ -22,6 +26,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/uio.h>
+#include <sys/utsname.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -313,4 +318,52 @@ int __wrap_fcntl(int fd, int cmd, ...) {
     }
     }
     return __real_fcntl(fd, cmd, arg);
+}
+
+int __real_access(const char *, int);
+int __real_faccessat(int, const char *, int, int);
+int __real_uname(struct utsname *);
+
+/* The permission class uid 1000 (gid 1000) falls in: owner, group, other. */
+static int mode_allows(const struct wasmsand_stat_ext *x, int amode) {
+    unsigned shift = x->uid == (uint32_t)getuid() ? 6 : x->gid == (uint32_t)getgid() ? 3 : 0;
+    unsigned bits = (x->mode >> shift) & 7;
+    if ((amode & R_OK) && !(bits & 4)) return 0;
+    if ((amode & W_OK) && !(bits & 2)) return 0;
+    if ((amode & X_OK) && !(bits & 1)) return 0;
+    return 1;
+}
+
+static int check_access(int dirfd, const char *path, int amode, int follow) {
+    if (!(amode & (R_OK | W_OK | X_OK))) return 0;
+    struct wasmsand_stat_ext x;
+    int r;
+    if (dirfd == AT_FDCWD || path[0] == '/')
+        r = follow ? wasmsand_stat_ext(path, &x) : wasmsand_lstat_ext(path, &x);
+    else
+        r = wasmsand__ret(__wasmsand_stat_ext(dirfd, follow ? WASMSAND_FOLLOW : 0, path, (uint32_t)strlen(path), &x));
+    if (r) return 0; /* not our host: keep wasi-libc's answer */
+    if (mode_allows(&x, amode)) return 0;
+    errno = EACCES;
+    return -1;
+}
+
+int __wrap_access(const char *path, int amode) {
+    if (__real_access(path, amode)) return -1;
+    return check_access(AT_FDCWD, path, amode, 1);
+}
+
+int __wrap_faccessat(int dirfd, const char *path, int amode, int flags) {
+    if (__real_faccessat(dirfd, path, amode, flags)) return -1;
+    return check_access(dirfd, path, amode, !(flags & AT_SYMLINK_NOFOLLOW));
+}
+
+int __wrap_uname(struct utsname *u) {
+    if (__real_uname(u)) return -1;
+    strcpy(u->sysname, "Linux");
+    if (gethostname(u->nodename, sizeof u->nodename)) strcpy(u->nodename, "wasmsand");
+    strcpy(u->release, "6.1.0-wasmsand");
+    strcpy(u->version, "#1 wasmsand WebAssembly sandbox");
+    strcpy(u->machine, "wasm32");
+    return 0;
 }
