@@ -1300,6 +1300,9 @@ int lutimes(const char *p, const struct timeval tv[2]) {
     struct timespec ts[2] = {{tv[0].tv_sec, tv[0].tv_usec * 1000}, {tv[1].tv_sec, tv[1].tv_usec * 1000}};
     return utimensat(AT_FDCWD, p, ts, AT_SYMLINK_NOFOLLOW);
 }
+char *tzname[2] = {"UTC", "UTC"};
+int daylight;
+long timezone;
 void tzset(void) {}
 int personality(unsigned long p) {
     (void)p;

@@ -96,8 +96,11 @@ int mkfifo(const char *, mode_t);
 int mkfifoat(int, const char *, mode_t);
 int mknod(const char *, mode_t, dev_t);
 int mknodat(int, const char *, mode_t, dev_t);
-/* time.h */
+/* time.h: the sandbox's time zone is UTC */
 void tzset(void);
+extern char *tzname[2];
+extern int daylight;
+extern long timezone;
 /* sys/random.h */
 ssize_t getrandom(void *, size_t, unsigned);
 /* the wasmsand process table (for programs that spawn) */
