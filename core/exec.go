@@ -169,6 +169,8 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, name string
 	defer finish()
 	p := &wasi.Proc{
 		Name:    name,
+		Uid:     shell.UserID,
+		Gid:     shell.UserID,
 		Pid:     pid,
 		PPid:    1,
 		Args:    argv,

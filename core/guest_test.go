@@ -173,3 +173,17 @@ func TestTerminalStdin(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "0 0 0\n", string(res.Stdout))
 }
+
+func TestPermissionsApply(t *testing.T) {
+	sb := testSandbox(t, Options{})
+	installGuests(t, sb, "cat")
+	res := mustRun(t, sb, `echo x > f; chmod_() { :; }; cat f > /dev/null && echo readable`)
+	assert.Equal(t, "readable\n", string(res.Stdout))
+	require.NoError(t, sb.FS().Chmod("/home/user/f", 0o200))
+	res = mustRun(t, sb, `cat f; echo st=$?; echo y > f && echo written; echo z > /etc/passwd; echo st=$?`)
+	assert.Equal(t, "st=1\nwritten\nst=1\n", string(res.Stdout))
+	assert.Contains(t, string(res.Stderr), "f: Permission denied")
+	assert.Contains(t, string(res.Stderr), "bash: /etc/passwd: Permission denied")
+	// The host API is not a sandbox process: it may write anywhere.
+	require.NoError(t, sb.WriteFile("/etc/motd", []byte("hi\n"), 0))
+}

@@ -38,11 +38,40 @@ func (s *Session) openHandler(ctx context.Context, name string, flag int, perm o
 	if src, ok := s.takeSource(abs); ok {
 		return nopCloser{strings.NewReader(src)}, nil
 	}
+	if err := s.checkOpen(abs, flag); err != nil {
+		return nil, bashPathError(name, err)
+	}
 	f, err := s.cfg.FS.OpenFile(abs, flag, perm)
 	if err != nil {
 		return nil, bashPathError(name, err)
 	}
 	return f, nil
+}
+
+// checkOpen applies permission bits for the sandbox user, as open(2) does
+// for redirections.
+func (s *Session) checkOpen(abs string, flag int) error {
+	fi, err := s.cfg.FS.Stat(abs)
+	if err != nil {
+		if flag&os.O_CREATE != 0 && errnoOf(err) == syscall.ENOENT {
+			return s.cfg.FS.CheckCreate(abs, UserID, UserID)
+		}
+		return nil // the open reports it
+	}
+	if fi.Mode()&fs.ModeCharDevice != 0 {
+		return nil
+	}
+	want := uint32(vfs.AccessRead)
+	switch {
+	case flag&os.O_RDWR != 0:
+		want = vfs.AccessRead | vfs.AccessWrite
+	case flag&os.O_WRONLY != 0:
+		want = vfs.AccessWrite
+	}
+	if !permits(fi, want) {
+		return &fs.PathError{Op: "open", Path: abs, Err: syscall.EACCES}
+	}
+	return nil
 }
 
 // stdioDevice maps /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N to the
@@ -123,15 +152,7 @@ func (s *Session) accessHandler(ctx context.Context, name string, mode interp.Ac
 // permits reports whether the sandbox user may access a file with mode bits
 // want (4 = read, 2 = write, 1 = execute).
 func permits(fi *vfs.FileInfo, want uint32) bool {
-	st := fi.Sys().(*vfs.Stat)
-	perm := uint32(st.Mode.Perm())
-	switch {
-	case st.Uid == UserID:
-		perm >>= 6
-	case st.Gid == UserID:
-		perm >>= 3
-	}
-	return perm&want == want
+	return vfs.Permits(fi.Sys().(*vfs.Stat), want, UserID, UserID)
 }
 
 // statInfo adapts a vfs.FileInfo for the interpreter, whose `test -O/-G`

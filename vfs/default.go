@@ -61,8 +61,10 @@ func buildDefault(opt Options, commands []string) *FS {
 	bin := dir(rootIno, "bin", 0o755, 0)
 	usr := dir(rootIno, "usr", 0o755, 0)
 	usrBin := dir(usr, "bin", 0o755, 0)
-	local := dir(usr, "local", 0o755, 0)
-	dir(local, "bin", 0o755, 0)
+	// /usr/local belongs to the sandbox user, so installing a tool there
+	// works as it would with sudo on a workstation.
+	local := dir(usr, "local", 0o755, defaultUID)
+	dir(local, "bin", 0o755, defaultUID)
 	home := dir(rootIno, "home", 0o755, 0)
 	dir(home, "user", 0o755, defaultUID)
 	dir(rootIno, "tmp", fs.ModeSticky|0o777, 0)

@@ -2,6 +2,7 @@ package wasi
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path"
 	"strconv"
@@ -154,6 +155,9 @@ func pathOpen(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if fdflags&fdflagAppend != 0 {
 		flag |= os.O_APPEND
 	}
+	if e := p.checkOpen(abs, flag); e != 0 {
+		return e
+	}
 	f, err := p.FS.OpenFile(abs, flag, 0o666&^umask)
 	if err != nil {
 		e := ToErrno(err)
@@ -210,6 +214,9 @@ func (p *Proc) openDup(m Memory, fd int32, result uint32) Errno {
 func pathCreateDirectory(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	abs, _, e := p.resolve(m, int32(a[0]), uint32(a[1]), uint32(a[2]))
 	if e != 0 {
+		return e
+	}
+	if e := p.checkCreate(abs); e != 0 {
 		return e
 	}
 	return ToErrno(p.FS.Mkdir(abs, 0o777&^umask))
@@ -338,6 +345,9 @@ func pathRemoveDirectory(_ context.Context, p *Proc, m Memory, a []uint64) Errno
 	case "..":
 		return ENOTEMPTY
 	}
+	if e := p.checkCreate(abs); e != 0 {
+		return e
+	}
 	return ToErrno(p.FS.Rmdir(abs))
 }
 
@@ -364,6 +374,12 @@ func pathRename(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 			return ENOTDIR
 		}
 	}
+	if e := p.checkCreate(oldAbs); e != 0 {
+		return e
+	}
+	if e := p.checkCreate(newAbs); e != 0 {
+		return e
+	}
 	return ToErrno(p.FS.Rename(oldAbs, newAbs))
 }
 
@@ -381,6 +397,9 @@ func pathSymlink(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	}
 	if strings.IndexByte(target, 0) >= 0 {
 		return EINVAL
+	}
+	if e := p.checkCreate(abs); e != 0 {
+		return e
 	}
 	return ToErrno(p.FS.Symlink(target, abs))
 }
@@ -400,6 +419,9 @@ func pathUnlinkFile(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 		}
 		return ENOTDIR
 	}
+	if e := p.checkCreate(abs); e != 0 {
+		return e
+	}
 	err := p.FS.Unlink(abs)
 	if err != nil && ToErrno(err) == EPERM {
 		if fi, serr := p.FS.Lstat(abs); serr == nil && fi.IsDir() {
@@ -407,4 +429,55 @@ func pathUnlinkFile(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 		}
 	}
 	return ToErrno(err)
+}
+
+// checkOpen applies the file's permission bits for the process's uid/gid
+// (Proc.Uid 0 is root: no checks), as open(2) does.
+func (p *Proc) checkOpen(abs string, flag int) Errno {
+	if p.Uid == 0 {
+		return 0
+	}
+	fi, err := p.FS.Stat(abs)
+	if err != nil {
+		if flag&os.O_CREATE != 0 && ToErrno(err) == ENOENT {
+			return p.checkCreate(abs)
+		}
+		return 0 // the open reports it
+	}
+	st, ok := fi.Sys().(*vfs.Stat)
+	if !ok {
+		return 0
+	}
+	var want uint32
+	switch flag & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR) {
+	case os.O_RDONLY:
+		want = vfs.AccessRead
+	case os.O_WRONLY:
+		want = vfs.AccessWrite
+	default:
+		want = vfs.AccessRead | vfs.AccessWrite
+	}
+	if flag&os.O_TRUNC != 0 {
+		want |= vfs.AccessWrite
+	}
+	if st.Mode&fs.ModeCharDevice != 0 {
+		return 0 // /dev/null and friends are 0666 anyway
+	}
+	if !vfs.Permits(st, want, p.Uid, p.Gid) {
+		return EACCES
+	}
+	return 0
+}
+
+// checkCreate: adding or removing a directory entry needs write and search
+// permission on the directory.
+func (p *Proc) checkCreate(abs string) Errno {
+	if p.Uid == 0 {
+		return 0
+	}
+	err := p.FS.CheckCreate(abs, p.Uid, p.Gid)
+	if err != nil && ToErrno(err) == EACCES {
+		return EACCES
+	}
+	return 0
 }

@@ -31,6 +31,9 @@ type Proc struct {
 	Env       []string // "K=V"; PWD=Cwd is added when Cwd is set and Env has no PWD
 	Cwd       string   // absolute; guests learn it through PWD (wasi-libc starts in "/")
 	FS        *vfs.FS  // preopened as "/" on fd 3
+	// Uid and Gid are the process's credentials for permission checks; 0 is
+	// root, which is not checked.
+	Uid, Gid uint32
 
 	// fd 0, 1, 2. nil means empty input / discarded output. A *vfs.File is used as a
 	// file (fstat, seek work); a *FDRef shares another Proc's open file description;

@@ -352,6 +352,15 @@ func xChmod(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if e != 0 {
 		return e
 	}
+	if fi == nil && of != nil && of.kind == kindFile {
+		fi, _ = of.f.Stat()
+	}
+	if fi == nil {
+		return 0 // pipes and ttys: nothing to keep the mode in
+	}
+	if st, ok := fi.Sys().(*vfs.Stat); ok && st != nil && p.Uid != 0 && st.Uid != p.Uid {
+		return EPERM // only the owner may chmod
+	}
 	switch {
 	case of != nil && of.kind == kindFile:
 		return ToErrno(of.f.Chmod(mode))
@@ -374,12 +383,22 @@ func xChown(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 		return 0
 	}
 	// -1 keeps the current owner/group (POSIX); resolve it here so the vfs needs no rule.
+	if fi == nil && of != nil {
+		fi, _ = of.f.Stat()
+	}
+	if fi == nil {
+		return EBADF
+	}
 	if st, ok := fi.Sys().(*vfs.Stat); ok && st != nil {
 		if uid == -1 {
 			uid = int32(st.Uid)
 		}
 		if gid == -1 {
 			gid = int32(st.Gid)
+		}
+		// Without privileges, an owner may only change the group, to their own.
+		if p.Uid != 0 && (st.Uid != p.Uid || uint32(uid) != st.Uid || (uint32(gid) != st.Gid && uint32(gid) != p.Gid)) {
+			return EPERM
 		}
 	}
 	switch {
