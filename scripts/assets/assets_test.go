@@ -167,3 +167,16 @@ func TestWasmImports(t *testing.T) {
 func TestShellJoin(t *testing.T) {
 	assert.Equal(t, `a '-I/x y' 'it'\''s' -Wl,--wrap=stat`, shellJoin([]string{"a", "-I/x y", "it's", "-Wl,--wrap=stat"}))
 }
+
+func TestResolveCommands(t *testing.T) {
+	recipes := []*Recipe{{Name: "bzip2"}, {Name: "toybox", Fallback: true}, {Name: "xz"}}
+	m := Manifest{Assets: []Asset{
+		{Name: "bzip2", Commands: []string{"bzcat", "bzip2"}},
+		{Name: "toybox", Commands: []string{"bzcat", "cat", "xzcat"}},
+		{Name: "xz", Commands: []string{"xz", "xzcat"}},
+	}}
+	got := resolveCommands(m, recipes)
+	assert.Equal(t, []string{"cat"}, got.Assets[1].Commands)
+	assert.Equal(t, []string{"xz", "xzcat"}, got.Assets[2].Commands)
+	assert.Equal(t, []string{"bzcat", "cat", "xzcat"}, m.Assets[1].Commands, "input untouched")
+}

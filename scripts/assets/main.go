@@ -156,6 +156,7 @@ func run(o options) error {
 			return err
 		}
 	}
+	man = resolveCommands(man, recipes)
 	if err := writeJSON(filepath.Join(o.out, "manifest.json"), man); err != nil {
 		return err
 	}
@@ -325,4 +326,36 @@ func copyFile(from, to string, mode os.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp, to)
+}
+
+// resolveCommands gives every command to exactly one asset: a fallback asset
+// (toybox) loses the commands another asset provides. Two non-fallback assets
+// sharing a command keep recipe order (the engine takes the first).
+func resolveCommands(m Manifest, recipes []*Recipe) Manifest {
+	fallback := map[string]bool{}
+	for _, r := range recipes {
+		fallback[r.Name] = r.Fallback
+	}
+	primary := map[string]bool{}
+	for _, a := range m.Assets {
+		if !fallback[a.Name] {
+			for _, c := range a.Commands {
+				primary[c] = true
+			}
+		}
+	}
+	out := Manifest{Assets: make([]Asset, 0, len(m.Assets))}
+	for _, a := range m.Assets {
+		if fallback[a.Name] {
+			kept := make([]string, 0, len(a.Commands))
+			for _, c := range a.Commands {
+				if !primary[c] {
+					kept = append(kept, c)
+				}
+			}
+			a.Commands = kept
+		}
+		out.Assets = append(out.Assets, a)
+	}
+	return out
 }

@@ -22,6 +22,9 @@ type Recipe struct {
 	File    string   `json:"file"`    // output file name in build/assets
 	License string   `json:"license"` // SPDX expression
 	Sources []Source `json:"sources"`
+	// Fallback: a command this asset shares with another asset goes to the other
+	// (toybox: bzip2's bzcat, xz's xzcat... are the real thing).
+	Fallback bool `json:"fallback,omitempty"`
 
 	Dir string `json:"-"` // assets/<name>, absolute
 }
