@@ -183,6 +183,11 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, name string
 		MaxFDs:  sb.opt.MaxFDs,
 		Spawner: spawner{sb},
 	}
+	// Release the process's fds once it has ended: files and pipes it left
+	// open, and the references it holds on its parent's files when it is a
+	// spawned child (a pipe's write end shared with a child is only closed,
+	// so its reader only sees EOF, when the child's table lets go of it).
+	defer p.Close()
 	code, err := mod.Run(ctx, p, platform.Limits{MemoryPages: uint32(sb.opt.MemoryLimitMB) * 16})
 	if err != nil {
 		switch {
