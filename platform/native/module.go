@@ -22,16 +22,22 @@ const pageSize = 65536
 
 // Module is a compiled guest (platform.Module).
 type Module struct {
-	e        *Engine
-	cm       wazero.CompiledModule
-	key      string
-	minPages uint32
+	e            *Engine
+	rt           wazero.Runtime // the engine's main runtime, or its fallback
+	cm           wazero.CompiledModule
+	key          string
+	minPages     uint32
+	instrumented bool
 }
 
 var _ platform.Module = (*Module)(nil)
 
 // Key is the content key the module was compiled under.
 func (m *Module) Key() string { return m.key }
+
+// Instrumented tells whether the module runs instrumented (stopped by its ticks) or, when
+// the instrumenter could not decode it, as is under wazero's slower per-loop guard.
+func (m *Module) Instrumented() bool { return m.instrumented }
 
 // Run implements platform.Module.
 func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (int, error) {
@@ -48,7 +54,7 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 			platform.ErrMemoryLimit, name, m.minPages, pages)
 	}
 
-	st := &runState{proc: p}
+	st := &runState{proc: p, done: ctx.Done()}
 	// The memory limit is per instance (wazero's own limit is per runtime): our allocator
 	// refuses growth past it, and records that it did.
 	rctx := experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(
@@ -61,7 +67,7 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 	stop := context.AfterFunc(ctx, p.Interrupt)
 	defer stop()
 
-	inst, err := m.e.rt.InstantiateModule(rctx, m.cm, m.e.cfg)
+	inst, err := m.rt.InstantiateModule(rctx, m.cm, m.e.cfg)
 	if err == nil {
 		_, err = inst.ExportedFunction("_start").Call(rctx)
 		st.finished.Store(true)

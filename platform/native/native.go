@@ -2,6 +2,13 @@
 // are kept in memory and in a disk cache, so a new process does not recompile. The WASI
 // host is ours (package wasi), bound once per engine as two host modules that find the
 // running guest's *wasi.Proc through the call's context.
+//
+// Guests are instrumented (package platform/instrument) to call wasmsand.tick every ~2^16
+// loop iterations or calls: the tick ends a guest whose context is done and, by returning
+// to Go, lets the scheduler and the garbage collector in. wazero's own guard
+// (WithCloseOnContextDone) exits to Go at every loop iteration and made compute-heavy
+// guests 6-10× slower; it is kept only for modules the instrumenter cannot decode, on a
+// second, lazily created runtime.
 package native
 
 import (
@@ -20,8 +27,10 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/wasmsand/wasmsand/platform"
+	"github.com/wasmsand/wasmsand/platform/instrument"
 	"github.com/wasmsand/wasmsand/wasi"
 )
 
@@ -40,7 +49,7 @@ const DefaultMemoryPages = 16384
 // Engine is the wazero implementation of platform.Engine.
 type Engine struct {
 	opt   Options
-	rt    wazero.Runtime
+	rt    wazero.Runtime // instrumented guests
 	cache wazero.CompilationCache
 	cfg   wazero.ModuleConfig
 	sigs  map[string]*wasi.Func // "module.name" → the function we provide
@@ -48,6 +57,9 @@ type Engine struct {
 	mu     sync.Mutex
 	mods   map[string]*compileEntry
 	closed bool
+	// fallback runs the modules the instrumenter cannot decode, with wazero's
+	// close-on-context-done guard; created on first need (under mu).
+	fallback wazero.Runtime
 }
 
 type compileEntry struct {
@@ -58,8 +70,8 @@ type compileEntry struct {
 
 var _ platform.Engine = (*Engine)(nil)
 
-// New makes an engine: one wazero runtime (compiler, close-on-context-done) with our host
-// modules instantiated once.
+// New makes an engine: one wazero runtime (compiler) with our host modules instantiated
+// once.
 func New(ctx context.Context, opt Options) (*Engine, error) {
 	if opt.MemoryPages == 0 {
 		opt.MemoryPages = DefaultMemoryPages
@@ -74,10 +86,7 @@ func New(ctx context.Context, opt Options) (*Engine, error) {
 	} else {
 		cache = wazero.NewCompilationCache()
 	}
-	rc := wazero.NewRuntimeConfigCompiler().
-		WithCloseOnContextDone(true).
-		WithCompilationCache(cache)
-	rt := wazero.NewRuntimeWithConfig(ctx, rc)
+	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithCompilationCache(cache))
 	e := &Engine{
 		opt:   opt,
 		rt:    rt,
@@ -89,11 +98,61 @@ func New(ctx context.Context, opt Options) (*Engine, error) {
 		sigs: map[string]*wasi.Func{},
 		mods: map[string]*compileEntry{},
 	}
-	if err := e.bindHost(ctx); err != nil {
+	funcs := wasi.Funcs()
+	for i := range funcs {
+		f := &funcs[i]
+		e.sigs[f.Module+"."+f.Name] = f
+	}
+	e.sigs[tickFunc.Module+"."+tickFunc.Name] = &tickFunc
+	if err := e.bindHost(ctx, rt); err != nil {
 		rt.Close(ctx)
 		return nil, err
 	}
 	return e, nil
+}
+
+// tickFunc is the signature of the function instrumented guests call (wasmsand.tick).
+var tickFunc = wasi.Func{Module: instrument.ImportModule, Name: instrument.ImportName}
+
+// fallbackRuntime returns the runtime for modules we could not instrument, making it on
+// first use: wazero's close-on-context-done guard stops them (at a cost in speed).
+func (e *Engine) fallbackRuntime(ctx context.Context) (wazero.Runtime, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil, errors.New("native: engine closed")
+	}
+	if e.fallback == nil {
+		rt := wazero.NewRuntimeWithConfig(context.WithoutCancel(ctx), wazero.NewRuntimeConfigCompiler().
+			WithCloseOnContextDone(true).WithCompilationCache(e.cache))
+		if err := e.bindHost(context.WithoutCancel(ctx), rt); err != nil {
+			rt.Close(ctx)
+			return nil, err
+		}
+		e.fallback = rt
+	}
+	return e.fallback, nil
+}
+
+// stopGuest is the panic that unwinds a guest stopped by a tick; Module.result reports
+// it from the context (ErrTimeout, ErrKilled) or the engine's state.
+var stopGuest = sys.NewExitError(platform.ExitKilled)
+
+// tick is wasmsand.tick: instrumented guests call it every instrument.DefaultInterval
+// loop iterations or calls. Coming back to Go lets the scheduler preempt the goroutine
+// (a stop-the-world GC waits for that); the guest ends here once its run's context is
+// done or the engine closed its instance.
+func tick(ctx context.Context, mod api.Module, _ []uint64) {
+	if st, _ := ctx.Value(runKey{}).(*runState); st != nil {
+		select {
+		case <-st.done:
+			panic(stopGuest)
+		default:
+		}
+	}
+	if mod.IsClosed() {
+		panic(stopGuest)
+	}
 }
 
 var (
@@ -129,6 +188,7 @@ func Default(ctx context.Context) (*Engine, error) {
 type runKey struct{}
 
 type runState struct {
+	done     <-chan struct{} // the run's ctx.Done()
 	proc     *wasi.Proc
 	mem      memory
 	refused  bool        // a memory.grow was refused by the limit
@@ -161,14 +221,14 @@ func (st *runState) memory(mod api.Module) wasi.Memory {
 	return &st.mem
 }
 
-// bindHost instantiates "wasi_snapshot_preview1" and "wasmsand" once for the runtime.
-func (e *Engine) bindHost(ctx context.Context) error {
-	funcs := wasi.Funcs()
-	byMod := map[string][]*wasi.Func{}
-	for i := range funcs {
-		f := &funcs[i]
-		byMod[f.Module] = append(byMod[f.Module], f)
-		e.sigs[f.Module+"."+f.Name] = f
+// bindHost instantiates "wasi_snapshot_preview1" and "wasmsand" (with tick) once for a
+// runtime.
+func (e *Engine) bindHost(ctx context.Context, rt wazero.Runtime) error {
+	byMod := map[string][]*wasi.Func{tickFunc.Module: nil}
+	for _, f := range e.sigs {
+		if f != &tickFunc {
+			byMod[f.Module] = append(byMod[f.Module], f)
+		}
 	}
 	mods := make([]string, 0, len(byMod))
 	for m := range byMod {
@@ -176,7 +236,11 @@ func (e *Engine) bindHost(ctx context.Context) error {
 	}
 	sort.Strings(mods)
 	for _, name := range mods {
-		b := e.rt.NewHostModuleBuilder(name)
+		b := rt.NewHostModuleBuilder(name)
+		sort.Slice(byMod[name], func(i, j int) bool { return byMod[name][i].Name < byMod[name][j].Name })
+		if name == tickFunc.Module {
+			b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(tick), nil, nil).Export(tickFunc.Name)
+		}
 		for _, f := range byMod[name] {
 			call, hasResult := f.Call, len(f.Results) > 0
 			fn := api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
@@ -249,14 +313,37 @@ func (e *Engine) Compile(ctx context.Context, key string, wasm []byte) (platform
 	return ce.mod, nil
 }
 
+// instrumentWasm is instrument.Instrument; tests replace it to force the fallback.
+var instrumentWasm = instrument.Instrument
+
+// compile instruments the module and compiles it on the main runtime. A module the
+// instrumenter refuses (or, by a bug of ours, breaks) is compiled as is on the fallback
+// runtime; invalid bytes are reported with wazero's message about the original.
 func (e *Engine) compile(ctx context.Context, key string, wasm []byte) (*Module, error) {
-	cm, err := e.rt.CompileModule(ctx, wasm)
+	if inst, err := instrumentWasm(wasm); err == nil {
+		cm, err := e.rt.CompileModule(ctx, inst)
+		if err == nil {
+			return e.finish(ctx, cm, key, e.rt, true)
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	rt, err := e.fallbackRuntime(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cm, err := rt.CompileModule(ctx, wasm)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, fmt.Errorf("%w: %v", platform.ErrInvalidModule, err)
 	}
+	return e.finish(ctx, cm, key, rt, false)
+}
+
+func (e *Engine) finish(ctx context.Context, cm wazero.CompiledModule, key string, rt wazero.Runtime, instrumented bool) (*Module, error) {
 	if err := e.checkImports(cm); err != nil {
 		cm.Close(ctx)
 		return nil, fmt.Errorf("%w: %v", platform.ErrInvalidModule, err)
@@ -265,7 +352,7 @@ func (e *Engine) compile(ctx context.Context, key string, wasm []byte) (*Module,
 		cm.Close(ctx)
 		return nil, fmt.Errorf("%w: no _start export (not a WASI command)", platform.ErrInvalidModule)
 	}
-	m := &Module{e: e, cm: cm, key: key}
+	m := &Module{e: e, rt: rt, cm: cm, key: key, instrumented: instrumented}
 	for _, md := range cm.ExportedMemories() {
 		m.minPages = max(m.minPages, md.Min())
 	}
@@ -315,8 +402,14 @@ func (e *Engine) Close(ctx context.Context) error {
 	e.mu.Lock()
 	e.closed = true
 	e.mods = map[string]*compileEntry{}
+	fallback := e.fallback
 	e.mu.Unlock()
 	err := e.rt.Close(ctx)
+	if fallback != nil {
+		if cerr := fallback.Close(ctx); err == nil {
+			err = cerr
+		}
+	}
 	if cerr := e.cache.Close(ctx); err == nil {
 		err = cerr
 	}

@@ -1,0 +1,603 @@
+// Package instrument rewrites a WebAssembly module so that its code calls back into the
+// host at regular intervals of its own work: every loop header, and the entry of every
+// function that calls another defined function (so loop-free recursion counts too),
+// decrements a private i32 global; when it reaches zero the code resets it and calls a new
+// imported function, ImportModule.ImportName () -> (). The host uses that call to stop a
+// guest whose time is up and, natively, to let Go's scheduler and garbage collector in
+// (compiled wasm cannot be preempted by Go). See RATIONALE.md ("Guests are instrumented
+// to tick").
+//
+// The package is pure Go and engine-neutral (it builds with GOOS=js). It decodes every
+// instruction of the MVP and of the sign-extension, saturating conversion, bulk memory,
+// reference types, multi-value, typed select, tail call, typed function references,
+// SIMD (+ relaxed), threads, multi-memory, memory64 and exception handling (legacy and
+// try_table) proposals; anything else (an unknown opcode, GC types) is ErrUnsupported.
+package instrument
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+)
+
+const (
+	// ImportModule and ImportName name the function the rewritten module imports.
+	ImportModule = "wasmsand"
+	ImportName   = "tick"
+
+	// Version changes whenever the output for a given input changes; engines put it in
+	// their cache keys.
+	Version = 1
+
+	// DefaultInterval is the number of counted events (loop iterations, non-leaf calls)
+	// between two ticks. A counted event is at least a few instructions (≥ ~1 ns), and a
+	// tick costs one host call (~0.1-0.3 µs on wazero), so 1<<16 keeps the calls below
+	// ~0.5% of the work while a busy guest still ticks every ~0.1-5 ms: that bounds how
+	// long it can delay a timeout or a stop-the-world GC.
+	DefaultInterval = 1 << 16
+)
+
+// Options tune Instrument.
+type Options struct {
+	// Interval is the number of counted events between two ticks; 0 = DefaultInterval.
+	Interval uint32
+}
+
+// Stats describe what was rewritten.
+type Stats struct {
+	Funcs   int // defined functions
+	Loops   int // instrumented loop headers
+	Entries int // instrumented function entries (functions calling defined functions)
+}
+
+// Instrument rewrites wasm with the default options.
+func Instrument(wasm []byte) ([]byte, error) {
+	out, _, err := Options{}.Instrument(wasm)
+	return out, err
+}
+
+// Section ids.
+const (
+	secCustom    = 0
+	secType      = 1
+	secImport    = 2
+	secFunction  = 3
+	secTable     = 4
+	secMemory    = 5
+	secGlobal    = 6
+	secExport    = 7
+	secStart     = 8
+	secElement   = 9
+	secCode      = 10
+	secData      = 11
+	secDataCount = 12
+	secTag       = 13
+)
+
+// order is the position a non-custom section must have in a module (tag sits between
+// memory and global).
+var order = [...]int{
+	secType: 1, secImport: 2, secFunction: 3, secTable: 4, secMemory: 5, secTag: 6,
+	secGlobal: 7, secExport: 8, secStart: 9, secElement: 10, secDataCount: 11, secCode: 12, secData: 13,
+}
+
+type section struct {
+	id      byte
+	payload []byte
+}
+
+// module holds what the rewrite needs to know about the input.
+type module struct {
+	sections   []section
+	nTypes     uint32
+	tickType   int64 // index of an existing () -> () type, or -1
+	nImpFuncs  uint32
+	nFuncs     uint32 // imported + defined
+	nGlobals   uint32 // imported + defined
+	nDefGlobal uint32
+}
+
+var header = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}
+
+// Instrument rewrites wasm; see the package comment. The input is not modified. Malformed
+// input gives an error, never a panic; a module this package cannot decode gives an error
+// wrapping ErrUnsupported.
+func (o Options) Instrument(wasm []byte) (out []byte, st Stats, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(failure)
+			if !ok {
+				panic(r)
+			}
+			out, st, err = nil, Stats{}, f.err
+		}
+	}()
+	if o.Interval == 0 {
+		o.Interval = DefaultInterval
+	}
+	if o.Interval > 1<<30 {
+		fail("interval %d too large", o.Interval)
+	}
+	m := parse(wasm)
+	w := &writer{m: m, interval: o.Interval}
+	out = w.run(len(wasm))
+	return out, w.stats, nil
+}
+
+func parse(wasm []byte) *module {
+	if len(wasm) < 8 || !bytes.Equal(wasm[:4], header[:4]) {
+		fail("not a WebAssembly module (bad magic)")
+	}
+	if !bytes.Equal(wasm[4:8], header[4:]) {
+		unsupported("binary version %x (components are not modules)", wasm[4:8])
+	}
+	m := &module{tickType: -1}
+	r := reader{b: wasm, pos: 8}
+	last := 0
+	for !r.eof() {
+		id := r.byte()
+		payload := r.bytes(r.u32())
+		if id > secTag {
+			fail("unknown section id %d", id)
+		}
+		if id != secCustom {
+			if order[id] <= last {
+				fail("section %d out of order or repeated", id)
+			}
+			last = order[id]
+		}
+		m.sections = append(m.sections, section{id, payload})
+		switch id {
+		case secType:
+			m.types(payload)
+		case secImport:
+			m.imports(payload)
+		case secFunction:
+			pr := reader{b: payload}
+			m.nFuncs += pr.u32()
+		case secGlobal:
+			pr := reader{b: payload}
+			m.nDefGlobal = pr.u32()
+			m.nGlobals += m.nDefGlobal
+		}
+	}
+	if m.nFuncs < m.nImpFuncs {
+		fail("function count overflow")
+	}
+	return m
+}
+
+func (m *module) types(p []byte) {
+	r := reader{b: p}
+	m.nTypes = r.u32()
+	for i := uint32(0); i < m.nTypes; i++ {
+		if form := r.byte(); form != 0x60 {
+			unsupported("type form 0x%02x (GC types)", form)
+		}
+		np := r.u32()
+		for j := uint32(0); j < np; j++ {
+			r.valtype()
+		}
+		nr := r.u32()
+		for j := uint32(0); j < nr; j++ {
+			r.valtype()
+		}
+		if np == 0 && nr == 0 && m.tickType < 0 {
+			m.tickType = int64(i)
+		}
+	}
+	if !r.eof() {
+		fail("type section: trailing bytes")
+	}
+}
+
+func (m *module) imports(p []byte) {
+	r := reader{b: p}
+	n := r.u32()
+	for i := uint32(0); i < n; i++ {
+		r.name()
+		r.name()
+		switch kind := r.byte(); kind {
+		case 0x00: // func
+			r.u32()
+			m.nImpFuncs++
+			m.nFuncs++
+		case 0x01: // table
+			r.valtype()
+			r.limits()
+		case 0x02: // memory
+			r.limits()
+		case 0x03: // global
+			r.valtype()
+			r.byte()
+			m.nGlobals++
+		case 0x04: // tag
+			r.byte()
+			r.u32()
+		default:
+			unsupported("import kind 0x%02x", kind)
+		}
+	}
+	if !r.eof() {
+		fail("import section: trailing bytes")
+	}
+}
+
+// writer produces the rewritten module.
+type writer struct {
+	m        *module
+	interval uint32
+	tickFunc uint32 // = m.nImpFuncs
+	counter  uint32 // = m.nGlobals (a new global appended to the global section)
+	check    []byte // the counting sequence inserted at loop headers and entries
+	stats    Stats
+	out      []byte
+	sec      []byte // scratch for a section's payload
+	body     []byte // scratch for a function body
+}
+
+func (w *writer) run(size int) []byte {
+	m := w.m
+	w.tickFunc = m.nImpFuncs
+	w.counter = m.nGlobals
+	w.check = w.checkSeq()
+	tickType := m.tickType
+	if tickType < 0 {
+		tickType = int64(m.nTypes)
+	}
+	w.out = make([]byte, 0, size+size/8+256)
+	w.out = append(w.out, header...)
+
+	// Sections the rewrite needs but the module may lack are created at their place.
+	have := map[byte]bool{}
+	for _, s := range m.sections {
+		have[s.id] = true
+	}
+	var missing []byte
+	for _, id := range []byte{secType, secImport, secGlobal} {
+		if !have[id] {
+			missing = append(missing, id)
+		}
+	}
+	emitMissing := func(before int) {
+		for len(missing) > 0 && order[missing[0]] < before {
+			id := missing[0]
+			missing = missing[1:]
+			w.sec = w.sec[:0]
+			switch id {
+			case secType:
+				w.sec = append(w.sec, 1, 0x60, 0, 0)
+			case secImport:
+				w.sec = w.appendImport(append(w.sec, 1), uint32(tickType))
+			case secGlobal:
+				w.sec = w.appendGlobal(append(w.sec, 1))
+			}
+			w.emit(id, w.sec)
+		}
+	}
+	for _, s := range m.sections {
+		if s.id != secCustom {
+			emitMissing(order[s.id])
+		}
+		w.sec = w.sec[:0]
+		p := s.payload
+		switch s.id {
+		case secCustom:
+			keep, rewritten := w.custom(p)
+			if !keep {
+				continue
+			}
+			if rewritten != nil {
+				p = rewritten
+			}
+		case secType:
+			if m.tickType < 0 {
+				r := reader{b: p}
+				n := r.u32()
+				w.sec = appendU32(w.sec, n+1)
+				w.sec = append(w.sec, p[r.pos:]...)
+				p = append(w.sec, 0x60, 0, 0)
+			}
+		case secImport:
+			r := reader{b: p}
+			n := r.u32()
+			w.sec = appendU32(w.sec, n+1)
+			w.sec = append(w.sec, p[r.pos:]...)
+			p = w.appendImport(w.sec, uint32(tickType))
+		case secTable:
+			w.tables(p)
+		case secGlobal:
+			p = w.globals(p)
+		case secExport:
+			p = w.exports(p)
+		case secStart:
+			r := reader{b: p}
+			idx := w.funcIdx(r.u32())
+			if !r.eof() {
+				fail("start section: trailing bytes")
+			}
+			p = appendU32(w.sec, idx)
+		case secElement:
+			p = w.elements(p)
+		case secCode:
+			p = w.code(p)
+		}
+		w.emit(s.id, p)
+	}
+	emitMissing(100)
+	return w.out
+}
+
+func (w *writer) emit(id byte, payload []byte) {
+	w.out = append(w.out, id)
+	w.out = appendU32(w.out, uint32(len(payload)))
+	w.out = append(w.out, payload...)
+}
+
+func (w *writer) appendImport(b []byte, typ uint32) []byte {
+	b = appendName(b, ImportModule)
+	b = appendName(b, ImportName)
+	b = append(b, 0x00)
+	return appendU32(b, typ)
+}
+
+func (w *writer) appendGlobal(b []byte) []byte {
+	b = append(b, 0x7f, 0x01, 0x41) // mut i32, i32.const
+	b = appendS32(b, int32(w.interval))
+	return append(b, 0x0b)
+}
+
+// checkSeq is the code inserted at a loop header or a function entry:
+//
+//	global.get $c, i32.const 1, i32.sub, global.set $c
+//	global.get $c, i32.eqz, if, call $tick, i32.const N, global.set $c, end
+//
+// (wazero forwards the stored value to the second global.get; the code is stack-neutral,
+// so it is valid wherever an instruction may start.)
+func (w *writer) checkSeq() []byte {
+	var b []byte
+	g := appendU32(nil, w.counter)
+	b = append(b, 0x23)
+	b = append(b, g...)
+	b = append(b, 0x41, 0x01, 0x6b, 0x24)
+	b = append(b, g...)
+	b = append(b, 0x23)
+	b = append(b, g...)
+	b = append(b, 0x45, 0x04, 0x40, 0x10)
+	b = appendU32(b, w.tickFunc)
+	b = append(b, 0x41)
+	b = appendS32(b, int32(w.interval))
+	b = append(b, 0x24)
+	b = append(b, g...)
+	return append(b, 0x0b)
+}
+
+// funcIdx maps an old function index to the new one: defined functions move up by one
+// to make room for the import.
+func (w *writer) funcIdx(i uint32) uint32 {
+	if i >= w.m.nFuncs {
+		fail("function index %d out of range (%d functions)", i, w.m.nFuncs)
+	}
+	if i >= w.m.nImpFuncs {
+		return i + 1
+	}
+	return i
+}
+
+// custom decides the fate of a custom section: the name section is renumbered; DWARF and
+// code metadata describe code offsets the rewrite moves, so they are dropped.
+func (w *writer) custom(p []byte) (keep bool, rewritten []byte) {
+	r := reader{b: p}
+	name := r.name()
+	switch {
+	case string(name) == "name":
+		return true, w.names(p, r.pos)
+	case bytes.HasPrefix(name, []byte(".debug_")), bytes.HasPrefix(name, []byte("metadata.code.")),
+		string(name) == "sourceMappingURL", string(name) == "external_debug_info":
+		return false, nil
+	}
+	return true, nil
+}
+
+// names renumbers the function indices of the "name" section: function names (1),
+// local names (2) and labels (3); other subsections are copied.
+func (w *writer) names(p []byte, start int) []byte {
+	out := append(w.sec[:0], p[:start]...)
+	r := reader{b: p, pos: start}
+	var sub []byte
+	for !r.eof() {
+		id := r.byte()
+		data := r.bytes(r.u32())
+		if id < 1 || id > 3 {
+			out = append(out, id)
+			out = appendU32(out, uint32(len(data)))
+			out = append(out, data...)
+			continue
+		}
+		sub = sub[:0]
+		sr := reader{b: data}
+		n := sr.u32()
+		sub = appendU32(sub, n)
+		for i := uint32(0); i < n; i++ {
+			sub = appendU32(sub, w.funcIdx(sr.u32()))
+			from := sr.pos
+			if id == 1 {
+				sr.name()
+				sub = append(sub, data[from:sr.pos]...)
+				continue
+			}
+			m := sr.u32()
+			for j := uint32(0); j < m; j++ {
+				sr.u32()
+				sr.name()
+			}
+			sub = append(sub, data[from:sr.pos]...)
+		}
+		if !sr.eof() {
+			fail("name subsection %d: trailing bytes", id)
+		}
+		out = append(out, id)
+		out = appendU32(out, uint32(len(sub)))
+		out = append(out, sub...)
+	}
+	w.sec = out
+	return out
+}
+
+// tables refuses table initializer expressions (function references proposal), which
+// could hold ref.func.
+func (w *writer) tables(p []byte) {
+	r := reader{b: p}
+	n := r.u32()
+	for i := uint32(0); i < n; i++ {
+		if r.byte() == 0x40 {
+			unsupported("table initializer expressions")
+		}
+		r.pos--
+		r.valtype()
+		r.limits()
+	}
+	if !r.eof() {
+		fail("table section: trailing bytes")
+	}
+}
+
+func (w *writer) globals(p []byte) []byte {
+	r := reader{b: p}
+	n := r.u32()
+	out := appendU32(w.sec[:0], n+1)
+	for i := uint32(0); i < n; i++ {
+		from := r.pos
+		r.valtype()
+		r.byte()
+		out = append(out, p[from:r.pos]...)
+		out = w.expr(&r, out)
+	}
+	if !r.eof() {
+		fail("global section: trailing bytes")
+	}
+	out = w.appendGlobal(out)
+	w.sec = out
+	return out
+}
+
+func (w *writer) exports(p []byte) []byte {
+	r := reader{b: p}
+	n := r.u32()
+	out := appendU32(w.sec[:0], n)
+	for i := uint32(0); i < n; i++ {
+		from := r.pos
+		r.name()
+		kind := r.byte()
+		out = append(out, p[from:r.pos]...)
+		idx := r.u32()
+		switch kind {
+		case 0x00:
+			idx = w.funcIdx(idx)
+		case 0x03:
+			if idx >= w.m.nGlobals {
+				fail("exported global %d out of range", idx)
+			}
+		}
+		out = appendU32(out, idx)
+	}
+	if !r.eof() {
+		fail("export section: trailing bytes")
+	}
+	w.sec = out
+	return out
+}
+
+func (w *writer) elements(p []byte) []byte {
+	r := reader{b: p}
+	n := r.u32()
+	out := appendU32(w.sec[:0], n)
+	for i := uint32(0); i < n; i++ {
+		flags := r.u32()
+		if flags > 7 {
+			fail("element segment flags %d", flags)
+		}
+		out = appendU32(out, flags)
+		if flags&3 == 2 { // active with a table index
+			out = appendU32(out, r.u32())
+		}
+		if flags&1 == 0 { // active: offset expression
+			out = w.expr(&r, out)
+		}
+		if flags&3 != 0 { // elemkind (funcidx form) or reftype (expression form)
+			from := r.pos
+			if flags&4 != 0 {
+				r.valtype()
+			} else {
+				r.byte()
+			}
+			out = append(out, p[from:r.pos]...)
+		}
+		m := r.u32()
+		out = appendU32(out, m)
+		for j := uint32(0); j < m; j++ {
+			if flags&4 != 0 {
+				out = w.expr(&r, out)
+			} else {
+				out = appendU32(out, w.funcIdx(r.u32()))
+			}
+		}
+	}
+	if !r.eof() {
+		fail("element section: trailing bytes")
+	}
+	w.sec = out
+	return out
+}
+
+// expr copies a constant expression up to its end, renumbering ref.func.
+func (w *writer) expr(r *reader, out []byte) []byte {
+	out, _, _ = w.instrs(r, out, false)
+	return out
+}
+
+func (w *writer) code(p []byte) []byte {
+	r := reader{b: p}
+	n := r.u32()
+	if n != w.m.nFuncs-w.m.nImpFuncs {
+		fail("code section has %d bodies for %d functions", n, w.m.nFuncs-w.m.nImpFuncs)
+	}
+	w.stats.Funcs = int(n)
+	out := appendU32(w.sec[:0], n)
+	out = slices.Grow(out, len(p)+len(p)/8)
+	for i := uint32(0); i < n; i++ {
+		size := r.u32()
+		body := r.bytes(size)
+		w.body = w.function(body, w.body[:0])
+		out = appendU32(out, uint32(len(w.body)))
+		out = append(out, w.body...)
+	}
+	if !r.eof() {
+		fail("code section: trailing bytes")
+	}
+	w.sec = out
+	return out
+}
+
+// function rewrites one body: locals are copied, the checks inserted.
+func (w *writer) function(body []byte, out []byte) []byte {
+	r := reader{b: body}
+	n := r.u32()
+	for i := uint32(0); i < n; i++ {
+		r.u32()
+		r.valtype()
+	}
+	out = append(out, body[:r.pos]...)
+	entry := len(out)
+	out, nonLeaf, loopFirst := w.instrs(&r, out, true)
+	if !r.eof() {
+		fail("function body: bytes after its end")
+	}
+	if nonLeaf && !loopFirst {
+		out = slices.Insert(out, entry, w.check...)
+		w.stats.Entries++
+	}
+	return out
+}
+
+func (w *writer) String() string { return fmt.Sprintf("%+v", w.stats) }
