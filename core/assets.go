@@ -11,37 +11,16 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/wasmsand/wasmsand/assets"
 )
 
-// Manifest lists the guest programs built by `make assets`
-// (build/assets/manifest.json): which file provides which commands.
-type Manifest struct {
-	Assets []Asset `json:"assets"`
-}
-
-// Asset is one WebAssembly module of the manifest.
-type Asset struct {
-	Name     string   `json:"name"`
-	File     string   `json:"file"`
-	SHA256   string   `json:"sha256"`
-	Size     int64    `json:"size"`
-	License  string   `json:"license"`
-	Commands []string `json:"commands"`
-	// Env is set for the asset's commands when the caller has not set it
-	// (e.g. PYTHONHOME).
-	Env map[string]string `json:"env,omitempty"`
-	// Files are data files the asset needs, shown read-only at
-	// AssetDataDir/<name>/<path> and fetched on first open.
-	Files []AssetFile `json:"files,omitempty"`
-}
-
-// AssetFile is one data file of an asset.
-type AssetFile struct {
-	Path   string `json:"path"` // relative to AssetDataDir/<asset name>
-	File   string `json:"file"` // name to fetch
-	SHA256 string `json:"sha256"`
-	Size   int64  `json:"size"`
-}
+// Manifest, Asset and AssetFile are the manifest format of `make assets`.
+type (
+	Manifest  = assets.Manifest
+	Asset     = assets.Asset
+	AssetFile = assets.AssetFile
+)
 
 // Fetcher gets an asset file by its manifest name: from a directory
 // natively, over HTTP, or with fetch() in a browser.

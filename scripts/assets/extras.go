@@ -12,15 +12,6 @@ import (
 	"strings"
 )
 
-// AssetFile is one data file of an asset (core.AssetFile): shown read-only at
-// /usr/lib/wasmsand/<asset name>/<path>, fetched as <file>.
-type AssetFile struct {
-	Path   string `json:"path"`
-	File   string `json:"file"`
-	SHA256 string `json:"sha256"`
-	Size   int64  `json:"size"`
-}
-
 // extras is the optional $OUT/asset.json a build.sh may leave: environment
 // defaults for the asset's commands and data files (python: PYTHONHOME and
 // the standard library zip). Only path and file are given; we fill in the rest.

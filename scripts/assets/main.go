@@ -25,31 +25,19 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/wasmsand/wasmsand/assets"
 )
 
 // toolVersion is part of every stamp: bump it when a change here changes outputs.
 const toolVersion = 1
 
-// Manifest is build/assets/manifest.json (contract: docs/contracts.md, "assets").
-type Manifest struct {
-	Assets []Asset `json:"assets"`
-}
-
-// Asset is one built module.
-type Asset struct {
-	Name        string   `json:"name"`
-	File        string   `json:"file"`
-	SHA256      string   `json:"sha256"`
-	Size        int64    `json:"size"`
-	License     string   `json:"license"`
-	LicenseFile string   `json:"license_file"` // relative to the manifest
-	Commands    []string `json:"commands"`
-	Sources     []string `json:"sources"` // "debian:<package>=<version>"
-	Patches     []string `json:"patches"` // repository paths
-	// From the build's optional asset.json (extras.go).
-	Env   map[string]string `json:"env,omitempty"`
-	Files []AssetFile       `json:"files,omitempty"`
-}
+// The manifest format is the engine's (assets/manifest.go).
+type (
+	Manifest  = assets.Manifest
+	Asset     = assets.Asset
+	AssetFile = assets.AssetFile
+)
 
 // stampFile is work/stamps/<name>.json: the inputs' hash and the entry built from them.
 type stampFile struct {
