@@ -12,6 +12,8 @@ const (
 	kDelegate               // delegate: label, ends a try
 	kU32                    // one u32 (labels, locals, tables, tags, memories)
 	kBrTable                // vec(label) label
+	kBr                     // br, br_if, br_on_null, br_on_non_null: label
+	kReturn                 // return
 	kCall                   // call: function index
 	kReturnCall             // return_call: function index
 	kRefFunc                // ref.func: function index
@@ -42,10 +44,12 @@ var kinds = func() (t [256]kind) {
 			t[op] = k
 		}
 	}
-	set(kNone, 0x00, 0x01, 0x05, 0x0a, 0x0f, 0x19, 0x1a, 0x1b, 0xd1, 0xd3, 0xd4)
+	set(kNone, 0x00, 0x01, 0x05, 0x0a, 0x19, 0x1a, 0x1b, 0xd1, 0xd3, 0xd4)
+	set(kReturn, 0x0f)
 	set(kBlock, 0x02, 0x04, 0x06)
 	set(kLoop, 0x03)
-	set(kU32, 0x07, 0x08, 0x09, 0x0c, 0x0d, 0x20, 0x21, 0x22, 0x25, 0x26, 0x3f, 0x40, 0xd5, 0xd6)
+	set(kU32, 0x07, 0x08, 0x09, 0x20, 0x21, 0x22, 0x25, 0x26, 0x3f, 0x40)
+	set(kBr, 0x0c, 0x0d, 0xd5, 0xd6)
 	set(kEnd, 0x0b)
 	set(kBrTable, 0x0e)
 	set(kCall, 0x10)
@@ -70,23 +74,118 @@ var kinds = func() (t [256]kind) {
 	return t
 }()
 
-// instrs copies instructions from r to out. In a function body (body=true) it runs to the
-// end of r and inserts the check after every loop's block type; otherwise it copies one
-// constant expression, up to and including its end. Function indices are renumbered.
-// nonLeaf tells whether the code calls a defined function (directly or not); loopFirst,
-// whether a loop header is the first thing it executes (then an entry check is redundant).
-func (w *writer) instrs(r *reader, out []byte, body bool) (_ []byte, nonLeaf, loopFirst bool) {
+// Walk modes.
+const (
+	modeExpr = iota // copy one constant expression up to its end, renumbering ref.func
+	modeScan        // read a function body for its facts (w.fn), write nothing
+	modeEmit        // copy a function body, renumbering and inserting the counting code
+)
+
+// fnFacts are what a scan learns about a function body, and the code emitted into it.
+type fnFacts struct {
+	hasLoop   bool // counts in a local (so its loops do not touch memory)
+	nonLeaf   bool // calls a defined function, directly or not: its entry counts too
+	loopFirst bool // a loop header is the first thing it executes (no entry count needed)
+
+	flush  []byte // local.get $l, global.set $g: before calls and exits
+	reload []byte // global.get $g, local.set $l: at entry and after calls
+	check  []byte // the loop header count on the local
+}
+
+// function rewrites one body. A function with loops gets a new i32 local holding the
+// budget: loaded from the global at entry and after each call, stored back before each
+// call and exit (return, br to the function's label, its end, tail calls), decremented at
+// each loop header:
+//
+//	local.get $l, i32.const 1, i32.sub, local.tee $l, i32.eqz,
+//	if, call $tick, i32.const N, local.set $l, end
+//
+// so a tight loop costs a register decrement and a branch, not a load and a store. A
+// function without loops that calls a defined function counts on the global at entry
+// (checkSeq). An exception that leaves a function loses its local count: the budget is
+// approximate, never unbounded.
+func (w *writer) function(idx int, body []byte, out []byte) []byte {
+	r := reader{b: body}
+	n := r.u32()
+	countEnd := r.pos
+	var nLocals uint64
+	for i := uint32(0); i < n; i++ {
+		nLocals += uint64(r.u32())
+		r.valtype()
+	}
+	localsEnd := r.pos
+	w.fn.hasLoop, w.fn.nonLeaf, w.fn.loopFirst = false, false, false
+	w.instrs(&r, nil, modeScan)
+	if !r.eof() {
+		fail("function body: bytes after its end")
+	}
+	r.pos = localsEnd
+	fn := &w.fn
+	if fn.hasLoop {
+		if typ := w.m.funcTypes[idx]; typ >= uint32(len(w.m.typeParams)) {
+			fail("function %d: type %d out of range", idx, typ)
+		}
+		local := uint64(w.m.typeParams[w.m.funcTypes[idx]]) + nLocals
+		if local >= 1<<32-1 {
+			fail("function %d: too many locals", idx)
+		}
+		l := appendU32(nil, uint32(local))
+		g := appendU32(nil, w.counter)
+		fn.flush = append(append(append(append(fn.flush[:0], 0x20), l...), 0x24), g...)
+		fn.reload = append(append(append(append(fn.reload[:0], 0x23), g...), 0x21), l...)
+		c := append(append(fn.check[:0], 0x20), l...)
+		c = append(c, 0x41, 0x01, 0x6b, 0x22)
+		c = append(c, l...)
+		c = append(c, 0x45, 0x04, 0x40, 0x10)
+		c = appendU32(c, w.tickFunc)
+		c = append(c, 0x41)
+		c = appendS32(c, int32(w.interval))
+		c = append(append(append(c, 0x21), l...), 0x0b)
+		fn.check = c
+
+		out = appendU32(out, n+1)
+		out = append(out, body[countEnd:localsEnd]...)
+		out = append(out, 0x01, 0x7f)
+		out = append(out, fn.reload...)
+		if fn.nonLeaf && !fn.loopFirst {
+			out = append(out, fn.check...)
+			w.stats.Entries++
+		}
+	} else {
+		out = append(out, body[:localsEnd]...)
+		if fn.nonLeaf {
+			out = append(out, w.check...)
+			w.stats.Entries++
+		}
+	}
+	return w.instrs(&r, out, modeEmit)
+}
+
+// instrs walks instructions from r (see the modes), returning out with what it copied.
+// Function indices are renumbered. Every instruction is decoded, so an unknown opcode
+// fails (ErrUnsupported).
+func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 	b := r.b
 	last := r.pos
-	depth := 0
-	leading := body
+	depth := 0 // open blocks in the body; a branch to label depth leaves the function
+	fn := &w.fn
+	scan, emit := mode == modeScan, mode == modeEmit
+	local := emit && fn.hasLoop
+	leading := scan
 	nImp, nGlobals := w.m.nImpFuncs, w.m.nGlobals
-	for !body || r.pos < len(b) {
+	// insert copies the input up to at, then seq.
+	insert := func(at int, seq []byte) {
+		out = append(out, b[last:at]...)
+		out = append(out, seq...)
+		last = at
+	}
+	for mode == modeExpr || r.pos < len(b) {
+		start := r.pos
 		op := r.byte()
 		k := kinds[op]
 		if leading && op != 0x02 {
 			leading = false
-			loopFirst = op == 0x03
+			fn.loopFirst = op == 0x03
 		}
 		switch k {
 		case kNone:
@@ -100,16 +199,35 @@ func (w *writer) instrs(r *reader, out []byte, body bool) (_ []byte, nonLeaf, lo
 			if r.u32() >= nGlobals {
 				fail("global index out of range at offset %d", r.pos)
 			}
+		case kBr:
+			if r.u32() == uint32(depth) && local {
+				insert(start, fn.flush)
+			}
 		case kCall, kReturnCall, kRefFunc:
 			at := r.pos
 			idx := r.u32()
-			if idx >= nImp {
-				if k != kRefFunc {
-					nonLeaf = true
+			defined := idx >= nImp
+			if !defined {
+				if local && k == kReturnCall {
+					insert(start, fn.flush)
 				}
-				out = append(out, b[last:at]...)
-				out = appendU32(out, w.funcIdx(idx))
-				last = r.pos
+				break
+			}
+			nidx := w.funcIdx(idx)
+			if k != kRefFunc {
+				fn.nonLeaf = true
+			}
+			if scan {
+				break
+			}
+			if local && k != kRefFunc {
+				insert(start, fn.flush)
+			}
+			out = append(out, b[last:at]...)
+			out = appendU32(out, nidx)
+			last = r.pos
+			if local && k == kCall {
+				insert(r.pos, fn.reload)
 			}
 		case kBlock:
 			r.blocktype()
@@ -117,16 +235,22 @@ func (w *writer) instrs(r *reader, out []byte, body bool) (_ []byte, nonLeaf, lo
 		case kLoop:
 			r.blocktype()
 			depth++
-			if body {
-				out = append(out, b[last:r.pos]...)
-				out = append(out, w.check...)
-				last = r.pos
+			fn.hasLoop = true
+			if emit {
+				insert(r.pos, fn.check)
 				w.stats.Loops++
 			}
 		case kEnd:
+			if local && depth == 0 {
+				insert(start, fn.flush)
+			}
 			depth--
-			if !body && depth < 0 {
-				return append(out, b[last:r.pos]...), nonLeaf, loopFirst
+			if mode == modeExpr && depth < 0 {
+				return append(out, b[last:r.pos]...)
+			}
+		case kReturn:
+			if local {
+				insert(start, fn.flush)
 			}
 		case kS64:
 			r.leb(10)
@@ -136,16 +260,25 @@ func (w *writer) instrs(r *reader, out []byte, body bool) (_ []byte, nonLeaf, lo
 			r.skip(8)
 		case kBrTable:
 			n := r.u32()
+			exits := false
 			for i := uint64(0); i <= uint64(n); i++ {
+				exits = exits || r.u32() == uint32(depth)
+			}
+			if exits && local {
+				insert(start, fn.flush)
+			}
+		case kIndirect, kCallRef:
+			r.u32()
+			if k == kIndirect {
 				r.u32()
 			}
-		case kIndirect:
-			r.u32()
-			r.u32()
-			nonLeaf = true
-		case kCallRef:
-			r.u32()
-			nonLeaf = true
+			fn.nonLeaf = true
+			if local {
+				insert(start, fn.flush)
+				if op == 0x11 || op == 0x14 { // call_indirect, call_ref (not the tail calls)
+					insert(r.pos, fn.reload)
+				}
+			}
 		case kDelegate:
 			r.u32()
 			depth--
@@ -181,7 +314,10 @@ func (w *writer) instrs(r *reader, out []byte, body bool) (_ []byte, nonLeaf, lo
 			unsupported("opcode 0x%02x at offset %d", op, r.pos-1)
 		}
 	}
-	return append(out, b[last:]...), nonLeaf, loopFirst
+	if scan {
+		return out
+	}
+	return append(out, b[last:]...)
 }
 
 func (w *writer) prefixFC(r *reader) {

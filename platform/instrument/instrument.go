@@ -95,6 +95,8 @@ type module struct {
 	nFuncs     uint32 // imported + defined
 	nGlobals   uint32 // imported + defined
 	nDefGlobal uint32
+	typeParams []uint32 // parameter count of each type
+	funcTypes  []uint32 // type of each defined function
 }
 
 var header = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}
@@ -154,7 +156,18 @@ func parse(wasm []byte) *module {
 			m.imports(payload)
 		case secFunction:
 			pr := reader{b: payload}
-			m.nFuncs += pr.u32()
+			n := pr.u32()
+			if uint64(n) > uint64(len(payload)) {
+				fail("function section: count %d too large", n)
+			}
+			m.nFuncs += n
+			m.funcTypes = make([]uint32, n)
+			for i := range m.funcTypes {
+				m.funcTypes[i] = pr.u32()
+			}
+			if !pr.eof() {
+				fail("function section: trailing bytes")
+			}
 		case secGlobal:
 			pr := reader{b: payload}
 			m.nDefGlobal = pr.u32()
@@ -170,6 +183,10 @@ func parse(wasm []byte) *module {
 func (m *module) types(p []byte) {
 	r := reader{b: p}
 	m.nTypes = r.u32()
+	if uint64(m.nTypes) > uint64(len(p)) {
+		fail("type section: count %d too large", m.nTypes)
+	}
+	m.typeParams = make([]uint32, m.nTypes)
 	for i := uint32(0); i < m.nTypes; i++ {
 		if form := r.byte(); form != 0x60 {
 			unsupported("type form 0x%02x (GC types)", form)
@@ -178,6 +195,7 @@ func (m *module) types(p []byte) {
 		for j := uint32(0); j < np; j++ {
 			r.valtype()
 		}
+		m.typeParams[i] = np
 		nr := r.u32()
 		for j := uint32(0); j < nr; j++ {
 			r.valtype()
@@ -229,11 +247,12 @@ type writer struct {
 	interval uint32
 	tickFunc uint32 // = m.nImpFuncs
 	counter  uint32 // = m.nGlobals (a new global appended to the global section)
-	check    []byte // the counting sequence inserted at loop headers and entries
+	check    []byte // counting on the global (entries of functions without loops)
 	stats    Stats
 	out      []byte
 	sec      []byte // scratch for a section's payload
 	body     []byte // scratch for a function body
+	fn       fnFacts
 }
 
 func (w *writer) run(size int) []byte {
@@ -347,13 +366,14 @@ func (w *writer) appendGlobal(b []byte) []byte {
 	return append(b, 0x0b)
 }
 
-// checkSeq is the code inserted at a loop header or a function entry:
+// checkSeq is the code inserted at the entry of a function that calls but has no loop:
 //
 //	global.get $c, i32.const 1, i32.sub, global.set $c
 //	global.get $c, i32.eqz, if, call $tick, i32.const N, global.set $c, end
 //
 // (wazero forwards the stored value to the second global.get; the code is stack-neutral,
-// so it is valid wherever an instruction may start.)
+// so it is valid wherever an instruction may start.) Functions with loops count in a
+// local instead, see function.
 func (w *writer) checkSeq() []byte {
 	var b []byte
 	g := appendU32(nil, w.counter)
@@ -552,8 +572,7 @@ func (w *writer) elements(p []byte) []byte {
 
 // expr copies a constant expression up to its end, renumbering ref.func.
 func (w *writer) expr(r *reader, out []byte) []byte {
-	out, _, _ = w.instrs(r, out, false)
-	return out
+	return w.instrs(r, out, modeExpr)
 }
 
 func (w *writer) code(p []byte) []byte {
@@ -568,7 +587,7 @@ func (w *writer) code(p []byte) []byte {
 	for i := uint32(0); i < n; i++ {
 		size := r.u32()
 		body := r.bytes(size)
-		w.body = w.function(body, w.body[:0])
+		w.body = w.function(int(i), body, w.body[:0])
 		out = appendU32(out, uint32(len(w.body)))
 		out = append(out, w.body...)
 	}
@@ -576,27 +595,6 @@ func (w *writer) code(p []byte) []byte {
 		fail("code section: trailing bytes")
 	}
 	w.sec = out
-	return out
-}
-
-// function rewrites one body: locals are copied, the checks inserted.
-func (w *writer) function(body []byte, out []byte) []byte {
-	r := reader{b: body}
-	n := r.u32()
-	for i := uint32(0); i < n; i++ {
-		r.u32()
-		r.valtype()
-	}
-	out = append(out, body[:r.pos]...)
-	entry := len(out)
-	out, nonLeaf, loopFirst := w.instrs(&r, out, true)
-	if !r.eof() {
-		fail("function body: bytes after its end")
-	}
-	if nonLeaf && !loopFirst {
-		out = slices.Insert(out, entry, w.check...)
-		w.stats.Entries++
-	}
 	return out
 }
 

@@ -1,11 +1,18 @@
 package native
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
+	"os"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/tetratelabs/wazero"
 	wazwasi "github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
@@ -156,5 +163,134 @@ func BenchmarkHostCall(b *testing.B) {
 	}
 	if stack[0] != 0 {
 		b.Fatal(fmt.Sprint("errno ", stack[0]))
+	}
+}
+
+// makeLog is scripts/bench's deterministic ~5 MB log (61k lines).
+func makeLog() []byte {
+	r := mrand.New(mrand.NewPCG(1, 2))
+	levels := []string{"INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"}
+	comps := []string{"db", "api", "auth", "cache", "queue", "web", "mail"}
+	words := []string{"request", "served", "connection", "reset", "timeout", "user", "login", "failed", "retry", "ok", "slow", "query"}
+	var b bytes.Buffer
+	for i := 0; b.Len() < 5<<20; i++ {
+		fmt.Fprintf(&b, "2026-11-21T%02d:%02d:%02dZ %s %s host-%d", i/3600%24, i/60%60, i%60,
+			levels[r.IntN(len(levels))], comps[r.IntN(len(comps))], r.IntN(8))
+		for j := 0; j < 6; j++ {
+			b.WriteString(" " + words[r.IntN(len(words))])
+		}
+		fmt.Fprintf(&b, " user=%d\n", r.IntN(500))
+	}
+	return b.Bytes()
+}
+
+type computeCase struct {
+	name string
+	wasm []byte
+	args []string
+}
+
+// computeCases: compute-heavy guests reading the 5 MB log on stdin; toybox cases need
+// build/assets.
+func computeCases(t testing.TB) []computeCase {
+	cases := []computeCase{{"sortlines", cGuest(t, "sortlines"), []string{"sortlines"}}}
+	if tb, err := os.ReadFile("../../build/assets/toybox.wasm"); err == nil {
+		cases = append(cases, computeCase{"toybox-sort", tb, []string{"sort"}},
+			computeCase{"toybox-grep-c", tb, []string{"grep", "-c", "ERROR"}})
+	}
+	return cases
+}
+
+// computeModes: instrumented (what the engine does), closeondone (the fallback runtime:
+// wazero's per-loop exit to Go, what the engine did before) and unguarded (not
+// instrumented, no guard: the floor, unusable as such since it cannot be stopped).
+var computeModes = []struct {
+	name string
+	inst func([]byte) ([]byte, error)
+}{
+	{"instrumented", instrumentWasm},
+	{"closeondone", func([]byte) ([]byte, error) { return nil, errors.New("off") }},
+	{"unguarded", func(b []byte) ([]byte, error) { return b, nil }},
+}
+
+// compileMode compiles wasm on a new engine in one of computeModes.
+func compileMode(t testing.TB, e *Engine, inst func([]byte) ([]byte, error), wasm []byte) platform.Module {
+	saved := instrumentWasm
+	instrumentWasm = inst
+	m, err := e.Compile(context.Background(), "", wasm)
+	instrumentWasm = saved
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func runCompute(t testing.TB, m platform.Module, args []string, in []byte) {
+	p := newProc(vfs.New(vfs.Options{}), args, nil, io.Discard, io.Discard)
+	p.Stdin = bytes.NewReader(in)
+	if code, err := m.Run(context.Background(), p, platform.Limits{}); code != 0 || err != nil {
+		t.Fatal(code, err)
+	}
+}
+
+// BenchmarkCompute: the compute cases, one run per op, in each mode.
+func BenchmarkCompute(b *testing.B) {
+	log := makeLog()
+	ctx := context.Background()
+	for _, c := range computeCases(b) {
+		for _, mode := range computeModes {
+			b.Run(c.name+"/"+mode.name, func(b *testing.B) {
+				e, err := New(ctx, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer e.Close(ctx)
+				m := compileMode(b, e, mode.inst, c.wasm)
+				b.SetBytes(int64(len(log)))
+				b.ResetTimer()
+				cpu := cpuTime()
+				for i := 0; i < b.N; i++ {
+					runCompute(b, m, c.args, log)
+				}
+				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+			})
+		}
+	}
+}
+
+// TestComputeOverhead (WASMSAND_OVERHEAD=rounds) runs the compute cases in every mode in
+// turn and logs the best CPU time of each: on a shared machine the minimum of interleaved
+// runs is steadier than a benchmark's mean.
+func TestComputeOverhead(t *testing.T) {
+	rounds, _ := strconv.Atoi(os.Getenv("WASMSAND_OVERHEAD"))
+	if rounds == 0 {
+		t.Skip("WASMSAND_OVERHEAD=rounds not set")
+	}
+	log := makeLog()
+	ctx := context.Background()
+	for _, c := range computeCases(t) {
+		mods := make([]platform.Module, len(computeModes))
+		for i, mode := range computeModes {
+			e, err := New(ctx, Options{})
+			require.NoError(t, err)
+			defer e.Close(ctx)
+			mods[i] = compileMode(t, e, mode.inst, c.wasm)
+			runCompute(t, mods[i], c.args, log) // warm up
+		}
+		best := make([]time.Duration, len(mods))
+		for r := 0; r < rounds; r++ {
+			for i, m := range mods {
+				cpu := cpuTime()
+				runCompute(t, m, c.args, log)
+				if d := cpuTime() - cpu; r == 0 || d < best[i] {
+					best[i] = d
+				}
+			}
+		}
+		line := c.name + ":"
+		for i, mode := range computeModes {
+			line += fmt.Sprintf(" %s %.1f ms (%.2f×)", mode.name, float64(best[i])/1e6, float64(best[i])/float64(best[len(best)-1]))
+		}
+		t.Log(line)
 	}
 }
