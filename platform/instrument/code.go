@@ -179,9 +179,17 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 		out = append(out, seq...)
 		last = at
 	}
-	for mode == modeExpr || r.pos < len(b) {
+	for {
+		// The hot cases (opcode, one-byte immediates) are decoded inline.
 		start := r.pos
-		op := r.byte()
+		if start >= len(b) {
+			if mode == modeExpr {
+				r.end()
+			}
+			break
+		}
+		op := b[start]
+		r.pos = start + 1
 		k := kinds[op]
 		if leading && op != 0x02 {
 			leading = false
@@ -189,12 +197,20 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 		}
 		switch k {
 		case kNone:
-		case kU32:
-			r.u32()
+		case kU32, kS32:
+			if p := r.pos; p < len(b) && b[p] < 0x80 {
+				r.pos = p + 1
+			} else if k == kU32 {
+				r.u32slow()
+			} else {
+				r.lebslow(5)
+			}
 		case kMemarg:
-			r.memarg()
-		case kS32:
-			r.leb(5)
+			if p := r.pos; p+1 < len(b) && b[p] < 0x40 && b[p+1] < 0x80 { // align, offset
+				r.pos = p + 2
+			} else {
+				r.memarg()
+			}
 		case kGlobal:
 			if r.u32() >= nGlobals {
 				fail("global index out of range at offset %d", r.pos)

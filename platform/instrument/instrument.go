@@ -17,7 +17,6 @@ package instrument
 import (
 	"bytes"
 	"fmt"
-	"slices"
 )
 
 const (
@@ -339,7 +338,20 @@ func (w *writer) run(size int) []byte {
 		case secElement:
 			p = w.elements(p)
 		case secCode:
-			p = w.code(p)
+			// Written in place (the biggest section): its size goes in a 5-byte LEB128,
+			// a valid encoding, patched once the bodies are written.
+			w.out = append(w.out, secCode, 0x80, 0x80, 0x80, 0x80, 0x00)
+			at := len(w.out)
+			w.out = w.code(p, w.out)
+			n := uint32(len(w.out) - at)
+			if uint64(len(w.out)-at) > 1<<32-1 {
+				fail("code section too large")
+			}
+			for i := 0; i < 4; i++ {
+				w.out[at-5+i] = byte(n>>(7*i)) | 0x80
+			}
+			w.out[at-1] = byte(n >> 28)
+			continue
 		}
 		w.emit(s.id, p)
 	}
@@ -575,15 +587,14 @@ func (w *writer) expr(r *reader, out []byte) []byte {
 	return w.instrs(r, out, modeExpr)
 }
 
-func (w *writer) code(p []byte) []byte {
+func (w *writer) code(p, out []byte) []byte {
 	r := reader{b: p}
 	n := r.u32()
 	if n != w.m.nFuncs-w.m.nImpFuncs {
 		fail("code section has %d bodies for %d functions", n, w.m.nFuncs-w.m.nImpFuncs)
 	}
 	w.stats.Funcs = int(n)
-	out := appendU32(w.sec[:0], n)
-	out = slices.Grow(out, len(p)+len(p)/8)
+	out = appendU32(out, n)
 	for i := uint32(0); i < n; i++ {
 		size := r.u32()
 		body := r.bytes(size)
@@ -594,7 +605,6 @@ func (w *writer) code(p []byte) []byte {
 	if !r.eof() {
 		fail("code section: trailing bytes")
 	}
-	w.sec = out
 	return out
 }
 

@@ -33,12 +33,17 @@ func (r *reader) eof() bool { return r.pos >= len(r.b) }
 
 func (r *reader) byte() byte {
 	if r.pos >= len(r.b) {
-		fail("unexpected end of data at offset %d", r.pos)
+		r.end()
 	}
 	c := r.b[r.pos]
 	r.pos++
 	return c
 }
+
+// end fails at the end of the data (out of line, so that byte inlines).
+//
+//go:noinline
+func (r *reader) end() { fail("unexpected end of data at offset %d", r.pos) }
 
 func (r *reader) bytes(n uint32) []byte {
 	if uint64(n) > uint64(len(r.b)-r.pos) {
@@ -58,11 +63,17 @@ func (r *reader) skip(n int) {
 
 // u32 reads an unsigned LEB128 of at most 5 bytes.
 func (r *reader) u32() uint32 {
-	b, p := r.b, r.pos
-	if p < len(b) && b[p] < 0x80 { // the common one-byte case
-		r.pos++
-		return uint32(b[p])
+	if p := r.pos; p < len(r.b) { // the common one-byte case, inlined
+		if c := r.b[p]; c < 0x80 {
+			r.pos = p + 1
+			return uint32(c)
+		}
 	}
+	return r.u32slow()
+}
+
+func (r *reader) u32slow() uint32 {
+	b, p := r.b, r.pos
 	var v uint32
 	for shift := uint(0); ; shift += 7 {
 		if p >= len(b) {
@@ -87,6 +98,16 @@ func (r *reader) u32() uint32 {
 
 // leb skips a (signed or unsigned) LEB128 of at most max bytes.
 func (r *reader) leb(max int) {
+	if p := r.pos; p < len(r.b) { // one byte, inlined
+		if r.b[p] < 0x80 {
+			r.pos = p + 1
+			return
+		}
+	}
+	r.lebslow(max)
+}
+
+func (r *reader) lebslow(max int) {
 	b, p := r.b, r.pos
 	for i := 0; i < max; i++ {
 		if p >= len(b) {
