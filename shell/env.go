@@ -34,7 +34,7 @@ func DefaultEnv() []string {
 		"TZ=UTC",
 		"SHELL=/bin/bash",
 		"TERM=xterm-256color",
-		"HOSTNAME=sandbox",
+		"HOSTNAME=wasmsand",
 		"PWD=/home/user",
 	}
 }
