@@ -31,7 +31,7 @@ CC="$HOSTCC" "$src/sqlite3/configure" --disable-tcl --disable-readline >configur
 make -j"$JOBS" sqlite3.c sqlite3.h >make.log 2>&1 || { tail -30 make.log; exit 1; }
 sqlite_flags=(
   -O2 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_OMIT_WAL
-  -DSQLITE_MAX_MMAP_SIZE=0 -DSQLITE_OMIT_SHARED_CACHE -DSQLITE_TEMP_STORE=2
+  -DSQLITE_MAX_MMAP_SIZE=0 -DSQLITE_TEMP_STORE=2
   -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_RTREE -DSQLITE_ENABLE_MATH_FUNCTIONS
   -DSQLITE_EXTRA_INIT=wasmsand_sqlite_init -DHAVE_USLEEP=1
 )

@@ -78,6 +78,7 @@ func main() {
 	}
 	fmt.Println()
 	pipelines(ctx)
+	pythonBench(ctx)
 }
 
 // per runs f n times and returns the mean duration of one call.

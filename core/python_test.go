@@ -1,0 +1,328 @@
+package core_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/platform/assetsrc"
+	"github.com/wasmsand/wasmsand/platform/hostdir"
+)
+
+// pythonTools opens the assets built by `make assets` when they provide
+// python3. Without them the Python tests skip, until `make build` depends on
+// the assets: from then on a missing python3 is a failure.
+func pythonTools(t *testing.T) *core.AssetTools {
+	t.Helper()
+	dir := assetsrc.Default()
+	if dir == "" {
+		d, _ := filepath.Abs("../build/assets")
+		if _, err := os.Stat(filepath.Join(d, assetsrc.ManifestName)); err == nil {
+			dir = d
+		}
+	}
+	missing := func(why string) {
+		if makeBuildNeedsAssets() {
+			t.Fatalf("python3: %s: run `make assets` (or set WASMSAND_ASSETS)", why)
+		}
+		t.Skipf("python3: %s yet (`make assets` builds it)", why)
+	}
+	if dir == "" {
+		missing("no guest programs in build/assets")
+	}
+	tools, err := assetsrc.Open(context.Background(), dir)
+	require.NoError(t, err)
+	if !slices.Contains(tools.Commands(), "python3") {
+		missing("the assets in " + dir + " have no python3")
+	}
+	return tools
+}
+
+// makeBuildNeedsAssets: the Makefile's build target depends on assets.
+func makeBuildNeedsAssets() bool {
+	data, err := os.ReadFile("../Makefile")
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if deps, ok := strings.CutPrefix(l, "build:"); ok {
+			return slices.Contains(strings.Fields(deps), "assets")
+		}
+	}
+	return false
+}
+
+func newPythonSandbox(t *testing.T, tools *core.AssetTools, opt core.Options) *core.Sandbox {
+	t.Helper()
+	opt.Tools = tools
+	if opt.Timeout == 0 {
+		opt.Timeout = 2 * time.Minute // the first run compiles python3.wasm
+	}
+	sb, err := core.New(context.Background(), opt)
+	require.NoError(t, err)
+	t.Cleanup(func() { sb.Close() })
+	return sb
+}
+
+type pyCase struct {
+	name, script, stdin string
+	stdout              string // exact
+	stderr              string // substring ("" = must be empty)
+	code                int
+}
+
+func runPyCases(t *testing.T, sb *core.Sandbox, cases []pyCase) {
+	t.Helper()
+	ctx := context.Background()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := sb.Run(ctx, c.script, core.RunOptions{Stdin: strings.NewReader(c.stdin), Cwd: "/home/user"})
+			require.NoError(t, err)
+			assert.Equal(t, c.stdout, string(res.Stdout), "stdout")
+			if c.stderr == "" {
+				assert.Empty(t, string(res.Stderr), "stderr")
+			} else {
+				assert.Contains(t, string(res.Stderr), c.stderr, "stderr")
+			}
+			assert.Equal(t, c.code, res.ExitCode, "exit code; stderr: %s", res.Stderr)
+		})
+	}
+}
+
+func TestPythonInvocation(t *testing.T) {
+	tools := pythonTools(t)
+	sb := newPythonSandbox(t, tools, core.Options{Env: map[string]string{"GREETING": "hi"}})
+	require.NoError(t, sb.WriteFile("/home/user/prog.py",
+		[]byte("import sys\nprint('script', sys.argv)\nsys.exit(int(sys.argv[1]) if len(sys.argv) > 1 else 0)\n"), 0o644))
+	runPyCases(t, sb, []pyCase{
+		{name: "-c", script: `python3 -c 'print(1)'`, stdout: "1\n"},
+		{name: "python alias", script: `python -c 'import sys; print(sys.version_info[:2])'`, stdout: "(3, 11)\n"},
+		{name: "argv env cwd", script: `cd /tmp && X=42 python3 -c 'import os, sys; print(sys.argv[1:], os.environ["X"], os.environ["GREETING"], os.getcwd())' a 'b c'`,
+			stdout: "['a', 'b c'] 42 hi /tmp\n"},
+		{name: "script path", script: `python3 prog.py 0 && python3 /home/user/prog.py 3`,
+			stdout: "script ['prog.py', '0']\nscript ['/home/user/prog.py', '3']\n", code: 3},
+		{name: "program on stdin", script: `python3`, stdin: "import sys\nprint(sum(range(10)), sys.stdin.isatty())\n", stdout: "45 False\n"},
+		{name: "dash reads stdin", script: `echo 'import sys; print(sys.argv)' | python3 - x y`, stdout: "['-', 'x', 'y']\n"},
+		{name: "-m json.tool", script: `echo '{"b": [1, 2], "a": null}' | python3 -m json.tool --sort-keys`,
+			stdout: "{\n    \"a\": null,\n    \"b\": [\n        1,\n        2\n    ]\n}\n"},
+		{name: "stdout and stderr apart", script: `python3 -c 'import sys; print("out"); print("err", file=sys.stderr)' 2>/dev/null`, stdout: "out\n"},
+		{name: "stderr alone", script: `python3 -c 'import sys; print("out"); print("err", file=sys.stderr)' >/dev/null`, stderr: "err\n"},
+		{name: "sys.exit(n)", script: `python3 -c 'import sys; sys.exit(7)'`, code: 7},
+		{name: "sys.exit(msg)", script: `python3 -c 'import sys; sys.exit("bad input")'`, stderr: "bad input\n", code: 1},
+		{name: "traceback", script: `python3 -c 'def f(): raise ValueError("boom")
+f()'`, stderr: "Traceback (most recent call last):\n  File \"<string>\", line 2, in <module>\n  File \"<string>\", line 1, in f\nValueError: boom\n", code: 1},
+		{name: "syntax error", script: `python3 -c 'print(('`, stderr: "SyntaxError", code: 1},
+		{name: "sys.executable", script: `python3 -c 'import sys; print(sys.executable, sys.prefix)'`, stdout: "/usr/bin/python3 /usr/lib/wasmsand/python\n"},
+		{name: "pip", script: `pip install requests`, stderr: "installing packages needs the network policy", code: 1},
+		{name: "python3 -m pip", script: `python3 -m pip install requests`, stderr: "installing packages needs the network policy", code: 1},
+	})
+}
+
+func TestPythonStdlib(t *testing.T) {
+	tools := pythonTools(t)
+	sb := newPythonSandbox(t, tools, core.Options{})
+	runPyCases(t, sb, []pyCase{
+		{name: "files", script: `cd /tmp && python3 -c '
+import os
+os.makedirs("d/sub", exist_ok=True)
+with open("d/a.txt", "w") as f: f.write("hello\n")
+os.rename("d/a.txt", "d/b.txt")
+with open("d/b.txt", "a") as f: f.write("more\n")
+print(sorted(os.listdir("d")), os.stat("d/b.txt").st_size, open("d/b.txt").read().split())
+os.chmod("d/b.txt", 0o600)
+print(oct(os.stat("d/b.txt").st_mode & 0o777), os.path.isdir("d/sub"), os.path.exists("nope"))
+' && cat d/b.txt`, stdout: "['b.txt', 'sub'] 11 ['hello', 'more']\n0o600 True False\nhello\nmore\n"},
+		{name: "csv json", script: `python3 -c '
+import csv, io, json
+rows = list(csv.DictReader(io.StringIO("name,n\nx,1\n\"y, z\",2\n")))
+print(json.dumps(rows, sort_keys=True))
+w = csv.writer(__import__("sys").stdout, lineterminator="\n"); w.writerow(["a,b", 3])
+'`, stdout: "[{\"n\": \"1\", \"name\": \"x\"}, {\"n\": \"2\", \"name\": \"y, z\"}]\n\"a,b\",3\n"},
+		{name: "sqlite3 file", script: `cd /tmp && python3 -c '
+import sqlite3
+db = sqlite3.connect("t.db")
+db.execute("create table t(a integer, b text)")
+db.executemany("insert into t values (?, ?)", [(1, "x"), (2, "y")])
+db.commit(); db.close()
+db = sqlite3.connect("t.db")
+print(db.execute("select sum(a), group_concat(b) from t").fetchone(), sqlite3.sqlite_version)
+' && test -s t.db && echo db-file`, stdout: "(3, 'x,y') 3.40.1\ndb-file\n"},
+		{name: "c modules", script: `python3 -c '
+import zlib, hashlib, decimal, datetime, math, struct, unicodedata, binascii, bisect, heapq, array, pickle, select, socket, xml.etree.ElementTree as ET
+print(zlib.decompress(zlib.compress(b"abc" * 100)) == b"abc" * 100, hashlib.sha256(b"x").hexdigest()[:8], hashlib.md5(b"x").hexdigest()[:8], hashlib.blake2b(b"x").hexdigest()[:8])
+print(decimal.Decimal("1.10") + decimal.Decimal("2.205"), datetime.date(2024, 2, 29).isoformat(), math.isqrt(10**20), struct.pack("<I", 1).hex(), unicodedata.name("é"))
+print(ET.fromstring("<a><b>t</b></a>").find("b").text, pickle.loads(pickle.dumps({"k": [1]})))
+'`, stdout: "True 2d711642 9dd4e461 0909377a\n3.305 2024-02-29 10000000000 01000000 LATIN SMALL LETTER E WITH ACUTE\nt {'k': [1]}\n"},
+		{name: "tarfile gzip roundtrip", script: `cd /tmp && echo data > f && python3 -c '
+import tarfile
+with tarfile.open("a.tgz", "w:gz") as t: t.add("f")
+print(tarfile.open("a.tgz").getnames())
+'`, stdout: "['f']\n"},
+	})
+}
+
+func TestPythonSubprocess(t *testing.T) {
+	tools := pythonTools(t)
+	sb := newPythonSandbox(t, tools, core.Options{})
+	runPyCases(t, sb, []pyCase{
+		{name: "run capture", script: `cd /tmp && python3 -c '
+import subprocess
+r = subprocess.run(["echo", "hi there"], capture_output=True, text=True)
+print(repr(r.stdout), r.returncode)
+r = subprocess.run("echo out; echo err >&2; exit 3", shell=True, capture_output=True)
+print(r.stdout, r.stderr, r.returncode)
+'`, stdout: "'hi there\\n' 0\nb'out\\n' b'err\\n' 3\n"},
+		{name: "check_output call", script: `python3 -c '
+import subprocess
+print(subprocess.check_output("printf \"%s\\n\" $PWD", shell=True, cwd="/tmp", text=True).strip())
+print(subprocess.call(["sh", "-c", "exit 5"]))
+try:
+    subprocess.check_call(["false"])
+except subprocess.CalledProcessError as e:
+    print("CalledProcessError", e.returncode)
+'`, stdout: "/tmp\n5\nCalledProcessError 1\n"},
+		{name: "popen pipes", script: `python3 -c '
+import subprocess
+p = subprocess.Popen(["sort"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+out, _ = p.communicate("b\na\nc\n")
+print(out.split(), p.returncode)
+p = subprocess.Popen("cat; echo done >&2", shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+out, _ = p.communicate(b"x" * 200000)
+print(len(out), out[-5:], p.wait())
+'`, stdout: "['a', 'b', 'c'] 0\n200005 b'done\\n' 0\n"},
+		{name: "inherits stdout", script: `python3 -c '
+import subprocess, sys
+print("before", flush=True)
+subprocess.run(["echo", "child"])
+print("after")
+'`, stdout: "before\nchild\nafter\n"},
+		{name: "environment passed", script: `python3 -c '
+import os, subprocess
+os.environ["FROM_PY"] = "yes"
+print(subprocess.run("echo $FROM_PY $ONLY", shell=True, capture_output=True, text=True).stdout.strip())
+print(subprocess.run("echo $FROM_PY $ONLY", shell=True, env={"ONLY": "1", "PATH": "/bin"}, capture_output=True, text=True).stdout.strip())
+'`, stdout: "yes\n1\n"},
+		{name: "not found", script: `python3 -c '
+import subprocess
+try:
+    subprocess.run(["no-such-cmd"])
+except FileNotFoundError as e:
+    print("FileNotFoundError", e.filename)
+'`, stdout: "FileNotFoundError no-such-cmd\n"},
+		{name: "os.system popen", script: `cd /tmp && python3 -c '
+import os
+print(os.system("exit 2") >> 8, os.waitstatus_to_exitcode(os.system("true")))
+print(os.popen("echo popen; pwd").read().split())
+'`, stdout: "2 0\n['popen', '/tmp']\n"},
+		{name: "python child", script: `python3 -c '
+import subprocess, sys
+print(subprocess.run([sys.executable, "-c", "print(6*7)"], capture_output=True, text=True).stdout.strip())
+'`, stdout: "42\n"},
+	})
+}
+
+func TestPythonMount(t *testing.T) {
+	tools := pythonTools(t)
+	sb := newPythonSandbox(t, tools, core.Options{})
+	host := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(host, "in.txt"), []byte("from host\n"), 0o644))
+	fsys, err := hostdir.New(host)
+	require.NoError(t, err)
+	require.NoError(t, sb.Mount("/mnt/host", fsys, false))
+	runPyCases(t, sb, []pyCase{{name: "mount", script: `python3 -c '
+import os
+print(open("/mnt/host/in.txt").read().strip(), os.listdir("/mnt/host"))
+with open("/mnt/host/out.txt", "w") as f: f.write("from python\n")
+os.rename("/mnt/host/out.txt", "/mnt/host/out2.txt")
+print(os.stat("/mnt/host/out2.txt").st_size)
+'`, stdout: "from host ['in.txt']\n12\n"}})
+	data, err := os.ReadFile(filepath.Join(host, "out2.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "from python\n", string(data))
+}
+
+func TestPythonLimits(t *testing.T) {
+	tools := pythonTools(t)
+	ctx := context.Background()
+	// Warm the compiled module so the timeout below measures the loop.
+	sb := newPythonSandbox(t, tools, core.Options{MemoryLimitMB: 128, OutputLimit: 1 << 20})
+	res, err := sb.Run(ctx, `python3 -c pass`, core.RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, 0, res.ExitCode, "%s", res.Stderr)
+
+	t.Run("timeout kills a busy loop", func(t *testing.T) {
+		res, err := sb.Run(ctx, `python3 -c 'while True: pass'`, core.RunOptions{Timeout: 2 * time.Second})
+		require.NoError(t, err)
+		assert.True(t, res.TimedOut)
+		assert.Equal(t, 124, res.ExitCode)
+	})
+	t.Run("memory limit", func(t *testing.T) {
+		res, err := sb.Run(ctx, `python3 -c 'x = bytearray(200 << 20); print(len(x))'`, core.RunOptions{})
+		require.NoError(t, err)
+		assert.NotEqual(t, 0, res.ExitCode)
+		assert.Empty(t, string(res.Stdout))
+		assert.Contains(t, string(res.Stderr), "MemoryError")
+	})
+	t.Run("output cap", func(t *testing.T) {
+		res, err := sb.Run(ctx, `python3 -c 'import sys
+for i in range(100000): sys.stdout.write("x" * 99 + "\n")'`, core.RunOptions{})
+		require.NoError(t, err)
+		assert.True(t, res.Truncated)
+		assert.LessOrEqual(t, len(res.Stdout), (1<<20)+200)
+	})
+	t.Run("deep recursion is a RecursionError", func(t *testing.T) {
+		res, err := sb.Run(ctx, `python3 -c '
+import sys
+def f(n): return f(n + 1)
+try:
+    f(0)
+except RecursionError:
+    print("RecursionError", sys.getrecursionlimit())
+'`, core.RunOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, "RecursionError 1000\n", string(res.Stdout), "%s", res.Stderr)
+	})
+}
+
+// The compiled module is shared by every sandbox of the process: a second
+// sandbox's first python3 run does not compile it again (it takes a fraction
+// of the first run's time when that one had to compile).
+func TestPythonModuleShared(t *testing.T) {
+	tools := pythonTools(t)
+	ctx := context.Background()
+	for i := 0; i < 2; i++ {
+		sb := newPythonSandbox(t, tools, core.Options{})
+		res, err := sb.Run(ctx, `python3 -c 'print("ok")'`, core.RunOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, "ok\n", string(res.Stdout), "%s", res.Stderr)
+	}
+}
+
+// A REPL starts when stdin is a terminal: prompts on stderr, results on stdout.
+func TestPythonREPL(t *testing.T) {
+	tools := pythonTools(t)
+	sb := newPythonSandbox(t, tools, core.Options{})
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	go func() {
+		w.WriteString("x = 6\nprint(x * 7)\nx + 1\n")
+		w.Close()
+	}()
+	defer r.Close()
+	var out, errb bytes.Buffer
+	res, err := sb.Run(context.Background(), "python3", core.RunOptions{Stdin: r, Stdout: &out, Stderr: &errb, Terminal: true})
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.ExitCode)
+	assert.Equal(t, "42\n7\n", out.String())
+	assert.Contains(t, errb.String(), ">>> ")
+	assert.Contains(t, errb.String(), "Python 3.11")
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/platform/assetsrc"
+)
+
+// pythonBench is issue 4's benchmark: python3.wasm (compiled module reused)
+// beside the host's native python3 in the same run.
+func pythonBench(ctx context.Context) {
+	fmt.Println()
+	src := assetsrc.Default()
+	if src == "" {
+		fmt.Println("python: skipped: no assets (run `make assets`)")
+		return
+	}
+	tools, err := assetsrc.Open(ctx, src)
+	check(err)
+	if !slices.Contains(tools.Commands(), "python3") {
+		fmt.Println("python: skipped: the assets have no python3 (run `make assets`)")
+		return
+	}
+	native := nativePython()
+	if native == "" {
+		fmt.Println("python: skipped: no native python3 on this machine to compare with")
+		return
+	}
+	sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: 5 * time.Minute})
+	check(err)
+	defer sb.Close()
+	py := func(code string) func() {
+		script := "python3 -c '" + code + "'"
+		return func() {
+			res, err := sb.Run(ctx, script, core.RunOptions{})
+			check(err)
+			if res.ExitCode != 0 {
+				fail("%s exited %d: %s", script, res.ExitCode, res.Stderr)
+			}
+		}
+	}
+	nat := func(code string) func() {
+		return func() {
+			if out, err := exec.Command(native, "-c", code).CombinedOutput(); err != nil {
+				fail("native %s -c %q: %v: %s", native, code, err, out)
+			}
+		}
+	}
+	t0 := time.Now()
+	py("pass")() // compiles python3.wasm (or loads it from the disk cache)
+	first := time.Since(t0)
+
+	const loop = "s = 0\nfor i in range(3000000): s += i\nprint(s)"
+	rows := []row{
+		{"python3 -c 'print(1)' (warm)", per(20, py("print(1)")), per(20, nat("print(1)")), "≤ 1.5×", ""},
+		{"3M-iteration for loop", per(3, py(loop)), per(3, nat(loop)), "≤ 6×", ""},
+		{"import json, csv, sqlite3, decimal", per(10, py("import json, csv, sqlite3, decimal")),
+			per(10, nat("import json, csv, sqlite3, decimal")), "", ""},
+		{"subprocess.run([\"true\"])", per(10, py("import subprocess; subprocess.run([\"true\"])")),
+			per(10, nat("import subprocess; subprocess.run([\"true\"])")), "", "native forks /bin/true"},
+	}
+	fmt.Printf("%-36s %12s %12s %8s  %-8s %s\n", "python3 (native: "+native+")", "wasmsand", "native", "ratio", "target", "")
+	for _, r := range rows {
+		fmt.Printf("%-36s %12s %12s %8s  %-8s %s\n", r.name, r.ours.Round(10*time.Microsecond),
+			r.native.Round(10*time.Microsecond), fmt.Sprintf("%.2f×", float64(r.ours)/float64(r.native)), r.target, r.remark)
+	}
+	fmt.Printf("first python3 run in this process (compile or disk cache): %s\n", first.Round(time.Millisecond))
+}
+
+// nativePython finds the host's python3: Debian's /usr/bin/python3 (3.11,
+// the version python3.wasm is built from) when present, else the real binary
+// behind python3 on PATH (not a pyenv shim, whose own start-up would count).
+func nativePython() string {
+	for _, p := range []string{"/usr/bin/python3.11", "/usr/bin/python3"} {
+		if _, err := exec.LookPath(p); err == nil {
+			return p
+		}
+	}
+	p, err := exec.LookPath("python3")
+	if err != nil {
+		return ""
+	}
+	out, err := exec.Command(p, "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		return ""
+	}
+	if s := strings.TrimSpace(string(out)); s != "" {
+		return s
+	}
+	return p
+}
