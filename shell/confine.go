@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bytes"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -23,11 +24,12 @@ import (
 // callHandler.
 func confine(node syntax.Node) error {
 	var err error
+	jobs := map[*syntax.Stmt]bool{} // background statements made by backgroundJob
 	syntax.Walk(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
-			if n.Background {
-				countSubshell(n)
+			if n.Background && !jobs[n] {
+				jobs[backgroundJob(n)] = true
 				return true // the pipeline, if any, is now inside
 			}
 			if b, ok := n.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
@@ -49,6 +51,9 @@ func confine(node syntax.Node) error {
 					n.Short = false
 				case "PPID":
 					n.Param.Value = ppidVar
+				case "!":
+					n.Param.Value = lastBgVar
+					n.Short = false
 				}
 			}
 		case *syntax.Word:
@@ -110,14 +115,37 @@ func recordPipeStatus(st *syntax.Stmt, pipe *syntax.BinaryCmd) {
 		Stmts: []*syntax.Stmt{&inner, call(st.End(), pipeDoneCmd, id)}}
 }
 
-// countSubshell counts a background job (`X &`) as a process the same way:
-// `{ __wasmsand_enter && X; __wasmsand_leave; } &`.
-func countSubshell(st *syntax.Stmt) {
+// backgroundJob makes `X &` a job we can list, wait for and kill (the
+// interpreter's own jobs are goroutines without pids or handles):
+//
+//	{ __wasmsand_newjob 'X'; { __wasmsand_job=$__wasmsand_lastbg; ( __wasmsand_enter && X ); __wasmsand_jobdone; } & }
+//
+// newjob allocates the job's pid and sets $! in the launching shell; the job
+// knows itself by __wasmsand_job (its copy of the variables); commands run in
+// it get the job's context, and once it is killed its next command is
+// `exit 143`, which ends the ( ) so jobdone still records the status.
+func backgroundJob(st *syntax.Stmt) (job *syntax.Stmt) {
 	inner := *st
 	inner.Background = false
 	inner.Coprocess = false
-	wrapCounted(st, &inner, call(st.End(), leaveCmd))
-	st.Background = true
+	var text bytes.Buffer
+	_ = syntax.NewPrinter().Print(&text, &inner)
+	pos := st.Position
+	guarded := &syntax.Stmt{Position: pos, Cmd: &syntax.BinaryCmd{OpPos: pos, Op: syntax.AndStmt,
+		X: call(pos, enterCmd), Y: &inner}}
+	assign := &syntax.Stmt{Position: pos, Cmd: &syntax.CallExpr{Assigns: []*syntax.Assign{{
+		Name:  &syntax.Lit{Value: jobVar},
+		Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Param: &syntax.Lit{Value: lastBgVar}}}},
+	}}}}
+	job = &syntax.Stmt{Position: pos, Background: true, Cmd: &syntax.Block{Lbrace: pos, Rbrace: st.End(), Stmts: []*syntax.Stmt{
+		assign,
+		{Position: pos, Cmd: &syntax.Subshell{Lparen: pos, Rparen: st.End(), Stmts: []*syntax.Stmt{guarded}}},
+		call(st.End(), jobDoneCmd),
+	}}}
+	*st = syntax.Stmt{Position: pos, Cmd: &syntax.Block{Lbrace: pos, Rbrace: st.End(), Stmts: []*syntax.Stmt{
+		call(pos, newJobCmd, hex.EncodeToString(bytes.TrimSpace(text.Bytes()))), job,
+	}}}
+	return job
 }
 
 // wrapCounted turns st into `{ __wasmsand_enter && inner; after; }`.

@@ -41,7 +41,23 @@ const (
 // command -v, hash, pwd -P, cd's errors) and confines code that the
 // interpreter parses itself (eval, source).
 func (s *Session) callHandler(ctx context.Context, args []string) ([]string, error) {
+	if j := s.currentJob(interp.HandlerCtx(ctx)); j != nil && args[0] != jobDoneCmd {
+		s.mu.Lock()
+		killed := j.killed != 0
+		s.mu.Unlock()
+		if killed {
+			return []string{"exit", "143"}, nil // the job was killed: end it here
+		}
+	}
 	switch args[0] {
+	case "kill":
+		return append([]string{killCmd}, args[1:]...), nil
+	case "jobs":
+		return append([]string{jobsCmd}, args[1:]...), nil
+	case "wait":
+		if len(args) > 1 {
+			return append([]string{waitCmd}, args[1:]...), nil
+		}
 	case "echo":
 		return append([]string{echoCmd}, args[1:]...), nil
 	case "printf":
@@ -171,6 +187,17 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		return status(writeOut(hc, "echo", echo(hc, args[1:])))
 	case printfCmd:
 		return status(s.printfBuiltin(ctx, hc, args[1:]))
+	case newJobCmd:
+		return status(s.newJob(ctx, hc, args[1:]))
+	case jobDoneCmd:
+		s.jobDone(hc)
+		return status(hc.LastExitStatus)
+	case killCmd:
+		return status(s.kill(hc, args[1:]))
+	case waitCmd:
+		return status(s.waitFor(ctx, hc, args[1:]))
+	case jobsCmd:
+		return status(s.listJobs(hc, args[1:]))
 	case enterCmd:
 		if s.subshells.Add(1) > int64(s.cfg.MaxSubshells) {
 			fmt.Fprintln(hc.Stderr, "bash: fork: retry: Resource temporarily unavailable")
@@ -202,6 +229,9 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintln(hc.Stdout, p)
 		return nil
+	}
+	if j := s.currentJob(hc); j != nil {
+		ctx = j.ctx // so kill reaches the job's programs
 	}
 	st := s.Exec(ctx, &ExecRequest{
 		Argv:   args,

@@ -78,6 +78,9 @@ type Session struct {
 	subshells atomic.Int64 // live counted subshells of the current run
 
 	pipes map[string][]string // stage statuses of running pipelines, by id
+
+	jobs     map[int]*job // background jobs by pid (jobs.go)
+	jobsLive atomic.Int64
 }
 
 // New starts a session. Nothing is read from the host.
@@ -117,7 +120,7 @@ func newSession(cfg Config, vars map[string]string) (*Session, error) {
 	if cfg.NewPid == nil {
 		cfg.NewPid = func() (int, func(), error) { return cfg.Pid + 1, func() {}, nil }
 	}
-	s := &Session{cfg: cfg, sources: map[string][]string{}, pipes: map[string][]string{}}
+	s := &Session{cfg: cfg, sources: map[string][]string{}, pipes: map[string][]string{}, jobs: map[int]*job{}}
 	r, err := interp.New(
 		interp.Env(newEnviron(cfg.Env, vars, cfg.Pid, cfg.PPid)),
 		// interp.Dir would os.Stat the host; set the field directly.

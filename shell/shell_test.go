@@ -276,3 +276,12 @@ func TestPrintf(t *testing.T) {
 	assert.Equal(t, "bash: printf: abc: invalid number\n", errOut)
 	assert.Equal(t, 1, st)
 }
+
+func TestJobs(t *testing.T) {
+	s, _, _ := newTestSession(t)
+	out, errOut, st := run(t, s, `while :; do :; done & echo "pid=$!"; jobs; kill %1; wait $!; echo "status=$?"
+(exit 3) & wait $!; echo "st=$?"; kill 99999; echo "k=$?"; kill -0 $$ 2>/dev/null; f() { :; } & wait; jobs; echo end`)
+	assert.Equal(t, 0, st, errOut)
+	assert.Regexp(t, `^pid=\d+\n\[1\]\+  Running                 while :; do :; done &\nstatus=143\nst=3\nk=1\n(\[1\]\+  Done +f\(\) \{.*\n)?end\n$`, out)
+	assert.Contains(t, errOut, "bash: kill: (99999) - No such process")
+}
