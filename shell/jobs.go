@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"mvdan.cc/sh/v3/interp"
@@ -26,6 +27,9 @@ const (
 	lastBgVar = "__wasmsand_lastbg" // $!
 )
 
+// maxFinishedJobs bounds the job table when finished jobs are never collected.
+const maxFinishedJobs = 256
+
 type job struct {
 	num, pid int
 	text     string
@@ -33,6 +37,7 @@ type job struct {
 	cancel   context.CancelFunc
 	release  func()
 	done     chan struct{}
+	finish   sync.Once
 	status   int
 	killed   int // the signal that killed it (0: not killed); under Session.mu
 }
@@ -48,17 +53,24 @@ func (s *Session) newJob(ctx context.Context, hc interp.HandlerContext, args []s
 		}
 	}
 	pid, release, err := s.cfg.NewPid()
-	if err != nil {
-		fmt.Fprintf(hc.Stderr, "bash: fork: %v\n", err)
-		pid, release = 0, func() {}
-	}
+	forkFailed := err != nil
 	jctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
+	if forkFailed {
+		// The job must not run (its first command will be exit); it still
+		// needs an id of its own for its bookkeeping.
+		fmt.Fprintf(hc.Stderr, "bash: fork: %v\n", err)
+		s.failedJobs--
+		pid, release = s.failedJobs, func() {}
+	}
 	num := 1 // bash numbers from 1 above the jobs still in the table
 	for _, other := range s.jobs {
 		num = max(num, other.num+1)
 	}
 	j := &job{num: num, pid: pid, text: text, ctx: jctx, cancel: cancel, release: release, done: make(chan struct{})}
+	if forkFailed {
+		j.killed = int(syscall.SIGTERM)
+	}
 	s.jobs[pid] = j
 	s.mu.Unlock()
 	s.jobsLive.Add(1)
@@ -96,10 +108,25 @@ func (s *Session) jobDone(hc interp.HandlerContext) {
 		j.status = 128 + j.killed
 	}
 	s.mu.Unlock()
-	j.release()
-	j.cancel()
-	close(j.done)
-	s.jobsLive.Add(-1)
+	j.finish.Do(func() {
+		j.release()
+		j.cancel()
+		close(j.done)
+		s.jobsLive.Add(-1)
+	})
+	// Jobs stay listed until waited for or shown by `jobs`; a script that
+	// starts thousands and never looks does not keep them all.
+	s.mu.Lock()
+	if len(s.jobs) > maxFinishedJobs {
+		for pid, other := range s.jobs {
+			select {
+			case <-other.done:
+				delete(s.jobs, pid)
+			default:
+			}
+		}
+	}
+	s.mu.Unlock()
 }
 
 // findJob resolves a kill/wait operand: %N, %%, %+, %-, or a pid.

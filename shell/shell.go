@@ -79,8 +79,9 @@ type Session struct {
 
 	pipes map[string][]string // stage statuses of running pipelines, by id
 
-	jobs     map[int]*job // background jobs by pid (jobs.go)
-	jobsLive atomic.Int64
+	jobs       map[int]*job // background jobs by pid (jobs.go)
+	failedJobs int          // ids (negative) of jobs whose fork failed
+	jobsLive   atomic.Int64
 }
 
 // New starts a session. Nothing is read from the host.
