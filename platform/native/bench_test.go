@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	mrand "math/rand/v2"
 	"os"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/wasmsand/wasmsand/internal/benchdata"
 
 	"github.com/stretchr/testify/require"
 
@@ -166,24 +167,6 @@ func BenchmarkHostCall(b *testing.B) {
 	}
 }
 
-// makeLog is scripts/bench's deterministic ~5 MB log (61k lines).
-func makeLog() []byte {
-	r := mrand.New(mrand.NewPCG(1, 2))
-	levels := []string{"INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"}
-	comps := []string{"db", "api", "auth", "cache", "queue", "web", "mail"}
-	words := []string{"request", "served", "connection", "reset", "timeout", "user", "login", "failed", "retry", "ok", "slow", "query"}
-	var b bytes.Buffer
-	for i := 0; b.Len() < 5<<20; i++ {
-		fmt.Fprintf(&b, "2026-11-21T%02d:%02d:%02dZ %s %s host-%d", i/3600%24, i/60%60, i%60,
-			levels[r.IntN(len(levels))], comps[r.IntN(len(comps))], r.IntN(8))
-		for j := 0; j < 6; j++ {
-			b.WriteString(" " + words[r.IntN(len(words))])
-		}
-		fmt.Fprintf(&b, " user=%d\n", r.IntN(500))
-	}
-	return b.Bytes()
-}
-
 type computeCase struct {
 	name string
 	wasm []byte
@@ -235,7 +218,7 @@ func runCompute(t testing.TB, m platform.Module, args []string, in []byte) {
 
 // BenchmarkCompute: the compute cases, one run per op, in each mode.
 func BenchmarkCompute(b *testing.B) {
-	log := makeLog()
+	log := benchdata.Log(5 << 20)
 	ctx := context.Background()
 	for _, c := range computeCases(b) {
 		for _, mode := range computeModes {
@@ -266,7 +249,7 @@ func TestComputeOverhead(t *testing.T) {
 	if rounds == 0 {
 		t.Skip("WASMSAND_OVERHEAD=rounds not set")
 	}
-	log := makeLog()
+	log := benchdata.Log(5 << 20)
 	ctx := context.Background()
 	for _, c := range computeCases(t) {
 		mods := make([]platform.Module, len(computeModes))

@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/wasmsand/wasmsand/internal/benchdata"
 
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/platform/assetsrc"
@@ -32,24 +33,6 @@ var pipeCases = []pipeCase{
 	{"warm cat f | wc -l", "cat small.txt | wc -l", 200},
 }
 
-// makeLog writes a deterministic ~5 MB log.
-func makeLog() []byte {
-	r := rand.New(rand.NewPCG(1, 2))
-	levels := []string{"INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"}
-	comps := []string{"db", "api", "auth", "cache", "queue", "web", "mail"}
-	words := []string{"request", "served", "connection", "reset", "timeout", "user", "login", "failed", "retry", "ok", "slow", "query"}
-	var b bytes.Buffer
-	for i := 0; b.Len() < 5<<20; i++ {
-		fmt.Fprintf(&b, "2026-11-21T%02d:%02d:%02dZ %s %s host-%d", i/3600%24, i/60%60, i%60,
-			levels[r.IntN(len(levels))], comps[r.IntN(len(comps))], r.IntN(8))
-		for j := 0; j < 6; j++ {
-			b.WriteString(" " + words[r.IntN(len(words))])
-		}
-		fmt.Fprintf(&b, " user=%d\n", r.IntN(500))
-	}
-	return b.Bytes()
-}
-
 func pipelines(ctx context.Context) {
 	src := assetsrc.Default()
 	if src == "" {
@@ -58,7 +41,7 @@ func pipelines(ctx context.Context) {
 	}
 	tools, err := assetsrc.Open(ctx, src)
 	check(err)
-	logData := makeLog()
+	logData := benchdata.Log(5 << 20)
 	small := []byte(strings.Repeat("a line\n", 100))
 	dir, err := os.MkdirTemp("", "wasmsand-bench")
 	check(err)
