@@ -11,13 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wasmsand/wasmsand/internal/benchdata"
-
 	"github.com/stretchr/testify/require"
 
 	"github.com/tetratelabs/wazero"
 	wazwasi "github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
+	"github.com/wasmsand/wasmsand/internal/benchdata"
 	"github.com/wasmsand/wasmsand/platform"
 	"github.com/wasmsand/wasmsand/vfs"
 	"github.com/wasmsand/wasmsand/wasi"

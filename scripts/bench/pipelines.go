@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wasmsand/wasmsand/internal/benchdata"
-
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/internal/benchdata"
 	"github.com/wasmsand/wasmsand/platform/assetsrc"
 )
 
