@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
@@ -19,12 +20,81 @@ func init() {
 		"bash":  runShell,
 		"sh":    runShell,
 		"which": runWhich,
+		"less":  runPager,
+		"curl":  noNetwork("curl", 7, "-s", "--silent"),
+		"wget":  noNetwork("wget", 4, "-q", "--quiet"),
 	}
 }
 
 // InternalTools lists the commands the shell provides itself, so that the
 // sandbox can give them /bin entries.
-func InternalTools() []string { return []string{"bash", "sh", "which"} }
+func InternalTools() []string { return []string{"bash", "sh", "which", "less", "curl", "wget"} }
+
+// noNetwork stands in for a network client until the sandbox has a network
+// policy: a clear error and the client's own status for a failed connection.
+// quiet lists the options that silence errors (curl's -S brings them back).
+func noNetwork(name string, status int, quiet ...string) func(*Session, context.Context, *ExecRequest) int {
+	return func(s *Session, ctx context.Context, req *ExecRequest) int {
+		silent, showErrors := false, false
+		for _, a := range req.Argv[1:] {
+			switch {
+			case a == "--version" || a == "-V":
+				fmt.Fprintf(req.Stdout, "%s (wasmsand): network is disabled\n", name)
+				return 0
+			case a == "--show-error":
+				showErrors = true
+			case slices.Contains(quiet, a):
+				silent = true
+			case len(a) > 1 && a[0] == '-' && a[1] != '-':
+				// combined short options such as -sS, -qO
+				silent = silent || strings.ContainsRune(a[1:], rune(quiet[0][1]))
+				showErrors = showErrors || (name == "curl" && strings.ContainsRune(a[1:], 'S'))
+			}
+		}
+		if silent && !showErrors {
+			return status
+		}
+		fmt.Fprintf(req.Stderr, "%s: network is disabled in this sandbox (no network policy allows it)\n", name)
+		return status
+	}
+}
+
+// runPager is `less`: with no terminal to page on, it prints its files (or
+// stdin) like cat, which is what an agent reading its output wants.
+func runPager(s *Session, ctx context.Context, req *ExecRequest) int {
+	var files []string
+	for _, a := range req.Argv[1:] {
+		if a == "--" || (len(a) > 1 && (a[0] == '-' || a[0] == '+')) {
+			continue // display options have no meaning here
+		}
+		files = append(files, a)
+	}
+	if len(files) == 0 {
+		if req.Stdin != nil {
+			if _, err := io.Copy(req.Stdout, req.Stdin); err != nil {
+				return 1
+			}
+		}
+		return 0
+	}
+	st := 0
+	for _, f := range files {
+		p := f
+		if !path.IsAbs(p) {
+			p = path.Join(req.Dir, p)
+		}
+		data, err := s.cfg.FS.ReadFile(p)
+		if err != nil {
+			fmt.Fprintf(req.Stderr, "%s: %s\n", f, strerror(errnoOf(err)))
+			st = 1
+			continue
+		}
+		if _, err := req.Stdout.Write(data); err != nil {
+			return 1
+		}
+	}
+	return st
+}
 
 // The bash we stand in for: 5.2, as recorded in the conformance suite.
 const (
