@@ -121,6 +121,7 @@ func TestPythonInvocation(t *testing.T) {
 		{name: "traceback", script: `python3 -c 'def f(): raise ValueError("boom")
 f()'`, stderr: "Traceback (most recent call last):\n  File \"<string>\", line 2, in <module>\n  File \"<string>\", line 1, in f\nValueError: boom\n", code: 1},
 		{name: "syntax error", script: `python3 -c 'print(('`, stderr: "SyntaxError", code: 1},
+		{name: "missing script", script: `python3 nope.py`, stderr: "python3: can't open file '/home/user/nope.py': [Errno 2] No such file or directory\n", code: 2},
 		{name: "sys.executable", script: `python3 -c 'import sys; print(sys.executable, sys.prefix)'`, stdout: "/usr/bin/python3 /usr/lib/wasmsand/python\n"},
 		{name: "pip", script: `pip install requests`, stderr: "installing packages needs the network policy", code: 1},
 		{name: "python3 -m pip", script: `python3 -m pip install requests`, stderr: "installing packages needs the network policy", code: 1},
@@ -162,11 +163,22 @@ print(zlib.decompress(zlib.compress(b"abc" * 100)) == b"abc" * 100, hashlib.sha2
 print(decimal.Decimal("1.10") + decimal.Decimal("2.205"), datetime.date(2024, 2, 29).isoformat(), math.isqrt(10**20), struct.pack("<I", 1).hex(), unicodedata.name("é"))
 print(ET.fromstring("<a><b>t</b></a>").find("b").text, pickle.loads(pickle.dumps({"k": [1]})))
 '`, stdout: "True 2d711642 9dd4e461 0909377a\n3.305 2024-02-29 10000000000 01000000 LATIN SMALL LETTER E WITH ACUTE\nt {'k': [1]}\n"},
-		{name: "tarfile gzip roundtrip", script: `cd /tmp && echo data > f && python3 -c '
-import tarfile
-with tarfile.open("a.tgz", "w:gz") as t: t.add("f")
-print(tarfile.open("a.tgz").getnames())
-'`, stdout: "['f']\n"},
+		{name: "tarfile gzip bz2 xz", script: `cd /tmp && echo data > f && python3 -c '
+import tarfile, bz2, lzma
+for mode in ("gz", "bz2", "xz"):
+    with tarfile.open("a." + mode, "w:" + mode) as t: t.add("f")
+    print(mode, tarfile.open("a." + mode).getnames())
+print(bz2.decompress(bz2.compress(b"b" * 100)) == b"b" * 100, lzma.decompress(lzma.compress(b"x")))
+'`, stdout: "gz ['f']\nbz2 ['f']\nxz ['f']\nTrue b'x'\n"},
+		{name: "errno numbers are Linux's", script: `python3 -c '
+import errno, os
+print(errno.ENOENT, errno.EACCES, errno.errorcode[2], os.strerror(2))
+try:
+    open("/nope")
+except FileNotFoundError as e:
+    print(e.errno, e)
+print(type(OSError(errno.EEXIST, "x")).__name__)
+'`, stdout: "2 13 ENOENT No such file or directory\n2 [Errno 2] No such file or directory: '/nope'\nFileExistsError\n"},
 	})
 }
 

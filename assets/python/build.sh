@@ -89,16 +89,16 @@ done
 
 # Every stdlib C module that can build for WASI must be in. Left out, and why:
 #   _ssl _hashlib: OpenSSL (hashlib has its own md5/sha1/sha2/sha3/blake2)
-#   _bz2 _lzma _uuid _ctypes _curses* _dbm _gdbm _tkinter: no wasm32 build
-#   of their libraries here (libffi has no wasm32-wasi port);
+#   _uuid _ctypes _curses* _dbm _gdbm _tkinter: no wasm32 build of their
+#   libraries here (libffi has no wasm32-wasi port);
 #   xxlimited*: examples; n/a (CPython's WASI list) and disabled (test modules).
 missing=$(awk '$2 == "missing" {print $1}' "$interp/modules-state.txt" |
-  grep -vxE '_ssl|_hashlib|_bz2|_lzma|_uuid|_ctypes|_tkinter|xxlimited|xxlimited_35' || true)
+  grep -vxE '_ssl|_hashlib|_uuid|_ctypes|_tkinter|xxlimited|xxlimited_35' || true)
 if [ -n "$missing" ]; then
   echo "python: stdlib C modules missing from the build: $missing" >&2
   exit 1
 fi
-for m in zlib _sqlite3 _json _csv _decimal _datetime math _struct unicodedata _md5 _sha1 _sha256 _sha512 _sha3 _blake2 select _socket pyexpat _elementtree _pickle; do
+for m in zlib _bz2 _lzma _sqlite3 _json _csv _decimal _datetime math _struct unicodedata _md5 _sha1 _sha256 _sha512 _sha3 _blake2 select _socket pyexpat _elementtree _pickle; do
   grep -qx "$m yes" "$interp/modules-state.txt" || { echo "python: module $m is not built in" >&2; exit 1; }
 done
 
@@ -107,7 +107,9 @@ log "zipping the standard library"
 "$build_python" "$here/mkzip.py" "$OUT/python311.zip" "$SRC/python/Lib" "$here/lib" "$interp/sysconfigdata.py" >&2
 
 cat "$SRC/python/LICENSE" > "$OUT/LICENSE"
-for f in "$SRC/zlib/LICENSE" ; do [ -f "$f" ] && { printf '\n\n---- zlib ----\n\n'; cat "$f"; } >> "$OUT/LICENSE"; done
+for f in zlib/LICENSE bzip2/LICENSE xz/COPYING; do
+  if [ -f "$SRC/$f" ]; then printf '\n\n---- %s ----\n\n' "${f%%/*}"; cat "$SRC/$f"; fi >> "$OUT/LICENSE"
+done
 printf '\n\n---- SQLite ----\n\nThe author disclaims copyright to this source code: SQLite is in the public domain.\n' >> "$OUT/LICENSE"
 printf '%s\n' python3 python python3.11 pip pip3 > "$OUT/commands.txt"
 

@@ -30,6 +30,8 @@ mkdir -p nolib
 export LDFLAGS="-L$bdir/nolib"
 export ZLIB_CFLAGS="-I$deps/include" ZLIB_LIBS="-L$deps/lib -lz"
 export LIBSQLITE3_CFLAGS="-I$deps/include" LIBSQLITE3_LIBS="-L$deps/lib -lsqlite3"
+export BZIP2_CFLAGS="-I$deps/include" BZIP2_LIBS="-L$deps/lib -lbz2"
+export LIBLZMA_CFLAGS="-I$deps/include" LIBLZMA_LIBS="-L$deps/lib -llzma"
 export PKG_CONFIG=false
 
 "$src/configure" -C \
