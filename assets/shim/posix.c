@@ -98,6 +98,19 @@ static int exec_as_child(const char *path, char *const argv[], char *const envp[
     if (!av) return -1;
     memcpy(av, argv, (n + 1) * sizeof(char *));
     if (path) av[0] = (char *)path;
+    /* The host looks a bare name up in the child's PATH; execvp looks in ours, and
+     * without one in /bin:/usr/bin (glibc's default): `env -i cmd` runs cmd. */
+    char found[PATH_MAX];
+    if (path && !strchr(path, '/') && !getenv("PATH")) {
+        const char *dirs[] = {"/bin", "/usr/bin"};
+        for (int i = 0; i < 2; i++) {
+            snprintf(found, sizeof found, "%s/%s", dirs[i], path);
+            if (access(found, X_OK) == 0) {
+                av[0] = found;
+                break;
+            }
+        }
+    }
     fflush(NULL);
     int pid = wasmsand_spawn(av, envp ? envp : environ, 0, 1, 2);
     free(av);
@@ -111,7 +124,7 @@ int execve(const char *path, char *const argv[], char *const envp[]) {
     return exec_as_child(path, argv, envp);
 }
 int execv(const char *path, char *const argv[]) { return exec_as_child(path, argv, environ); }
-/* The host resolves a name without '/' through PATH (our environment's). */
+/* The host resolves a name without '/' through the PATH of the environment the child gets. */
 int execvp(const char *file, char *const argv[]) { return exec_as_child(file, argv, environ); }
 int execvpe(const char *file, char *const argv[], char *const envp[]) {
     return exec_as_child(file, argv, envp);
@@ -1530,3 +1543,10 @@ int pthread_cond_timedwait(pthread_cond_t *__restrict c, pthread_mutex_t *__rest
     (void)c, (void)m, (void)t;
     return ETIMEDOUT;
 }
+/* stdio locks (declared by include/stdio.h): one thread, nothing to lock. */
+void flockfile(FILE *f) { (void)f; }
+int ftrylockfile(FILE *f) {
+    (void)f;
+    return 0;
+}
+void funlockfile(FILE *f) { (void)f; }

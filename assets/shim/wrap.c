@@ -19,10 +19,21 @@
  *    1000 sees them), not just "the file exists" (wasi-libc).
  *  uname: "Linux" (wasi-libc says "wasi"), the host name from /etc/hostname; the
  *    release says wasmsand.
+ *  futimens, utimensat: wasi-libc (Debian's 2022-05 snapshot) sets both times to 0 for
+ *    times == NULL and rejects UTIME_NOW / UTIME_OMIT with EINVAL (GNU touch, cp -p, tar):
+ *    turn those into explicit times (the clock's now, the file's current time).
+ *  linkat: wasi-libc fails with ENOENT when both directories are AT_FDCWD (GNU ln);
+ *    that case goes through link().
+ *  setlocale: wasi-libc (musl) gives only LC_CTYPE a C.UTF-8 locale and names the other
+ *    categories "C"; glibc names every category asked for C.UTF-8 "C.UTF-8", and GNU
+ *    programs look at the names (gnulib hard_locale: cmp says "byte" rather than "char").
+ *    Report each category by the name it was set to when that is C.UTF-8 (musl's C and
+ *    C.UTF-8 behave alike outside LC_CTYPE).
  *  signal, raise: wasi-libc's emulation prints "Program received fatal signal" (or
  *    traps) on a default action; keep the handlers here and end silently instead. */
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/uio.h>
@@ -31,6 +42,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "wasmsand.h"
 
@@ -366,4 +378,110 @@ int __wrap_uname(struct utsname *u) {
     strcpy(u->version, "#1 wasmsand WebAssembly sandbox");
     strcpy(u->machine, "wasm32");
     return 0;
+}
+
+/* ---- setlocale ---- */
+
+char *__real_setlocale(int, const char *);
+
+#define NCAT 6 /* musl: LC_CTYPE 0 ... LC_MESSAGES 5, LC_ALL 6 */
+static const char *const cat_env[NCAT] = {"LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY", "LC_MESSAGES"};
+static unsigned char cat_c_utf8[NCAT]; /* category set to C.UTF-8 (musl calls it "C") */
+static char all_name[8 * NCAT + 8];
+
+static int is_c_utf8(const char *n) {
+    return n && (!strcmp(n, "C.UTF-8") || !strcmp(n, "C.utf8") || !strcmp(n, "C.utf-8"));
+}
+
+static const char *env_locale(int cat) {
+    const char *v = getenv("LC_ALL");
+    if (!v || !*v) v = getenv(cat_env[cat]);
+    if (!v || !*v) v = getenv("LANG");
+    return v;
+}
+
+static const char *cat_name(int cat) {
+    const char *r = __real_setlocale(cat, NULL);
+    return r && cat_c_utf8[cat] && !strcmp(r, "C") ? "C.UTF-8" : r;
+}
+
+char *__wrap_setlocale(int cat, const char *name) {
+    char *r = __real_setlocale(cat, name);
+    if (!r || cat < 0 || cat > LC_ALL) return r;
+    if (name)
+        for (int c = 0; c < NCAT; c++)
+            if (cat == LC_ALL || cat == c) cat_c_utf8[c] = is_c_utf8(*name ? name : env_locale(c));
+    if (cat != LC_ALL) return (char *)cat_name(cat);
+    /* LC_ALL: one name when every category has it, else musl's "a;b;c..." form */
+    const char *first = cat_name(0);
+    int same = 1;
+    for (int c = 1; c < NCAT; c++) same &= !strcmp(cat_name(c), first);
+    if (same) return (char *)first;
+    all_name[0] = 0;
+    for (int c = 0; c < NCAT; c++) {
+        if (c) strncat(all_name, ";", sizeof all_name - strlen(all_name) - 1);
+        strncat(all_name, cat_name(c), sizeof all_name - strlen(all_name) - 1);
+    }
+    return all_name;
+}
+
+/* ---- futimens, utimensat, linkat ---- */
+
+int __real_futimens(int, const struct timespec[2]);
+int __real_utimensat(int, const char *, const struct timespec[2], int);
+int __real_linkat(int, const char *, int, const char *, int);
+
+/* Resolves NULL / UTIME_NOW / UTIME_OMIT into explicit times; *cur is called (once) for
+ * the file's current times when a time is omitted. 1 = nothing to change, -1 = error. */
+static int explicit_times(const struct timespec *in, struct timespec out[2], int (*cur)(void *, struct stat *), void *arg) {
+    struct timespec now;
+    int need_now = !in || in[0].tv_nsec == UTIME_NOW || in[1].tv_nsec == UTIME_NOW;
+    int omit = in && (in[0].tv_nsec == UTIME_OMIT || in[1].tv_nsec == UTIME_OMIT);
+    if (in && in[0].tv_nsec == UTIME_OMIT && in[1].tv_nsec == UTIME_OMIT) return 1;
+    if (need_now) clock_gettime(CLOCK_REALTIME, &now);
+    struct stat st;
+    if (omit && cur(arg, &st)) return -1;
+    for (int i = 0; i < 2; i++) {
+        if (!in || in[i].tv_nsec == UTIME_NOW)
+            out[i] = now;
+        else if (in[i].tv_nsec == UTIME_OMIT)
+            out[i] = i ? st.st_mtim : st.st_atim;
+        else
+            out[i] = in[i];
+    }
+    return 0;
+}
+
+static int cur_fd(void *arg, struct stat *st) { return fstat(*(int *)arg, st); }
+
+int __wrap_futimens(int fd, const struct timespec times[2]) {
+    struct timespec t[2];
+    int r = explicit_times(times, t, cur_fd, &fd);
+    return r ? (r > 0 ? 0 : -1) : __real_futimens(fd, t);
+}
+
+struct at_file {
+    int dirfd, flags;
+    const char *path;
+};
+static int cur_at(void *arg, struct stat *st) {
+    struct at_file *a = arg;
+    return fstatat(a->dirfd, a->path, st, a->flags & AT_SYMLINK_NOFOLLOW);
+}
+
+int __wrap_utimensat(int dirfd, const char *path, const struct timespec times[2], int flags) {
+    struct timespec t[2];
+    struct at_file a = {dirfd, flags, path};
+    int r = explicit_times(times, t, cur_at, &a);
+    return r ? (r > 0 ? 0 : -1) : __real_utimensat(dirfd, path, t, flags);
+}
+
+int __wrap_linkat(int olddirfd, const char *old, int newdirfd, const char *new, int flags) {
+    if (olddirfd != AT_FDCWD || newdirfd != AT_FDCWD) return __real_linkat(olddirfd, old, newdirfd, new, flags);
+    if (!(flags & AT_SYMLINK_FOLLOW)) return link(old, new);
+    char *target = realpath(old, NULL);
+    if (!target) return -1;
+    int r = link(target, new);
+    free(target);
+    return r;
 }

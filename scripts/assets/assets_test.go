@@ -45,13 +45,15 @@ func TestRecipeValidation(t *testing.T) {
 	require.NoError(t, err)
 
 	for name, tc := range map[string]struct{ dir, recipe, want string }{
-		"dir mismatch":  {"y", ok, "must match its directory"},
-		"unknown field": {"x", `{"name":"x","bogus":1}`, "unknown field"},
-		"no license":    {"x", `{"name":"x","file":"x.wasm","sources":[{"package":"x","version":"1","dir":"x"}]}`, "license"},
-		"bad file":      {"x", `{"name":"x","file":"../x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"}]}`, "plain *.wasm"},
-		"no sources":    {"x", `{"name":"x","file":"x.wasm","license":"MIT"}`, "source"},
-		"missing patch": {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x","patches":["nope.patch"]}]}`, "patch"},
-		"dup dir":       {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"},{"package":"y","version":"1","dir":"x"}]}`, "duplicate"},
+		"dir mismatch":   {"y", ok, "must match its directory"},
+		"unknown field":  {"x", `{"name":"x","bogus":1}`, "unknown field"},
+		"no license":     {"x", `{"name":"x","file":"x.wasm","sources":[{"package":"x","version":"1","dir":"x"}]}`, "license"},
+		"bad file":       {"x", `{"name":"x","file":"../x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"}]}`, "plain *.wasm"},
+		"no sources":     {"x", `{"name":"x","file":"x.wasm","license":"MIT"}`, "source"},
+		"missing patch":  {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x","patches":["nope.patch"]}]}`, "patch"},
+		"shared missing": {"x", `{"name":"x","file":"x.wasm","license":"MIT","shared":["nope"],"sources":[{"package":"x","version":"1","dir":"x"}]}`, "shared dir"},
+		"shared bad":     {"x", `{"name":"x","file":"x.wasm","license":"MIT","shared":["../x"],"sources":[{"package":"x","version":"1","dir":"x"}]}`, "bad shared"},
+		"dup dir":        {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"},{"package":"y","version":"1","dir":"x"}]}`, "duplicate"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := loadRecipe(write(tc.dir, tc.recipe))
@@ -179,4 +181,28 @@ func TestResolveCommands(t *testing.T) {
 	assert.Equal(t, []string{"cat"}, got.Assets[1].Commands)
 	assert.Equal(t, []string{"xz", "xzcat"}, got.Assets[2].Commands)
 	assert.Equal(t, []string{"bzcat", "cat", "xzcat"}, m.Assets[1].Commands, "input untouched")
+}
+
+func TestStampCoversSharedDir(t *testing.T) {
+	root := t.TempDir()
+	dir, shared := filepath.Join(root, "x"), filepath.Join(root, "common")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.MkdirAll(shared, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "build.sh"), []byte("true\n"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "recipe.json"),
+		[]byte(`{"name":"x","file":"x.wasm","license":"MIT","shared":["common"],"sources":[{"package":"x","version":"1","dir":"x"}]}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(shared, "config.site"), []byte("a=1"), 0o644))
+	r, err := loadRecipe(filepath.Join(dir, "recipe.json"))
+	require.NoError(t, err)
+	s1, err := r.stamp("tc")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(shared, "config.site"), []byte("a=2"), 0o644))
+	s2, err := r.stamp("tc")
+	require.NoError(t, err)
+	assert.NotEqual(t, s1, s2, "a shared directory is an input too")
+
+	// A directory with a recipe of its own cannot be shared.
+	require.NoError(t, os.WriteFile(filepath.Join(shared, "recipe.json"), []byte("{}"), 0o644))
+	_, err = loadRecipe(filepath.Join(dir, "recipe.json"))
+	require.ErrorContains(t, err, "asset of its own")
 }

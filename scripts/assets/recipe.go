@@ -25,6 +25,10 @@ type Recipe struct {
 	// Fallback: a command this asset shares with another asset goes to the other
 	// (toybox: bzip2's bzcat, xz's xzcat... are the real thing).
 	Fallback bool `json:"fallback,omitempty"`
+	// Shared: directories under assets/ (no recipe of their own) whose files this
+	// build uses too, e.g. "gnulib" (the config.site and helpers of the GNU tools).
+	// They are part of the stamp; build.sh finds them at $ROOT/assets/<dir>.
+	Shared []string `json:"shared,omitempty"`
 
 	Dir string `json:"-"` // assets/<name>, absolute
 }
@@ -118,8 +122,23 @@ func (r *Recipe) validate() error {
 	if _, err := os.Stat(filepath.Join(r.Dir, "build.sh")); err != nil {
 		return fmt.Errorf("build.sh: %w", err)
 	}
+	for _, d := range r.Shared {
+		if !nameRE.MatchString(d) || d == r.Name {
+			return fmt.Errorf("bad shared dir %q", d)
+		}
+		p := r.sharedDir(d)
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			return fmt.Errorf("shared dir %q: not a directory beside %s", d, r.Name)
+		}
+		if _, err := os.Stat(filepath.Join(p, "recipe.json")); err == nil {
+			return fmt.Errorf("shared dir %q is an asset of its own", d)
+		}
+	}
 	return nil
 }
+
+// sharedDir: assets/<d>, beside the recipe's own directory.
+func (r *Recipe) sharedDir(d string) string { return filepath.Join(filepath.Dir(r.Dir), d) }
 
 // hashTree feeds every regular file under root (sorted, with its relative path) to h.
 func hashTree(h io.Writer, root string) error {
@@ -155,12 +174,19 @@ func hashTree(h io.Writer, root string) error {
 
 // stamp is the hash of everything an asset's output depends on: the tool's own
 // version, the toolchain (compiler, wasi-libc, shim) and the recipe directory
-// (recipe.json with its pinned source versions, build.sh, patches, lists).
+// (recipe.json with its pinned source versions, build.sh, patches, lists) with its
+// shared directories.
 func (r *Recipe) stamp(toolchainHash string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "wasmsand-assets %d\ntoolchain %s\n", toolVersion, toolchainHash)
 	if err := hashTree(h, r.Dir); err != nil {
 		return "", err
+	}
+	for _, d := range r.Shared {
+		fmt.Fprintf(h, "shared %s\n", d)
+		if err := hashTree(h, r.sharedDir(d)); err != nil {
+			return "", err
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
