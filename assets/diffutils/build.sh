@@ -13,7 +13,7 @@ gnu_make
 for p in diff cmp diff3 sdiff; do gnu_rename_main src "$p.o" "$p"; done
 gnu_multicall multicall.c diff diff cmp diff3 sdiff
 objs=$(sed -n 's/^am_diff_OBJECTS = //; T; :a; /\\$/{N; s/\\\n//; ba}; s/\$(OBJEXT)/o/g; p' src/Makefile)
-(cd src && "$CC" $GNU_CFLAGS -o ../diffutils.wasm ../multicall.c cmp.o diff3.o sdiff.o $objs libver.a ../lib/libdiffutils.a) \
+(cd src && "$CC" $GNU_CFLAGS -o ../diffutils.wasm ../multicall.c cmp.o diff3.o sdiff.o $objs libver.a ../lib/libdiffutils.a $GNU_LIBS) \
   >>make.log 2>&1 || { tail -20 make.log >&2; exit 1; }
 cp diffutils.wasm "$OUT/diffutils.wasm"
 cp COPYING "$OUT/LICENSE"

@@ -13,7 +13,7 @@ gnu_rename_main find ftsfind.o find
 gnu_rename_main xargs xargs.o xargs
 gnu_multicall multicall.c find find xargs
 "$CC" $GNU_CFLAGS -o findutils.wasm multicall.c find/ftsfind.o xargs/xargs.o \
-  find/libfindtools.a lib/libfind.a gl/lib/libgnulib.a -lm >>make.log 2>&1 || { tail -20 make.log >&2; exit 1; }
+  find/libfindtools.a lib/libfind.a gl/lib/libgnulib.a -lm $GNU_LIBS >>make.log 2>&1 || { tail -20 make.log >&2; exit 1; }
 cp findutils.wasm "$OUT/findutils.wasm"
 cp COPYING "$OUT/LICENSE"
 printf 'find\nxargs\n' >"$OUT/commands.txt"

@@ -15,12 +15,15 @@ gnu_prepare() {
 }
 
 # gnu_configure ARGS...: ./configure for wasm32-wasi with assets/gnulib/config.site.
-# wasi-libc's printf formats long double only with libc-printscan-long-double (seq,
-# sort -g, od and printf format through long double).
+# Every program links GNU_LIBS: fastmem.o (SIMD/bulk-memory memchr, memcpy...: see
+# fastmem.c) and libc-printscan-long-double, without which wasi-libc's printf cannot
+# format a long double (seq, sort -g, od and printf format through long double).
 gnu_configure() {
+  "$CC" -O2 -msimd128 -mbulk-memory -fno-builtin -c "$ROOT/assets/gnulib/fastmem.c" -o "$PWD/wasmsand-fastmem.o"
+  GNU_LIBS="$PWD/wasmsand-fastmem.o -lc-printscan-long-double"
   CONFIG_SITE="$ROOT/assets/gnulib/config.site" ./configure \
     --host=wasm32-unknown-wasi --build="$(build-aux/config.guess)" \
-    CC="$CC" AR="$AR" RANLIB="$RANLIB" CFLAGS="$GNU_CFLAGS" LIBS="-lc-printscan-long-double" \
+    CC="$CC" AR="$AR" RANLIB="$RANLIB" CFLAGS="$GNU_CFLAGS" LIBS="$GNU_LIBS" \
     --prefix=/usr --disable-nls --disable-threads "$@" \
     >configure.log 2>&1 || { tail -40 configure.log >&2; return 1; }
 }
