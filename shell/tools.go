@@ -17,18 +17,21 @@ var internalTools map[string]func(s *Session, ctx context.Context, req *ExecRequ
 
 func init() {
 	internalTools = map[string]func(*Session, context.Context, *ExecRequest) int{
-		"bash":  runShell,
-		"sh":    runShell,
-		"which": runWhich,
-		"less":  runPager,
-		"curl":  noNetwork("curl", 7, "-s", "--silent"),
-		"wget":  noNetwork("wget", 4, "-q", "--quiet"),
+		"bash":   runShell,
+		"sh":     runShell,
+		"which":  runWhich,
+		"less":   runPager,
+		"column": runColumn,
+		"curl":   noNetwork("curl", 7, "-s", "--silent"),
+		"wget":   noNetwork("wget", 4, "-q", "--quiet"),
 	}
 }
 
 // InternalTools lists the commands the shell provides itself, so that the
 // sandbox can give them /bin entries.
-func InternalTools() []string { return []string{"bash", "sh", "which", "less", "curl", "wget"} }
+func InternalTools() []string {
+	return []string{"bash", "sh", "which", "less", "column", "curl", "wget"}
+}
 
 // noNetwork stands in for a network client until the sandbox has a network
 // policy: a clear error and the client's own status for a failed connection.
