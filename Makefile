@@ -44,7 +44,7 @@ bench: build node_modules
 	$(GO) run ./scripts/bench
 
 demo: build
-	./$(BIN) run -c 'cd /tmp && printf "a\nb\n" > f.txt && while read -r l; do echo "line: $$l"; done < f.txt; f() { echo "$$1 from pid $$$$ in $$PWD"; }; f hello; which bash sh; type cd'
+	./$(BIN) run -c 'cd /tmp && printf "b 2\na 1\nb 3\n" > data.txt && sort data.txt | awk "{s[\$$1]+=\$$2} END {for (k in s) print k, s[k]}" | sort; ls -l data.txt; python3 -c "import sys, json; print(json.dumps({\"python\": sys.version.split()[0]}))"; echo "pid $$$$ in $$PWD"; uname -a' 
 
 clean:
 	rm -rf bin build
