@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -95,8 +94,7 @@ func runColumn(s *Session, ctx context.Context, req *ExecRequest) int {
 // empty ones as column does.
 func readLines(s *Session, req *ExecRequest, files []string, prog string) ([]string, int) {
 	var lines []string
-	st := 0
-	add := func(r io.Reader) {
+	st := s.eachInput(req, files, prog+": ", func(r io.Reader) error {
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64<<10), 16<<20)
 		for sc.Scan() {
@@ -104,26 +102,8 @@ func readLines(s *Session, req *ExecRequest, files []string, prog string) ([]str
 				lines = append(lines, l)
 			}
 		}
-	}
-	if len(files) == 0 {
-		if req.Stdin != nil {
-			add(req.Stdin)
-		}
-		return lines, 0
-	}
-	for _, f := range files {
-		p := f
-		if !path.IsAbs(p) {
-			p = path.Join(req.Dir, p)
-		}
-		data, err := s.cfg.FS.ReadFile(p)
-		if err != nil {
-			fmt.Fprintf(req.Stderr, "%s: %s: %s\n", prog, f, strerror(errnoOf(err)))
-			st = 1
-			continue
-		}
-		add(bytes.NewReader(data))
-	}
+		return nil
+	})
 	return lines, st
 }
 

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -72,11 +73,19 @@ func runPager(s *Session, ctx context.Context, req *ExecRequest) int {
 		}
 		files = append(files, a)
 	}
+	return s.eachInput(req, files, "", func(r io.Reader) error {
+		_, err := io.Copy(req.Stdout, r)
+		return err
+	})
+}
+
+// eachInput calls fn with each named file (stdin when there are none), as
+// filters do; an unreadable file is reported as "<prefix>name: error" and
+// makes the status 1; an error from fn (a closed output) ends with 1.
+func (s *Session) eachInput(req *ExecRequest, files []string, prefix string, fn func(io.Reader) error) int {
 	if len(files) == 0 {
-		if req.Stdin != nil {
-			if _, err := io.Copy(req.Stdout, req.Stdin); err != nil {
-				return 1
-			}
+		if req.Stdin != nil && fn(req.Stdin) != nil {
+			return 1
 		}
 		return 0
 	}
@@ -88,11 +97,11 @@ func runPager(s *Session, ctx context.Context, req *ExecRequest) int {
 		}
 		data, err := s.cfg.FS.ReadFile(p)
 		if err != nil {
-			fmt.Fprintf(req.Stderr, "%s: %s\n", f, strerror(errnoOf(err)))
+			fmt.Fprintf(req.Stderr, "%s%s: %s\n", prefix, f, strerror(errnoOf(err)))
 			st = 1
 			continue
 		}
-		if _, err := req.Stdout.Write(data); err != nil {
+		if fn(bytes.NewReader(data)) != nil {
 			return 1
 		}
 	}
