@@ -345,7 +345,7 @@ func pathRemoveDirectory(_ context.Context, p *Proc, m Memory, a []uint64) Errno
 	case "..":
 		return ENOTEMPTY
 	}
-	if e := p.checkCreate(abs); e != 0 {
+	if e := p.checkDirWrite(abs); e != 0 {
 		return e
 	}
 	return ToErrno(p.FS.Rmdir(abs))
@@ -374,10 +374,10 @@ func pathRename(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 			return ENOTDIR
 		}
 	}
-	if e := p.checkCreate(oldAbs); e != 0 {
+	if e := p.checkDirWrite(oldAbs); e != 0 {
 		return e
 	}
-	if e := p.checkCreate(newAbs); e != 0 {
+	if e := p.checkDirWrite(newAbs); e != 0 {
 		return e
 	}
 	return ToErrno(p.FS.Rename(oldAbs, newAbs))
@@ -419,7 +419,7 @@ func pathUnlinkFile(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 		}
 		return ENOTDIR
 	}
-	if e := p.checkCreate(abs); e != 0 {
+	if e := p.checkDirWrite(abs); e != 0 {
 		return e
 	}
 	err := p.FS.Unlink(abs)
@@ -469,9 +469,18 @@ func (p *Proc) checkOpen(abs string, flag int) Errno {
 	return 0
 }
 
-// checkCreate: adding or removing a directory entry needs write and search
-// permission on the directory.
+// checkCreate: adding a directory entry needs write and search permission on
+// the directory, unless the name exists (the operation then fails EEXIST).
 func (p *Proc) checkCreate(abs string) Errno {
+	if _, err := p.FS.Lstat(abs); err == nil {
+		return 0 // creating what exists is EEXIST, whatever the permissions
+	}
+	return p.checkDirWrite(abs)
+}
+
+// checkDirWrite: removing or replacing a directory entry needs write and
+// search permission on the directory.
+func (p *Proc) checkDirWrite(abs string) Errno {
 	if p.Uid == 0 {
 		return 0
 	}
