@@ -14,6 +14,16 @@ gnu_prepare() {
   find . -exec touch -h -d "@${SOURCE_DATE_EPOCH:-1700000000}" {} +
 }
 
+# The build machine's triplet, from the package's own config.guess.
+gnu_config_guess() {
+  local d
+  for d in build-aux config .; do
+    if [ -f "$d/config.guess" ]; then sh "$d/config.guess"; return; fi
+  done
+  echo "no config.guess" >&2
+  return 1
+}
+
 # gnu_configure ARGS...: ./configure for wasm32-wasi with assets/gnulib/config.site.
 # Every program links GNU_LIBS: fastmem.o (SIMD/bulk-memory memchr, memcpy...: see
 # fastmem.c) and libc-printscan-long-double, without which wasi-libc's printf cannot
@@ -22,7 +32,7 @@ gnu_configure() {
   "$CC" -O2 -msimd128 -mbulk-memory -fno-builtin -c "$ROOT/assets/gnulib/fastmem.c" -o "$PWD/wasmsand-fastmem.o"
   GNU_LIBS="$PWD/wasmsand-fastmem.o -lc-printscan-long-double"
   CONFIG_SITE="$ROOT/assets/gnulib/config.site" ./configure \
-    --host=wasm32-unknown-wasi --build="$(build-aux/config.guess)" \
+    --host=wasm32-unknown-wasi --build="$(gnu_config_guess)" \
     CC="$CC" AR="$AR" RANLIB="$RANLIB" CFLAGS="$GNU_CFLAGS" LIBS="$GNU_LIBS" \
     --prefix=/usr --disable-nls --disable-threads "$@" \
     >configure.log 2>&1 || { tail -40 configure.log >&2; return 1; }

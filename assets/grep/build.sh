@@ -1,14 +1,31 @@
 #!/usr/bin/env bash
 # Builds grep.wasm (grep, egrep, fgrep) from Debian's grep 3.8 with its own configure
-# (assets/gnulib: config.site for the cross configure, helpers). Env from scripts/assets:
-# SRC OUT CC AR RANLIB JOBS ROOT.
+# (assets/gnulib: config.site for the cross configure, helpers), and PCRE2 10.42 for
+# grep -P. Env from scripts/assets: SRC OUT CC AR RANLIB JOBS ROOT.
 set -euo pipefail
 . "$ROOT/assets/gnulib/gnu.sh"
+
+# PCRE2: the 8-bit library only, static, no JIT (WebAssembly cannot generate code).
+# (The mirror serves 10.42-1; bookworm-security's 10.42-1+deb12u2 is not on it.)
+cd "$SRC/pcre2"
+gnu_prepare
+./configure --host=wasm32-unknown-wasi --build="$(./config.guess)" \
+  CC="$CC" AR="$AR" RANLIB="$RANLIB" CFLAGS="$GNU_CFLAGS" \
+  --disable-shared --enable-static --disable-jit --enable-unicode \
+  --enable-pcre2-8 --disable-pcre2-16 --disable-pcre2-32 \
+  >configure.log 2>&1 || { tail -40 configure.log >&2; exit 1; }
+gnu_make libpcre2-8.la
+
 cd "$SRC/grep"
 gnu_prepare
-# No PCRE2 (grep -P): not built here.
-gnu_configure --disable-perl-regexp
+gnu_configure --enable-perl-regexp \
+  PCRE_CFLAGS="-I$SRC/pcre2/src -DPCRE2_STATIC" PCRE_LIBS="$SRC/pcre2/.libs/libpcre2-8.a"
+grep -q '^#define HAVE_LIBPCRE 1' config.h || { echo "grep: configure did not take PCRE2" >&2; exit 1; }
 gnu_make
 cp src/grep "$OUT/grep.wasm"
-cp COPYING "$OUT/LICENSE"
+{
+  cat COPYING
+  echo; echo "----- PCRE2 10.42 (grep -P), from Debian's pcre2 source: LICENCE -----"; echo
+  cat "$SRC/pcre2/LICENCE"
+} >"$OUT/LICENSE"
 printf 'grep\negrep\nfgrep\n' >"$OUT/commands.txt"

@@ -1550,3 +1550,52 @@ int ftrylockfile(FILE *f) {
     return 0;
 }
 void funlockfile(FILE *f) { (void)f; }
+
+/* ---- <err.h>: wasi-libc declares the BSD err/warn family but does not define it ---- */
+
+#include <err.h>
+
+extern char *program_invocation_short_name; /* set from argv[0] by cwd.c */
+
+static void vwarn_common(const char *fmt, va_list ap, int with_errno) {
+    int e = errno;
+    fprintf(stderr, "%s: ", program_invocation_short_name ? program_invocation_short_name : "");
+    if (fmt) {
+        vfprintf(stderr, fmt, ap);
+        if (with_errno) fputs(": ", stderr);
+    }
+    if (with_errno) fputs(strerror(e), stderr);
+    fputc('\n', stderr);
+}
+void vwarn(const char *fmt, va_list ap) { vwarn_common(fmt, ap, 1); }
+void vwarnx(const char *fmt, va_list ap) { vwarn_common(fmt, ap, 0); }
+_Noreturn void verr(int status, const char *fmt, va_list ap) {
+    vwarn(fmt, ap);
+    exit(status);
+}
+_Noreturn void verrx(int status, const char *fmt, va_list ap) {
+    vwarnx(fmt, ap);
+    exit(status);
+}
+void warn(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(fmt, ap);
+    va_end(ap);
+}
+void warnx(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vwarnx(fmt, ap);
+    va_end(ap);
+}
+_Noreturn void err(int status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    verr(status, fmt, ap);
+}
+_Noreturn void errx(int status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    verrx(status, fmt, ap);
+}
