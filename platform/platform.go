@@ -32,6 +32,32 @@ type Module interface {
 	Run(ctx context.Context, p *wasi.Proc, lim Limits) (exitCode int, err error)
 }
 
+// Preinitializer is a Module that can start its guests from a pre-initialized image
+// (engines that cannot simply do not implement it). A module opts in by exporting
+// wasmsand_preinit and wasmsand_resume (assets/python/preinit.c): the engine calls
+// wasmsand_preinit once, in a pristine process, and keeps the guest's memory as an image;
+// each later run starts from a copy of the image by calling wasmsand_resume, which runs
+// the program and exits, or returns at once to say this process needs a cold start.
+type Preinitializer interface {
+	Module
+	// Preinitializable reports whether the module opts in.
+	Preinitializable() bool
+	// RunPreinit is Run, starting from pre's image (made on first use; while it cannot
+	// be made, or the guest declines to resume, the run is a cold Run).
+	RunPreinit(ctx context.Context, p *wasi.Proc, lim Limits, pre Preinit) (exitCode int, err error)
+}
+
+// Preinit says how to make a pre-initialized image.
+type Preinit struct {
+	// Key names everything New's process can read; the engine keeps one image per
+	// module and Key.
+	Key string
+	// New makes the pristine process wasmsand_preinit runs in: its own FS holding only
+	// what Key names, no arguments or environment. The engine gives it no stdin and
+	// checks that it wrote nothing and left no file open.
+	New func() *wasi.Proc
+}
+
 // Limits bound one run.
 type Limits struct {
 	// MemoryPages caps the guest's linear memory in 64 KiB pages; 0 = engine default.

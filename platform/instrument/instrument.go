@@ -17,6 +17,8 @@ package instrument
 import (
 	"bytes"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 const (
@@ -26,7 +28,14 @@ const (
 
 	// Version changes whenever the output for a given input changes; engines put it in
 	// their cache keys.
-	Version = 1
+	Version = 2
+
+	// PreinitExport is the export that marks a module as pre-initializable: the engine
+	// may snapshot it after calling that function (see platform/native). Such a module
+	// gets every mutable global it defines exported as GlobalExportPrefix+index, so
+	// that the snapshot can include them.
+	PreinitExport      = "wasmsand_preinit"
+	GlobalExportPrefix = "wasmsand.global."
 
 	// DefaultInterval is the number of counted events (loop iterations, non-leaf calls)
 	// between two ticks. A counted event is at least a few instructions (≥ ~1 ns), and a
@@ -96,6 +105,7 @@ type module struct {
 	nDefGlobal uint32
 	typeParams []uint32 // parameter count of each type
 	funcTypes  []uint32 // type of each defined function
+	preinit    bool     // exports PreinitExport
 }
 
 var header = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}
@@ -171,6 +181,13 @@ func parse(wasm []byte) *module {
 			pr := reader{b: payload}
 			m.nDefGlobal = pr.u32()
 			m.nGlobals += m.nDefGlobal
+		case secExport:
+			pr := reader{b: payload}
+			for n := pr.u32(); n > 0 && !m.preinit; n-- {
+				m.preinit = string(pr.name()) == PreinitExport
+				pr.byte()
+				pr.u32()
+			}
 		}
 	}
 	if m.nFuncs < m.nImpFuncs {
@@ -248,6 +265,7 @@ type writer struct {
 	counter  uint32 // = m.nGlobals (a new global appended to the global section)
 	check    []byte // counting on the global (entries of functions without loops)
 	stats    Stats
+	mutable  []uint32 // indices of the mutable globals the module defines
 	out      []byte
 	sec      []byte // scratch for a section's payload
 	body     []byte // scratch for a function body
@@ -501,7 +519,9 @@ func (w *writer) globals(p []byte) []byte {
 	for i := uint32(0); i < n; i++ {
 		from := r.pos
 		r.valtype()
-		r.byte()
+		if r.byte() == 1 {
+			w.mutable = append(w.mutable, w.m.nGlobals-w.m.nDefGlobal+i)
+		}
 		out = append(out, p[from:r.pos]...)
 		out = w.expr(&r, out)
 	}
@@ -516,7 +536,16 @@ func (w *writer) globals(p []byte) []byte {
 func (w *writer) exports(p []byte) []byte {
 	r := reader{b: p}
 	n := r.u32()
-	out := appendU32(w.sec[:0], n)
+	var extra []uint32
+	if w.m.preinit {
+		extra = w.mutable
+	}
+	out := appendU32(w.sec[:0], n+uint32(len(extra)))
+	for _, g := range extra {
+		out = appendName(out, GlobalExportPrefix+strconv.FormatUint(uint64(g), 10))
+		out = append(out, 0x03)
+		out = appendU32(out, g)
+	}
 	for i := uint32(0); i < n; i++ {
 		from := r.pos
 		r.name()
@@ -609,3 +638,30 @@ func (w *writer) code(p, out []byte) []byte {
 }
 
 func (w *writer) String() string { return fmt.Sprintf("%+v", w.stats) }
+
+// PreinitGlobals lists the names under which an instrumented module exports its mutable
+// globals (GlobalExportPrefix+index; none unless it exports PreinitExport).
+func PreinitGlobals(instrumented []byte) (names []string) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(failure); !ok {
+				panic(r)
+			}
+			names = nil
+		}
+	}()
+	for _, s := range parse(instrumented).sections {
+		if s.id != secExport {
+			continue
+		}
+		r := reader{b: s.payload}
+		for n := r.u32(); n > 0; n-- {
+			name := string(r.name())
+			if r.byte() == 0x03 && strings.HasPrefix(name, GlobalExportPrefix) {
+				names = append(names, name)
+			}
+			r.u32()
+		}
+	}
+	return names
+}

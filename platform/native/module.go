@@ -28,6 +28,7 @@ type Module struct {
 	key          string
 	minPages     uint32
 	instrumented bool
+	imageState
 }
 
 var _ platform.Module = (*Module)(nil)
@@ -41,6 +42,11 @@ func (m *Module) Instrumented() bool { return m.instrumented }
 
 // Run implements platform.Module.
 func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (int, error) {
+	return m.run(ctx, p, lim, nil)
+}
+
+// run starts the guest at _start, or from img at wasmsand_resume (see preinit.go).
+func (m *Module) run(ctx context.Context, p *wasi.Proc, lim platform.Limits, img *image) (int, error) {
 	if err := p.Init(); err != nil {
 		return 1, err
 	}
@@ -53,15 +59,12 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 		return platform.ExitTrap, fmt.Errorf("%w: %s needs %d pages at start, limit is %d",
 			platform.ErrMemoryLimit, name, m.minPages, pages)
 	}
+	if img != nil && img.pages > pages {
+		img = nil // a cold start may still fit
+	}
 
 	st := &runState{proc: p, done: ctx.Done()}
-	// The memory limit is per instance (wazero's own limit is per runtime): our allocator
-	// refuses growth past it, and records that it did.
-	rctx := experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(
-		func(_, max uint64) experimental.LinearMemory {
-			return &linearMemory{limit: min(max, uint64(pages)*pageSize), st: st}
-		}))
-	rctx = context.WithValue(rctx, runKey{}, st)
+	rctx := context.WithValue(withAllocator(ctx, st, pages), runKey{}, st)
 	// A guest blocked in a host call (reading a pipe) cannot be stopped by wazero;
 	// closing the pipes it made unblocks it.
 	stop := context.AfterFunc(ctx, p.Interrupt)
@@ -69,11 +72,32 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 
 	inst, err := m.rt.InstantiateModule(rctx, m.cm, m.e.cfg)
 	if err == nil {
-		_, err = inst.ExportedFunction("_start").Call(rctx)
+		entry := "_start"
+		if img != nil {
+			if !img.restore(inst) {
+				inst.Close(context.WithoutCancel(ctx))
+				return m.run(ctx, p, lim, nil)
+			}
+			entry = resumeExport
+		}
+		_, err = inst.ExportedFunction(entry).Call(rctx)
 		st.finished.Store(true)
 		inst.Close(context.WithoutCancel(ctx))
+		if img != nil && err == nil {
+			// wasmsand_resume returned: this process needs a cold start.
+			return m.run(ctx, p, lim, nil)
+		}
 	}
 	return m.result(ctx, p, st, name, err)
+}
+
+// withAllocator makes the guest's memory ours: the limit is per instance (wazero's own
+// limit is per runtime), and our allocator refuses growth past it, recording that it did.
+func withAllocator(ctx context.Context, st *runState, pages uint32) context.Context {
+	return experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(
+		func(_, max uint64) experimental.LinearMemory {
+			return &linearMemory{limit: min(max, uint64(pages)*pageSize), st: st}
+		}))
 }
 
 // result turns how _start ended into (exit code, error) as a shell would see it.
@@ -179,6 +203,9 @@ var memPools [maxPoolClass + 1]sync.Pool
 func getBuf(size, limit uint64) []byte {
 	c := max(bits.Len64(size-1), minPoolClass)
 	if c <= maxPoolClass && uint64(1)<<c <= limit {
+		if b := bigBuf(c); b != nil {
+			return b[:size]
+		}
 		if v, ok := memPools[c].Get().(*[]byte); ok {
 			return (*v)[:size]
 		}
@@ -191,6 +218,9 @@ func putBuf(b []byte) {
 	n := uint64(cap(b))
 	c := bits.Len64(n - 1)
 	if n == 0 || n != 1<<c || c < minPoolClass || c > maxPoolClass {
+		return
+	}
+	if putBigBuf(c, b) {
 		return
 	}
 	clear(b)

@@ -323,7 +323,11 @@ func (e *Engine) compile(ctx context.Context, key string, wasm []byte) (*Module,
 	if inst, err := instrumentWasm(wasm); err == nil {
 		cm, err := e.rt.CompileModule(ctx, inst)
 		if err == nil {
-			return e.finish(ctx, cm, key, e.rt, true)
+			m, err := e.finish(ctx, cm, key, e.rt, true)
+			if m != nil {
+				m.globals = instrument.PreinitGlobals(inst)
+			}
+			return m, err
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -34,6 +34,14 @@ type fakeChild struct {
 
 func (c *fakeChild) Pid() int  { return c.pid }
 func (c *fakeChild) Wait() int { <-c.done; return c.status }
+func (c *fakeChild) TryWait() (int, bool) {
+	select {
+	case <-c.done:
+		return c.status, true
+	default:
+		return 0, false
+	}
+}
 func (c *fakeChild) Kill(sig int) error {
 	c.cancel()
 	return nil

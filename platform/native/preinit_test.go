@@ -1,0 +1,95 @@
+package native
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/wasmsand/wasmsand/platform"
+	"github.com/wasmsand/wasmsand/vfs"
+	"github.com/wasmsand/wasmsand/wasi"
+)
+
+// preinitRun runs the preinit guest with args, from an image made with mode.
+func preinitRun(t *testing.T, m platform.Module, key, mode string, made *atomic.Int32, lim platform.Limits, args ...string) (string, int) {
+	t.Helper()
+	pm, ok := m.(platform.Preinitializer)
+	require.True(t, ok)
+	require.True(t, pm.Preinitializable())
+	var out bytes.Buffer
+	p := &wasi.Proc{Args: append([]string{"preinit"}, args...), FS: vfs.New(vfs.Options{}), Stdout: &out}
+	defer p.Close()
+	code, err := pm.RunPreinit(context.Background(), p, lim, platform.Preinit{Key: key, New: func() *wasi.Proc {
+		made.Add(1)
+		return &wasi.Proc{Args: []string{"preinit", mode}, FS: vfs.New(vfs.Options{})}
+	}})
+	require.NoError(t, err)
+	return out.String(), code
+}
+
+func TestPreinit(t *testing.T) {
+	e, err := New(context.Background(), Options{})
+	require.NoError(t, err)
+	defer e.Close(context.Background())
+	m, err := e.Compile(context.Background(), "", cGuest(t, "preinit"))
+	require.NoError(t, err)
+
+	t.Run("resumes from the image, made once", func(t *testing.T) {
+		var made atomic.Int32
+		for i := 0; i < 3; i++ {
+			out, code := preinitRun(t, m, "ok", "", &made, platform.Limits{})
+			assert.Equal(t, "resumed 42 3145727\n", out) // the image's state, not the last run's
+			assert.Equal(t, 7, code)
+		}
+		assert.EqualValues(t, 1, made.Load())
+	})
+	t.Run("a declined resume starts cold", func(t *testing.T) {
+		var made atomic.Int32
+		out, code := preinitRun(t, m, "ok2", "", &made, platform.Limits{}, "cold")
+		assert.Equal(t, "cold 0\n", out)
+		assert.Equal(t, 0, code)
+	})
+	t.Run("memory limit below the image starts cold", func(t *testing.T) {
+		var made atomic.Int32
+		out, _ := preinitRun(t, m, "ok3", "", &made, platform.Limits{MemoryPages: 40})
+		assert.Equal(t, "cold 0\n", out)
+	})
+	for _, mode := range []string{"fail", "leak", "chatty"} {
+		t.Run("no image when preinit is "+mode, func(t *testing.T) {
+			var made atomic.Int32
+			for i := 0; i < 2; i++ {
+				out, code := preinitRun(t, m, mode, mode, &made, platform.Limits{})
+				assert.Equal(t, "cold 0\n", out)
+				assert.Equal(t, 0, code)
+			}
+			assert.EqualValues(t, 1, made.Load(), "a failed image is not tried again")
+		})
+	}
+	t.Run("concurrent first runs share one image", func(t *testing.T) {
+		var made atomic.Int32
+		var wg sync.WaitGroup
+		outs := make([]string, 4)
+		for i := range outs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[i], _ = preinitRun(t, m, "conc", "", &made, platform.Limits{})
+			}()
+		}
+		wg.Wait()
+		for _, o := range outs {
+			assert.Equal(t, "resumed 42 3145727\n", o)
+		}
+		assert.EqualValues(t, 1, made.Load())
+	})
+	t.Run("modules without the exports are not preinitializable", func(t *testing.T) {
+		h, err := e.Compile(context.Background(), "", cGuest(t, "hello"))
+		require.NoError(t, err)
+		assert.False(t, h.(platform.Preinitializer).Preinitializable())
+	})
+}
