@@ -138,6 +138,7 @@ func buildTable() {
 		x("spawn", xSpawn, "argv:i32", "argv_len:i32", "env:i32", "env_len:i32", "cwd:i32", "cwd_len:i32",
 			"stdin_fd:i32", "stdout_fd:i32", "stderr_fd:i32", "result.pid:i32"),
 		x("wait", xWait, "pid:i32", "result.status:i32"),
+		x("trywait", xTryWait, "pid:i32", "result.status:i32"),
 		x("kill", xKill, "pid:i32", "sig:i32"),
 		x("pipe", xPipe, "result.fds:i32"),
 		x("dup", xDup, "fd:i32", "result.fd:i32"),

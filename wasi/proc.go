@@ -215,6 +215,18 @@ func (p *Proc) Children() []int {
 	return out
 }
 
+// OpenFDs returns the fds in use besides 0, 1, 2 and the preopens: files,
+// directories and pipes the guest opened and has not closed.
+func (p *Proc) OpenFDs() []int {
+	var out []int
+	for fd, s := range p.fds {
+		if fd > 2 && s.of != nil && s.preopen == "" {
+			out = append(out, fd)
+		}
+	}
+	return out
+}
+
 func (p *Proc) lookup(fd int32) (*ofile, Errno) {
 	if fd < 0 || int(fd) >= len(p.fds) {
 		return nil, EBADF

@@ -37,6 +37,8 @@ type SpawnRequest struct {
 type Child interface {
 	Pid() int
 	Wait() int // blocks until exit; returns the exit status (0-255; 128+sig if killed)
+	// TryWait is Wait without blocking: ok is false while the child runs.
+	TryWait() (status int, ok bool)
 	Kill(sig int) error
 }
 

@@ -101,10 +101,10 @@ func TestFuncTable(t *testing.T) {
 	for _, n := range wasiNames {
 		assert.Equal(t, 1, seen[ModuleWASI+"."+n], n)
 	}
-	for _, n := range []string{"spawn", "wait", "kill", "pipe", "dup", "dup2", "getpid", "stat_ext", "chmod", "chown"} {
+	for _, n := range []string{"spawn", "wait", "trywait", "kill", "pipe", "dup", "dup2", "getpid", "stat_ext", "chmod", "chown"} {
 		assert.Equal(t, 1, seen[ModuleWasmsand+"."+n], n)
 	}
-	assert.Len(t, seen, len(wasiNames)+10)
+	assert.Len(t, seen, len(wasiNames)+11)
 }
 
 // Every function, fed garbage, answers with an errno and never panics (except the two

@@ -135,6 +135,25 @@ func xWait(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	return 0
 }
 
+// xTryWait is xWait without blocking: EAGAIN while the child runs (waitpid WNOHANG).
+func xTryWait(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	pid, statusPtr := int32(a[0]), uint32(a[1])
+	child, ok := p.children[pid]
+	if !ok {
+		return ECHILD
+	}
+	if _, ok := readBytes(m, statusPtr, 4); !ok {
+		return EFAULT
+	}
+	status, done := child.TryWait()
+	if !done {
+		return EAGAIN
+	}
+	delete(p.children, pid)
+	m.WriteUint32Le(statusPtr, uint32(status))
+	return 0
+}
+
 func xKill(_ context.Context, p *Proc, _ Memory, a []uint64) Errno {
 	pid, sig := int32(a[0]), int32(a[1])
 	child, ok := p.children[pid]

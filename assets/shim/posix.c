@@ -184,19 +184,31 @@ int execle(const char *path, const char *arg, ...) {
 
 pid_t waitpid(pid_t pid, int *status, int options) {
     if (pid < -1) pid = -pid; /* process groups are single processes here */
+    int st = 0;
     if (pid == -1 || pid == 0) {
         if (!nchildren) {
             errno = ECHILD;
             return -1;
         }
-        /* No way to ask which child ends first: wait for the oldest one. */
+        /* A child that has already ended, else (no way to block on whichever
+           ends first) the oldest one. */
+        for (int i = 0; i < nchildren; i++) {
+            int r = wasmsand_trywait(children[i], &st);
+            if (r < 0) return -1;
+            if (r > 0) {
+                pid = r;
+                goto reaped;
+            }
+        }
         if (options & WNOHANG) return 0;
         pid = children[0];
     } else if (options & WNOHANG) {
-        return 0;
+        int r = wasmsand_trywait(pid, &st);
+        if (r <= 0) return r;
+        goto reaped;
     }
-    int st = 0;
     if (wasmsand_wait(pid, &st) < 0) return -1;
+reaped:
     untrack(pid);
     if (status) *status = (st & 0xff) << 8;
     return pid;

@@ -30,6 +30,8 @@ uint32_t __wasmsand_spawn(const char *argv, uint32_t argv_len, const char *env, 
 /* Blocks until child pid exits; status is its exit status (0-255, 128+sig if killed).
  * ECHILD if pid is not an unwaited child of the caller. */
 WASMSAND_IMPORT("wait") uint32_t __wasmsand_wait(int32_t pid, int32_t *status);
+/* wait without blocking: EAGAIN while the child runs (then it is still a child). */
+WASMSAND_IMPORT("trywait") uint32_t __wasmsand_trywait(int32_t pid, int32_t *status);
 /* ESRCH if pid is not an unwaited child; sig 0 only checks. */
 WASMSAND_IMPORT("kill") uint32_t __wasmsand_kill(int32_t pid, int32_t sig);
 /* fds[0] reads, fds[1] writes; 64 KiB buffer; writing after the reader closed: EPIPE. */
@@ -118,6 +120,16 @@ static inline int wasmsand_spawn(char *const argv[], char *const envp[], int in,
 static inline int wasmsand_wait(int pid, int *status) {
     int32_t s = 0;
     if (wasmsand__ret(__wasmsand_wait(pid, &s))) return -1;
+    if (status) *status = s;
+    return pid;
+}
+
+/* 0 while pid runs, pid once it has exited (and been reaped), -1 on error. */
+static inline int wasmsand_trywait(int pid, int *status) {
+    int32_t s = 0;
+    uint32_t r = __wasmsand_trywait(pid, &s);
+    if (r == EAGAIN) return 0; /* wasi-libc errno values are WASI's */
+    if (wasmsand__ret(r)) return -1;
     if (status) *status = s;
     return pid;
 }

@@ -7,11 +7,6 @@ file descriptors given as its stdin/stdout/stderr (pipes from os.pipe(), files,
 /dev/null). subprocess.py calls install() at import time on wasmsand.
 
 Differences from POSIX, all from the sandbox's process model:
-- poll() only knows a child has ended once wait() (or communicate()) has
-  reaped it: the spawn import has no non-blocking wait yet.
-- wait(timeout) waits for the child without a timeout (the sandbox's own
-  run timeout still applies); communicate(timeout) honours the timeout
-  while reading pipes.
 - preexec_fn, start_new_session, process_group, user/group, umask and
   pass_fds are accepted and ignored; a child gets exactly fds 0-2.
 - A child killed with Popen.send_signal/kill/terminate reports -signal; a
@@ -107,31 +102,59 @@ def _execute_child(self, args, executable, preexec_fn, close_fds,
                          errread, errwrite)
 
 
+def _returncode(self, status):
+    sig = getattr(self, "_wasmsand_signal", None)
+    if sig is not None and status == 128 + 9:
+        return -sig
+    return status
+
+
 def _reap(self):
     """All callers hold self._waitpid_lock."""
     try:
         status = _wasmsand.wait(self.pid)
     except ChildProcessError:
         status = 0
-    sig = getattr(self, "_wasmsand_signal", None)
-    if sig is not None and status == 128 + 9:
-        self.returncode = -sig
-    else:
-        self.returncode = status
+    self.returncode = _returncode(self, status)
 
 
 def _internal_poll(self, _deadstate=None, _waitpid=None, _WNOHANG=None,
                    _ECHILD=None):
-    # No non-blocking wait in the spawn import: what wait() has reaped.
+    if self.returncode is None:
+        if not self._waitpid_lock.acquire(False):
+            return None  # another thread is waiting for it
+        try:
+            if self.returncode is None:
+                status = _wasmsand.trywait(self.pid)
+                if status is not None:
+                    self.returncode = _returncode(self, status)
+        except ChildProcessError:
+            if _deadstate is not None:
+                self.returncode = _deadstate
+        finally:
+            self._waitpid_lock.release()
     return self.returncode
 
 
 def _wait(self, timeout):
     if self.returncode is not None:
         return self.returncode
-    with self._waitpid_lock:
-        if self.returncode is None:
-            _reap(self)
+    if timeout is None:
+        with self._waitpid_lock:
+            if self.returncode is None:
+                _reap(self)
+        return self.returncode
+    # As CPython does on POSIX: poll with a growing delay until the deadline.
+    import subprocess
+    import time
+    endtime = time.monotonic() + timeout
+    delay = 0.0005
+    while self._internal_poll() is None:
+        remaining = endtime - time.monotonic()
+        if remaining <= 0:
+            raise subprocess.TimeoutExpired(self.args, timeout)
+        delay = min(delay * 2, remaining, .05)
+        time.sleep(delay)
     return self.returncode
 
 
