@@ -55,6 +55,16 @@ func newAssetFS(files []AssetFile, fetch Fetcher) *assetFS {
 	return a
 }
 
+// sorted lists the files by path.
+func (a *assetFS) sorted() []AssetFile {
+	out := make([]AssetFile, 0, len(a.files))
+	for _, f := range a.files {
+		out = append(out, f.AssetFile)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
 func compactStrings(s []string) []string {
 	out := s[:0]
 	for i, v := range s {

@@ -98,6 +98,37 @@ func (t *AssetTools) Assets() []Asset {
 	return out
 }
 
+// preinitKey names what a pre-initialized image of command depends on: its
+// module, its environment defaults and every asset's data files (all are in
+// the pristine sandbox).
+func (t *AssetTools) preinitKey(command string) (string, bool) {
+	e, ok := t.byCmd[command]
+	if !ok {
+		return "", false
+	}
+	h := sha256.New()
+	fmt.Fprintln(h, e.SHA256)
+	envKeys := make([]string, 0, len(e.Env))
+	for k := range e.Env {
+		envKeys = append(envKeys, k)
+	}
+	sort.Strings(envKeys)
+	for _, k := range envKeys {
+		fmt.Fprintf(h, "%q=%q\n", k, e.Env[k])
+	}
+	names := make([]string, 0, len(t.data))
+	for name := range t.data {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, f := range t.data[name].sorted() {
+			fmt.Fprintln(h, name, f.Path, f.SHA256)
+		}
+	}
+	return "preinit:" + hex.EncodeToString(h.Sum(nil)), true
+}
+
 // dataMounts lists the directories where assets' data files appear.
 func (t *AssetTools) dataMounts() map[string]*assetFS {
 	out := make(map[string]*assetFS, len(t.data))

@@ -130,17 +130,65 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 		}
 		return 127
 	}
-	stdin := req.Stdin
+	stdin, stdout, stderr := req.Stdin, req.Stdout, req.Stderr
 	if stdin != nil && stdin == sb.ttyIn {
 		stdin = terminal{stdin}
 	}
-	return sb.runProc(ctx, mod, name, pid, req.Argv, env, req.Dir, stdin, req.Stdout, req.Stderr)
+	if stdout != nil && stdout == sb.ttyOut {
+		stdout = terminalWriter{stdout}
+	}
+	if stderr != nil && stderr == sb.ttyErr {
+		stderr = terminalWriter{stderr}
+	}
+	return sb.runProc(ctx, mod, sb.preinit(req.Tool), name, pid, req.Argv, env, req.Dir, stdin, stdout, stderr)
+}
+
+// preinit says how an asset command's engine may pre-initialize it (see
+// platform.Preinitializer): in a pristine sandbox holding the default layout
+// and the assets' data files, nothing of this sandbox, so that the image is
+// the same for every sandbox sharing the assets; the environment is the
+// asset's defaults only.
+func (sb *Sandbox) preinit(tool string) *platform.Preinit {
+	t, ok := sb.opt.Tools.(*AssetTools)
+	if !ok || tool == "" {
+		return nil
+	}
+	key, ok := t.preinitKey(tool)
+	if !ok {
+		return nil
+	}
+	return &platform.Preinit{Key: key, New: func() *wasi.Proc {
+		fsys := vfs.NewDefault(vfs.Options{}, commandList(t))
+		for dir, afs := range t.dataMounts() {
+			if fsys.MkdirAll(dir, 0o755) != nil || fsys.Mount(dir, afs, true) != nil {
+				fsys = nil // the image is then not made
+				break
+			}
+		}
+		var env []string
+		for k, v := range t.env(tool) {
+			env = append(env, k+"="+v)
+		}
+		return &wasi.Proc{Name: tool, Pid: 1, Args: []string{tool}, Env: env, Cwd: "/", FS: fsys,
+			Uid: shell.UserID, Gid: shell.UserID}
+	}}
 }
 
 // terminal marks the run's stdin as a tty for guests (see RunOptions.Terminal).
 type terminal struct{ io.Reader }
 
 func (terminal) IsTerminal() bool { return true }
+
+// terminalWriter marks the run's stdout or stderr as a tty for guests.
+type terminalWriter struct{ io.Writer }
+
+func (terminalWriter) IsTerminal() bool { return true }
+
+// isTerminal: w says it is a terminal (RunOptions.Terminal).
+func isTerminal(w io.Writer) bool {
+	t, ok := w.(interface{ IsTerminal() bool })
+	return ok && t.IsTerminal()
+}
 
 // withDefaults adds K=V pairs for keys env does not set.
 func withDefaults(env []string, defaults map[string]string) []string {
@@ -164,7 +212,7 @@ func withDefaults(env []string, defaults map[string]string) []string {
 }
 
 // runProc runs one guest process to its end and returns its exit status.
-func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, name string, pid int, argv, env []string, dir string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, pre *platform.Preinit, name string, pid int, argv, env []string, dir string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stdin, stdout, stderr, finish := sb.sched.start(stdin, stdout, stderr)
 	defer finish()
 	p := &wasi.Proc{
@@ -188,7 +236,14 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, name string
 	// spawned child (a pipe's write end shared with a child is only closed,
 	// so its reader only sees EOF, when the child's table lets go of it).
 	defer p.Close()
-	code, err := mod.Run(ctx, p, platform.Limits{MemoryPages: uint32(sb.opt.MemoryLimitMB) * 16})
+	lim := platform.Limits{MemoryPages: uint32(sb.opt.MemoryLimitMB) * 16}
+	var code int
+	var err error
+	if pm, ok := mod.(platform.Preinitializer); ok && pre != nil && pm.Preinitializable() {
+		code, err = pm.RunPreinit(ctx, p, lim, *pre)
+	} else {
+		code, err = mod.Run(ctx, p, lim)
+	}
 	if err != nil {
 		switch {
 		case errors.Is(err, platform.ErrMemoryLimit):
@@ -244,7 +299,7 @@ func (sb *Sandbox) RunWASI(ctx context.Context, wasm []byte, argv []string, opt 
 		dir = sb.abs(opt.Cwd)
 	}
 	start := time.Now()
-	code := sb.runProc(runCtx, mod, path.Base(argv[0]), pid, argv, env, dir, opt.Stdin, stdout, stderr)
+	code := sb.runProc(runCtx, mod, nil, path.Base(argv[0]), pid, argv, env, dir, opt.Stdin, stdout, stderr)
 	res := &Result{ExitCode: code, Duration: time.Since(start)}
 	if errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		res.TimedOut, res.ExitCode = true, 124
@@ -313,6 +368,15 @@ type child struct {
 
 func (c *child) Pid() int  { return c.pid }
 func (c *child) Wait() int { <-c.done; return c.status }
+
+func (c *child) TryWait() (int, bool) {
+	select {
+	case <-c.done:
+		return c.status, true
+	default:
+		return 0, false
+	}
+}
 
 // Kill ends the child; every signal kills (there are no handlers in guests).
 func (c *child) Kill(sig int) error {

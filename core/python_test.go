@@ -239,6 +239,25 @@ print(os.popen("echo popen; pwd").read().split())
 import subprocess, sys
 print(subprocess.run([sys.executable, "-c", "print(6*7)"], capture_output=True, text=True).stdout.strip())
 '`, stdout: "42\n"},
+		{name: "poll and wait timeout", script: `python3 -c '
+import os, subprocess, time
+p = subprocess.Popen(["sleep", "0.5"])
+print(p.poll())
+try:
+    p.wait(timeout=0.05)
+except subprocess.TimeoutExpired as e:
+    print("TimeoutExpired", e.timeout)
+print(p.wait(), p.poll())
+q = subprocess.Popen(["sh", "-c", "exit 4"])
+deadline = time.monotonic() + 20
+while q.poll() is None and time.monotonic() < deadline:
+    time.sleep(0.01)
+print(q.returncode)
+r = subprocess.Popen(["sleep", "0.5"])
+print(os.waitpid(r.pid, os.WNOHANG))
+pid, st = os.waitpid(r.pid, 0)
+print(pid == r.pid, os.waitstatus_to_exitcode(st))
+'`, stdout: "None\nTimeoutExpired 0.05\n0 0\n4\n(0, 0)\nTrue 0\n"},
 	})
 }
 
@@ -337,4 +356,120 @@ func TestPythonREPL(t *testing.T) {
 	assert.Equal(t, "42\n7\n", out.String())
 	assert.Contains(t, errb.String(), ">>> ")
 	assert.Contains(t, errb.String(), "Python 3.11")
+}
+
+// python3 starts from a pre-initialized image (assets/python/preinit.c): what
+// a program sees must be what a cold start gives it. PYTHONHASHSEED (any
+// PYTHON* variable the image cannot honour) forces a cold start to compare with.
+func TestPythonPreinit(t *testing.T) {
+	tools := pythonTools(t)
+	sb := newPythonSandbox(t, tools, core.Options{})
+	ctx := context.Background()
+	const probe = `import sys, os, site, _wasmsand
+print("resumed" if _wasmsand.resumed() else "cold")
+env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
+for k, v in [
+    ("argv", sys.argv), ("orig_argv", sys.orig_argv), ("path", sys.path),
+    ("executable", (sys.executable, sys._base_executable, sys.prefix, sys.exec_prefix, sys._stdlib_dir)),
+    ("flags", sys.flags), ("bytecode", sys.dont_write_bytecode), ("warn", (sys.warnoptions, sys._xoptions)),
+    ("cwd", os.getcwd()), ("env", sorted(env.items())), ("environb", len(os.environb) == len(os.environ)),
+    ("encodings", (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors(), sys.getdefaultencoding())),
+    ("streams", [(f.name, f.encoding, f.errors, f.line_buffering, f.write_through, f.isatty(), f.fileno(),
+                  f.mode, type(f.buffer).__name__, f is g) for f, g in
+                 [(sys.stdin, sys.__stdin__), (sys.stdout, sys.__stdout__), (sys.stderr, sys.__stderr__)]]),
+    ("site", (site.ENABLE_USER_SITE, site.USER_BASE, site.USER_SITE)),
+    ("modules", sorted(sys.modules)), ("sitecustomize", getattr(sys, "customized", False)),
+    ("main", sorted(k for k in vars(sys.modules["__main__"]) if k.startswith("__"))),
+]:
+    print(k, v)
+`
+	require.NoError(t, sb.WriteFile("/home/user/probe.py", []byte(probe), 0o644))
+	require.NoError(t, sb.WriteFile("/home/user/lib/probemod.py", []byte("import probe\n"), 0o644))
+	require.NoError(t, sb.WriteFile("/home/user/lib/sitecustomize.py", []byte("import sys\nsys.customized = True\n"), 0o644))
+
+	for _, c := range []struct{ name, cmd string }{
+		{"script", "python3 probe.py a 'b c'"},
+		{"-c", `python3 -c "$(cat probe.py)" x`},
+		{"-m with PYTHONPATH", "PYTHONPATH=lib:/nope python3 -m probemod"},
+		{"python, -u -B", "python -u -B probe.py"},
+		{"stdin", "python3 - y < probe.py"},
+		{"env and cwd", "cd /tmp && FOO=bar TZ=Europe/Paris python3 /home/user/probe.py"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			warm, err := sb.Run(ctx, c.cmd, core.RunOptions{Cwd: "/home/user"})
+			require.NoError(t, err)
+			cold, err := sb.Run(ctx, "export PYTHONHASHSEED=random; "+c.cmd, core.RunOptions{Cwd: "/home/user"})
+			require.NoError(t, err)
+			require.Equal(t, 0, warm.ExitCode, "%s", warm.Stderr)
+			require.Equal(t, 0, cold.ExitCode, "%s", cold.Stderr)
+			w, _ := strings.CutPrefix(string(warm.Stdout), "resumed\n")
+			k, _ := strings.CutPrefix(string(cold.Stdout), "cold\n")
+			assert.True(t, strings.HasPrefix(string(warm.Stdout), "resumed\n"), "not resumed: %s", warm.Stdout)
+			assert.True(t, strings.HasPrefix(string(cold.Stdout), "cold\n"), "not cold: %s", cold.Stdout)
+			assert.Equal(t, k, w)
+		})
+	}
+
+	t.Run("what the image cannot honour starts cold", func(t *testing.T) {
+		for _, cmd := range []string{
+			"python3 -S -c 'import _wasmsand; print(_wasmsand.resumed())'",
+			"python3 -X utf8 -c 'import _wasmsand; print(_wasmsand.resumed())'",
+			"LANG=C python3 -c 'import _wasmsand, sys; print(_wasmsand.resumed(), sys.flags.utf8_mode)'",
+			"PYTHONHOME=/elsewhere python3 -c 'import _wasmsand; print(_wasmsand.resumed())' 2>/dev/null; echo $?",
+		} {
+			res, err := sb.Run(ctx, cmd, core.RunOptions{})
+			require.NoError(t, err)
+			assert.NotContains(t, string(res.Stdout), "True", "%s: %s", cmd, res.Stderr)
+		}
+	})
+
+	t.Run("every run has its own randomness", func(t *testing.T) {
+		seen := map[string]bool{}
+		for i := 0; i < 3; i++ {
+			res, err := sb.Run(ctx, `python3 -c 'import random, os; print(random.random(), os.urandom(8).hex())'`, core.RunOptions{})
+			require.NoError(t, err)
+			assert.False(t, seen[string(res.Stdout)], "repeated: %s", res.Stdout)
+			seen[string(res.Stdout)] = true
+		}
+	})
+
+	t.Run("one sandbox's files never reach another's python", func(t *testing.T) {
+		a := newPythonSandbox(t, tools, core.Options{})
+		b := newPythonSandbox(t, tools, core.Options{})
+		require.NoError(t, a.WriteFile("/home/user/lib/sitecustomize.py", []byte("print('customized')\n"), 0o644))
+		for _, c := range []struct {
+			sb   *core.Sandbox
+			want string
+		}{{a, "customized\nok\n"}, {b, "ok\n"}, {a, "customized\nok\n"}} {
+			res, err := c.sb.Run(ctx, `PYTHONPATH=/home/user/lib python3 -c 'print("ok")'`, core.RunOptions{})
+			require.NoError(t, err)
+			assert.Equal(t, c.want, string(res.Stdout), "%s", res.Stderr)
+		}
+	})
+}
+
+// ttyBuffer is an output that says it is a terminal (RunOptions.Terminal).
+type ttyBuffer struct{ bytes.Buffer }
+
+func (*ttyBuffer) IsTerminal() bool { return true }
+
+// Programs writing straight to a terminal output see a tty; through a pipe
+// or a redirection they do not.
+func TestTerminalOutput(t *testing.T) {
+	tools := pythonTools(t)
+	sb := newPythonSandbox(t, tools, core.Options{})
+	const probe = `python3 -c 'import sys; print(sys.stdout.isatty(), sys.stderr.isatty(), sys.stdout.line_buffering)'`
+	for _, c := range []struct{ script, want string }{
+		{probe, "True True True\n"},
+		{probe + " | cat", "False True False\n"},
+		{probe + " 2>/dev/null", "True False True\n"},
+	} {
+		var out, errb ttyBuffer
+		_, err := sb.Run(context.Background(), c.script, core.RunOptions{Stdout: &out, Stderr: &errb})
+		require.NoError(t, err)
+		assert.Equal(t, c.want, out.String(), "%s: %s", c.script, errb.String())
+	}
+	res, err := sb.Run(context.Background(), probe, core.RunOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "False False False\n", string(res.Stdout))
 }

@@ -102,6 +102,8 @@ type Sandbox struct {
 
 	runMu  sync.Mutex // one Run at a time
 	ttyIn  io.Reader  // the current run's stdin, when it is a terminal
+	ttyOut io.Writer  // its stdout and stderr writers, when they are one (see RunOptions.Terminal)
+	ttyErr io.Writer
 	mu     sync.Mutex
 	closed bool
 	hashes sync.Map // moduleStatKey → content key (see modules.go)
@@ -207,6 +209,8 @@ type RunOptions struct {
 	// Terminal says Stdin is an interactive terminal: programs reading it
 	// directly see a tty (isatty), so a REPL starts. Natively Stdin must be
 	// an *os.File for this (other readers reach commands through a pipe).
+	// Stdout and Stderr look like a terminal to programs writing to them
+	// directly when they have an IsTerminal() bool method that reports true.
 	Terminal bool
 }
 
@@ -256,9 +260,15 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	}
 	done := make(chan outcome, 1)
 	stdin := opt.Stdin
-	sb.ttyIn = nil
+	sb.ttyIn, sb.ttyOut, sb.ttyErr = nil, nil, nil
 	if opt.Terminal {
 		sb.ttyIn = stdin
+	}
+	if isTerminal(opt.Stdout) {
+		sb.ttyOut = stdout
+	}
+	if isTerminal(opt.Stderr) {
+		sb.ttyErr = stderr
 	}
 	if _, isFile := stdin.(*os.File); stdin != nil && !isFile {
 		// A reader that blocks forever must not keep a guest blocked past the

@@ -13,8 +13,10 @@
  *       None (the current directory); fds: -1 gives the child no stream.
  *       Raises OSError (FileNotFoundError for an unknown command).
  *   wait(pid) -> exit status (0-255; 128+signal when killed)
+ *   trywait(pid) -> the same, or None while the child runs
  *   kill(pid, sig)
  *   zip_directory(archive) -> dict or None (for zipimport, see below)
+ *   resumed() -> bool (started from the pre-initialized image, preinit.c)
  */
 #define PY_SSIZE_T_CLEAN
 #include "Python.h"
@@ -138,6 +140,16 @@ static PyObject *wasmsand_wait_py(PyObject *self, PyObject *args) {
     return PyLong_FromLong(st);
 }
 
+static PyObject *wasmsand_trywait_py(PyObject *self, PyObject *args) {
+    int pid;
+    if (!PyArg_ParseTuple(args, "i:trywait", &pid)) return NULL;
+    int st = 0;
+    int r = wasmsand_trywait(pid, &st);
+    if (r < 0) return PyErr_SetFromErrno(PyExc_OSError);
+    if (r == 0) Py_RETURN_NONE;
+    return PyLong_FromLong(st);
+}
+
 static PyObject *wasmsand_kill_py(PyObject *self, PyObject *args) {
     int pid, sig;
     if (!PyArg_ParseTuple(args, "ii:kill", &pid, &sig)) return NULL;
@@ -255,13 +267,24 @@ error:
     return NULL;
 }
 
+/* preinit.c: this process was resumed from the pre-initialized image. */
+extern int _wasmsand_resumed;
+
+static PyObject *wasmsand_resumed_py(PyObject *self, PyObject *unused) {
+    return PyBool_FromLong(_wasmsand_resumed);
+}
+
 static PyMethodDef methods[] = {
+    {"resumed", wasmsand_resumed_py, METH_NOARGS,
+     "resumed() -> bool: this interpreter started from the pre-initialized image"},
     {"zip_directory", wasmsand_zip_directory, METH_O,
      "zip_directory(archive) -> dict or None: zipimport's central directory, read in C"},
     {"spawn", wasmsand_spawn_py, METH_VARARGS,
      "spawn(argv, env, cwd, stdin_fd, stdout_fd, stderr_fd) -> pid\n\n"
      "Run argv as a child process of the sandbox; env None inherits."},
     {"wait", wasmsand_wait_py, METH_VARARGS, "wait(pid) -> exit status (0-255)"},
+    {"trywait", wasmsand_trywait_py, METH_VARARGS,
+     "trywait(pid) -> exit status (0-255), or None while the child runs"},
     {"kill", wasmsand_kill_py, METH_VARARGS, "kill(pid, sig)"},
     {NULL, NULL, 0, NULL},
 };

@@ -53,7 +53,7 @@ fi
 # C-side inputs of the interpreter. lib-*.patch may only touch modules that
 # are not frozen into the binary (checked below).
 interp_key=$( (echo "$deps_key $tc"; cat "$here/interp.sh" "$here/config.site" "$here/_wasmsandmodule.c" \
-  "$here/recipe.json" "$here"/patches/c-*.patch) | hash)
+  "$here/preinit.c" "$here/recipe.json" "$here"/patches/c-*.patch) | hash)
 interp=$cache/interp-$interp_key
 if [ ! -f "$interp/ok" ]; then
   log "building the interpreter ($interp_key)"

@@ -9,11 +9,13 @@ src=$1 bdir=$2 deps=$3 build_python=$4
 here=$(cd "$(dirname "$0")" && pwd)
 
 cp "$here/_wasmsandmodule.c" "$src/Modules/_wasmsandmodule.c"
+cp "$here/preinit.c" "$src/Modules/_wasmsandpreinit.c"
 rm -rf "$bdir"
 mkdir -p "$bdir/Modules"
 cd "$bdir"
-# Modules/Setup.local: our module, statically linked like the rest.
-echo '_wasmsand _wasmsandmodule.c' > Modules/Setup.local
+# Modules/Setup.local: our module (and the pre-initialized start, which
+# exports wasmsand_preinit/wasmsand_resume), statically linked like the rest.
+echo '_wasmsand _wasmsandmodule.c _wasmsandpreinit.c' > Modules/Setup.local
 
 cat "$src/Tools/wasm/config.site-wasm32-wasi" "$here/config.site" > config.site
 

@@ -19,6 +19,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/wasmsand/wasmsand/core"
 )
 
@@ -47,7 +49,20 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, ttyMarked(os.Stdout), ttyMarked(os.Stderr)))
+}
+
+// ttyWriter is an output that is a terminal: programs in the sandbox writing
+// to it directly see a tty (core.RunOptions.Terminal).
+type ttyWriter struct{ *os.File }
+
+func (ttyWriter) IsTerminal() bool { return true }
+
+func ttyMarked(f *os.File) io.Writer {
+	if term.IsTerminal(int(f.Fd())) {
+		return ttyWriter{f}
+	}
+	return f
 }
 
 type multiFlag []string
