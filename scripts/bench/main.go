@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -21,8 +22,34 @@ type row struct {
 	target, remark string
 }
 
+// main runs every section, or those named on the command line
+// (shell, pipelines, python). WASMSAND_BENCH_CPUPROFILE=FILE writes a Go
+// CPU profile of the run.
 func main() {
 	ctx := context.Background()
+	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench}
+	names := os.Args[1:]
+	if len(names) == 0 {
+		names = []string{"shell", "pipelines", "python"}
+	}
+	for _, n := range names {
+		if sections[n] == nil {
+			fail("unknown section %q (shell, pipelines, python)", n)
+		}
+	}
+	if f := os.Getenv("WASMSAND_BENCH_CPUPROFILE"); f != "" {
+		out, err := os.Create(f)
+		check(err)
+		check(pprof.StartCPUProfile(out))
+		defer pprof.StopCPUProfile()
+	}
+	for _, n := range names {
+		sections[n](ctx)
+	}
+}
+
+// shellBench: the shell itself beside native bash.
+func shellBench(ctx context.Context) {
 	var rows []row
 
 	sb, err := core.New(ctx, core.Options{})
@@ -77,8 +104,6 @@ func main() {
 		fmt.Printf("%-32s %14s %14s %8s  %-10s %s\n", r.name, r.ours, nat, ratio, r.target, r.remark)
 	}
 	fmt.Println()
-	pipelines(ctx)
-	pythonBench(ctx)
 }
 
 // per runs f n times and returns the mean duration of one call.

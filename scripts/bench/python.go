@@ -35,8 +35,10 @@ func pythonBench(ctx context.Context) {
 	sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: 5 * time.Minute})
 	check(err)
 	defer sb.Close()
-	py := func(code string) func() {
-		script := "python3 -c '" + code + "'"
+	var pyEnv func(env, code string) func()
+	py := func(code string) func() { return pyEnv("", code) }
+	pyEnv = func(env, code string) func() {
+		script := env + "python3 -c '" + code + "'"
 		return func() {
 			res, err := sb.Run(ctx, script, core.RunOptions{})
 			check(err)
@@ -59,6 +61,8 @@ func pythonBench(ctx context.Context) {
 	const loop = "s = 0\nfor i in range(3000000): s += i\nprint(s)"
 	rows := []row{
 		{"python3 -c 'print(1)' (warm)", per(20, py("print(1)")), per(20, nat("print(1)")), "≤ 1.5×", ""},
+		{"  same, cold start (no image)", per(10, pyEnv("PYTHONHASHSEED=random ", "print(1)")), per(20, nat("print(1)")), "",
+			"PYTHONHASHSEED makes python3 decline its pre-initialized image"},
 		{"3M-iteration for loop", per(3, py(loop)), per(3, nat(loop)), "≤ 6×", ""},
 		{"import json, csv, sqlite3, decimal", per(10, py("import json, csv, sqlite3, decimal")),
 			per(10, nat("import json, csv, sqlite3, decimal")), "", ""},
@@ -70,7 +74,7 @@ func pythonBench(ctx context.Context) {
 		fmt.Printf("%-36s %12s %12s %8s  %-8s %s\n", r.name, r.ours.Round(10*time.Microsecond),
 			r.native.Round(10*time.Microsecond), fmt.Sprintf("%.2f×", float64(r.ours)/float64(r.native)), r.target, r.remark)
 	}
-	fmt.Printf("first python3 run in this process (compile or disk cache): %s\n", first.Round(time.Millisecond))
+	fmt.Printf("first python3 run in this process (compile or disk cache, and the pre-initialized image): %s\n", first.Round(time.Millisecond))
 }
 
 // nativePython finds the host's python3: Debian's /usr/bin/python3 (3.11,
