@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/platform/assetsrc"
 )
 
 func init() { _ = os.Setenv("LC_ALL", "C.UTF-8") }
@@ -104,6 +106,19 @@ func shellBench(ctx context.Context) {
 		fmt.Printf("%-32s %14s %14s %8s  %-10s %s\n", r.name, r.ours, nat, ratio, r.target, r.remark)
 	}
 	fmt.Println()
+}
+
+// assetsDir finds the guest programs: assetsrc.Default(), else build/assets
+// under the current directory (`make bench` runs from the checkout; `go run`
+// builds the binary elsewhere).
+func assetsDir() string {
+	if d := assetsrc.Default(); d != "" {
+		return d
+	}
+	if _, err := os.Stat(filepath.Join("build", "assets", assetsrc.ManifestName)); err == nil {
+		return filepath.Join("build", "assets")
+	}
+	return ""
 }
 
 // per runs f n times and returns the mean duration of one call.

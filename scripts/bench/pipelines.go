@@ -33,7 +33,7 @@ var pipeCases = []pipeCase{
 }
 
 func pipelines(ctx context.Context) {
-	src := assetsrc.Default()
+	src := assetsDir()
 	if src == "" {
 		fmt.Println("pipelines: skipped: no assets (run `make assets`)")
 		return

@@ -16,7 +16,7 @@ import (
 // beside the host's native python3 in the same run.
 func pythonBench(ctx context.Context) {
 	fmt.Println()
-	src := assetsrc.Default()
+	src := assetsDir()
 	if src == "" {
 		fmt.Println("python: skipped: no assets (run `make assets`)")
 		return
