@@ -60,6 +60,8 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 		}
 	case "echo":
 		return append([]string{echoCmd}, args[1:]...), nil
+	case "test", "[":
+		return append([]string{testCmd, args[0]}, args[1:]...), nil
 	case "printf":
 		return append([]string{printfCmd}, args[1:]...), nil
 	case "type":
@@ -187,6 +189,8 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		return status(writeOut(hc, "echo", echo(hc, args[1:])))
 	case printfCmd:
 		return status(s.printfBuiltin(ctx, hc, args[1:]))
+	case testCmd:
+		return status(s.testBuiltin(ctx, hc, args[1], args[2:]))
 	case newJobCmd:
 		return status(s.newJob(ctx, hc, args[1:]))
 	case jobDoneCmd:
