@@ -140,7 +140,7 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 	if stderr != nil && stderr == sb.ttyErr {
 		stderr = terminalWriter{stderr}
 	}
-	return sb.runProc(ctx, mod, sb.preinit(req.Tool), name, pid, req.Argv, env, req.Dir, stdin, stdout, stderr)
+	return sb.runProc(ctx, mod, sb.preinit(req.Tool), name, pid, req.Argv, env, req.Dir, req.Umask, stdin, stdout, stderr)
 }
 
 // preinit says how an asset command's engine may pre-initialize it (see
@@ -212,7 +212,7 @@ func withDefaults(env []string, defaults map[string]string) []string {
 }
 
 // runProc runs one guest process to its end and returns its exit status.
-func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, pre *platform.Preinit, name string, pid int, argv, env []string, dir string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, pre *platform.Preinit, name string, pid int, argv, env []string, dir string, umask uint32, stdin io.Reader, stdout, stderr io.Writer) int {
 	stdin, stdout, stderr, finish := sb.sched.start(stdin, stdout, stderr)
 	defer finish()
 	p := &wasi.Proc{
@@ -224,6 +224,7 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, pre *platfo
 		Args:    argv,
 		Env:     env,
 		Cwd:     dir,
+		Umask:   &umask,
 		FS:      sb.fs,
 		Stdin:   stdin,
 		Stdout:  stdout,
@@ -299,7 +300,7 @@ func (sb *Sandbox) RunWASI(ctx context.Context, wasm []byte, argv []string, opt 
 		dir = sb.abs(opt.Cwd)
 	}
 	start := time.Now()
-	code := sb.runProc(runCtx, mod, nil, path.Base(argv[0]), pid, argv, env, dir, opt.Stdin, stdout, stderr)
+	code := sb.runProc(runCtx, mod, nil, path.Base(argv[0]), pid, argv, env, dir, wasi.DefaultUmask, opt.Stdin, stdout, stderr)
 	res := &Result{ExitCode: code, Duration: time.Since(start)}
 	if errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		res.TimedOut, res.ExitCode = true, 124
@@ -342,7 +343,7 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 		defer cancel()
 		c.status = sh.Exec(ctx, &shell.ExecRequest{
 			Pid:  pid,
-			Argv: req.Argv, Env: req.Env, Dir: req.Dir,
+			Argv: req.Argv, Env: req.Env, Dir: req.Dir, Umask: req.Umask,
 			Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
 		})
 		if ctx.Err() != nil && c.killed.Load() {

@@ -60,6 +60,8 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 		}
 	case "echo":
 		return append([]string{echoCmd}, args[1:]...), nil
+	case "umask":
+		return append([]string{umaskCmd}, args[1:]...), nil
 	case "test", "[":
 		return append([]string{testCmd, args[0]}, args[1:]...), nil
 	case "printf":
@@ -189,6 +191,8 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		return status(writeOut(hc, "echo", echo(hc, args[1:])))
 	case printfCmd:
 		return status(s.printfBuiltin(ctx, hc, args[1:]))
+	case umaskCmd:
+		return status(s.umaskBuiltin(hc, args[1:]))
 	case testCmd:
 		return status(s.testBuiltin(ctx, hc, args[1], args[2:]))
 	case newJobCmd:
@@ -238,6 +242,7 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		ctx = j.ctx // so kill reaches the job's programs
 	}
 	st := s.Exec(ctx, &ExecRequest{
+		Umask:  s.umask.Load(),
 		Argv:   args,
 		Env:    exportedEnv(hc.Env),
 		Dir:    hc.Dir,

@@ -41,6 +41,9 @@ func (s *Session) openHandler(ctx context.Context, name string, flag int, perm o
 	if err := s.checkOpen(abs, flag); err != nil {
 		return nil, bashPathError(name, err)
 	}
+	if flag&os.O_CREATE != 0 { // bash creates files 0666 & ~umask
+		perm = 0o666 &^ fs.FileMode(s.umask.Load())
+	}
 	f, err := s.cfg.FS.OpenFile(abs, flag, perm)
 	if err != nil {
 		return nil, bashPathError(name, err)

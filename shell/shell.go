@@ -36,6 +36,7 @@ type ExecRequest struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	Umask  uint32 // the file-creation mask the process starts with
 }
 
 // Config wires a shell to its sandbox.
@@ -76,6 +77,7 @@ type Session struct {
 	exited  bool // the last run ended with `exit` (or errexit)
 
 	subshells atomic.Int64 // live counted subshells of the current run
+	umask     atomic.Uint32 // file-creation mask (umask.go)
 
 	pipes map[string][]string // stage statuses of running pipelines, by id
 
@@ -105,6 +107,7 @@ func (s *Session) Fork(cfg Config) (*Session, error) {
 		return nil, err
 	}
 	child.runner.Funcs = maps.Clone(s.runner.Funcs)
+	child.umask.Store(s.umask.Load())
 	return child, nil
 }
 
@@ -122,6 +125,7 @@ func newSession(cfg Config, vars map[string]string) (*Session, error) {
 		cfg.NewPid = func() (int, func(), error) { return cfg.Pid + 1, func() {}, nil }
 	}
 	s := &Session{cfg: cfg, sources: map[string][]string{}, pipes: map[string][]string{}, jobs: map[int]*job{}}
+	s.umask.Store(DefaultUmask)
 	r, err := interp.New(
 		interp.Env(newEnviron(cfg.Env, vars, cfg.Pid, cfg.PPid)),
 		// interp.Dir would os.Stat the host; set the field directly.

@@ -218,6 +218,7 @@ loop:
 		fmt.Fprintf(req.Stderr, "bash: %v\n", err)
 		return 1
 	}
+	child.umask.Store(req.Umask)
 	params := append(append(opts, "--"), args...)
 	if err := interp.Params(params...)(child.runner); err != nil {
 		fmt.Fprintf(req.Stderr, "bash: %v\n", err)

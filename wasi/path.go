@@ -13,7 +13,6 @@ import (
 
 const (
 	maxPathLen = 4096
-	umask      = 0o022 // new files 0644, new directories 0755, as under a login shell
 
 	lookupSymlinkFollow = 1
 
@@ -158,7 +157,7 @@ func pathOpen(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if e := p.checkOpen(abs, flag); e != 0 {
 		return e
 	}
-	f, err := p.FS.OpenFile(abs, flag, 0o666&^umask)
+	f, err := p.FS.OpenFile(abs, flag, 0o666&^p.umask())
 	if err != nil {
 		e := ToErrno(err)
 		if e == ENXIO { // maybe a symlink to /dev/stdout and the like
@@ -219,7 +218,7 @@ func pathCreateDirectory(_ context.Context, p *Proc, m Memory, a []uint64) Errno
 	if e := p.checkCreate(abs); e != 0 {
 		return e
 	}
-	return ToErrno(p.FS.Mkdir(abs, 0o777&^umask))
+	return ToErrno(p.FS.Mkdir(abs, 0o777&^p.umask()))
 }
 
 func pathFilestatGet(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {

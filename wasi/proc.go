@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,9 @@ type Proc struct {
 	// Uid and Gid are the process's credentials for permission checks; 0 is
 	// root, which is not checked.
 	Uid, Gid uint32
+	// Umask holds the permission bits cleared from the mode of the files
+	// (0666) and directories (0777) it creates; nil means DefaultUmask.
+	Umask *uint32
 
 	// fd 0, 1, 2. nil means empty input / discarded output. A *vfs.File is used as a
 	// file (fstat, seek work); a *FDRef shares another Proc's open file description;
@@ -225,6 +229,17 @@ func (p *Proc) OpenFDs() []int {
 		}
 	}
 	return out
+}
+
+// DefaultUmask is the mask of a Proc without one: new files 0644, new
+// directories 0755, as under a login shell.
+const DefaultUmask = 0o022
+
+func (p *Proc) umask() fs.FileMode {
+	if p.Umask != nil {
+		return fs.FileMode(*p.Umask & 0o777)
+	}
+	return DefaultUmask
 }
 
 func (p *Proc) lookup(fd int32) (*ofile, Errno) {
