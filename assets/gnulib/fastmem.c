@@ -56,6 +56,29 @@ size_t strlen(const char *str) {
     }
 }
 
+/* Two strings at once cannot both be aligned: unaligned 16-byte loads, which may read past
+ * the terminators but are kept inside linear memory (byte loop in the last 16 bytes). */
+int strcmp(const char *l, const char *r) {
+    const unsigned char *a = (const unsigned char *)l, *b = (const unsigned char *)r;
+    uintptr_t end = (uintptr_t)__builtin_wasm_memory_size(0) * 65536 - 16;
+    v128_t z = wasm_i8x16_splat(0);
+    for (; (uintptr_t)a <= end && (uintptr_t)b <= end; a += 16, b += 16) {
+        v128_t va = wasm_v128_load(a), vb = wasm_v128_load(b);
+        uint32_t stop = wasm_i8x16_bitmask(wasm_v128_or(wasm_i8x16_ne(va, vb), wasm_i8x16_eq(va, z)));
+        if (stop) {
+            int i = __builtin_ctz(stop);
+            return a[i] - b[i];
+        }
+    }
+    for (; *a == *b && *a; a++, b++)
+        ;
+    return *a - *b;
+}
+
+/* wasi-libc's locales (C, C.UTF-8) collate bytewise: its strcoll is strcmp. sort, ls,
+ * uniq, comm and join collate through it in the sandbox's C.UTF-8 locale. */
+int strcoll(const char *l, const char *r) { return strcmp(l, r); }
+
 int memcmp(const void *va, const void *vb, size_t n) {
     const unsigned char *a = va, *b = vb;
     for (; n >= 16; a += 16, b += 16, n -= 16) {
