@@ -103,6 +103,22 @@ func TestShellForkBombStopped(t *testing.T) {
 		"the bomb's goroutines end")
 }
 
+// Unbounded recursion in the shell stops at a depth limit, long before its
+// goroutine's stack could threaten the process; moderate recursion works.
+func TestShellRecursionStopped(t *testing.T) {
+	sb := testSandbox(t, Options{Timeout: time.Minute})
+	for _, script := range []string{"f() { f; }; f; echo after", "g() { eval g; }; g", "h() { x=$(h); }; h"} {
+		res := mustRun(t, sb, script)
+		assert.False(t, res.TimedOut, script)
+		assert.Equal(t, 1, res.ExitCode, script)
+		assert.NotContains(t, string(res.Stdout), "after", script)
+		assert.Contains(t, string(res.Stderr), "maximum function nesting level exceeded", script)
+	}
+	res := mustRun(t, sb, "f() { if [ $1 -gt 0 ]; then f $(( $1 - 1 )); else echo bottom; fi; }; f 1000")
+	assert.Equal(t, "bottom\n", string(res.Stdout), "%s", res.Stderr)
+	assert.Equal(t, "ok\n", string(mustRun(t, sb, "echo ok").Stdout))
+}
+
 func TestRunWASI(t *testing.T) {
 	sb := testSandbox(t, Options{})
 	require.NoError(t, sb.WriteFile("/home/user/in.txt", []byte("file data\n"), 0))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -36,6 +37,24 @@ const (
 	leaveCmd      = "__wasmsand_leave"
 )
 
+// Recursion (functions, eval, source, nested shells) nests the interpreter's Go
+// calls: ~12 frames and ~8 KiB of goroutine stack per function level. Unbounded,
+// `f() { f; }; f` would grow the stack by ~15 MB/s until the run's timeout, or
+// until Go's 1 GB stack limit kills the whole process (every sandbox in it).
+// bash itself dies of a segfault a few thousand levels down; we stop the run at
+// ~2500 levels (~20 MiB of stack), checking every few commands.
+const (
+	maxShellFrames  = 30000
+	depthCheckEvery = 16
+)
+
+// stackTooDeep reports whether the calling goroutine's stack holds more than
+// maxShellFrames frames (it walks at most that many).
+func stackTooDeep() bool {
+	var pc [1]uintptr
+	return runtime.Callers(maxShellFrames, pc[:]) > 0
+}
+
 // callHandler sees every simple command after expansion. It re-routes the
 // builtins whose mvdan.cc/sh implementation looks at the host (type,
 // command -v, hash, pwd -P, cd's errors) and confines code that the
@@ -48,6 +67,12 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 		if killed {
 			return []string{"exit", "143"}, nil // the job was killed: end it here
 		}
+	}
+	if s.calls.Add(1)%depthCheckEvery == 0 && stackTooDeep() {
+		// bash's FUNCNEST message; the run stops as bash's script does.
+		fmt.Fprintf(interp.HandlerCtx(ctx).Stderr,
+			"bash: %s: maximum function nesting level exceeded (recursion too deep for the sandbox)\n", args[0])
+		return nil, interp.NewExitStatus(1)
 	}
 	switch args[0] {
 	case "kill":

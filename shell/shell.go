@@ -76,8 +76,9 @@ type Session struct {
 	psubN   int
 	exited  bool // the last run ended with `exit` (or errexit)
 
-	subshells atomic.Int64 // live counted subshells of the current run
+	subshells atomic.Int64  // live counted subshells of the current run
 	umask     atomic.Uint32 // file-creation mask (umask.go)
+	calls     atomic.Uint64 // simple commands run, to check the recursion depth now and then
 
 	pipes map[string][]string // stage statuses of running pipelines, by id
 
