@@ -134,10 +134,10 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 	if stdin != nil && stdin == sb.ttyIn {
 		stdin = terminal{stdin}
 	}
-	if stdout != nil && stdout == sb.ttyOut {
+	if stdout != nil && unwrapWriter(stdout) == sb.ttyOut {
 		stdout = terminalWriter{stdout}
 	}
-	if stderr != nil && stderr == sb.ttyErr {
+	if stderr != nil && unwrapWriter(stderr) == sb.ttyErr {
 		stderr = terminalWriter{stderr}
 	}
 	return sb.runProc(ctx, mod, sb.preinit(req.Tool), name, pid, req.Argv, env, req.Dir, req.Umask, stdin, stdout, stderr)
@@ -183,6 +183,17 @@ func (terminal) IsTerminal() bool { return true }
 type terminalWriter struct{ io.Writer }
 
 func (terminalWriter) IsTerminal() bool { return true }
+
+// unwrapWriter takes off the shell's wrappers (such as its xtrace filter).
+func unwrapWriter(w io.Writer) io.Writer {
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			return w
+		}
+		w = u.Unwrap()
+	}
+}
 
 // isTerminal: w says it is a terminal (RunOptions.Terminal).
 func isTerminal(w io.Writer) bool {

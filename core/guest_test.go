@@ -119,6 +119,33 @@ func TestShellRecursionStopped(t *testing.T) {
 	assert.Equal(t, "ok\n", string(mustRun(t, sb, "echo ok").Stdout))
 }
 
+// The shell's own memory (variables, captured output) is bounded: a script
+// doubling a string or an array stops with an error instead of growing the
+// host process until it dies.
+func TestShellMemoryBounded(t *testing.T) {
+	sb := testSandbox(t, Options{Timeout: time.Minute})
+	for _, script := range []string{
+		"x=a; while :; do x=$x$x; done",
+		"x=a; for i in {1..40}; do x+=$x; done",
+		"f() { local y=a; for i in {1..40}; do y=$y$y; done; }; f",
+		"a=(x); for i in {1..40}; do a=(\"${a[@]}\" \"${a[@]}\"); done",
+		"declare -A m=([k]=v); for i in {1..40}; do m[k]=${m[k]}${m[k]}; done",
+	} {
+		res := mustRun(t, sb, script+"; echo after")
+		assert.False(t, res.TimedOut, script)
+		assert.Equal(t, 1, res.ExitCode, script)
+		assert.NotContains(t, string(res.Stdout), "after", script)
+		assert.Contains(t, string(res.Stderr), "too large for the sandbox", script)
+	}
+	installGuests(t, sb, "yes")
+	res := mustRun(t, sb, `x=$(yes); echo "status=$? bytes=${#x}"`)
+	assert.Equal(t, "status=1 bytes=67108863\n", string(res.Stdout), "%s", res.Stderr)
+	// Ordinary use is untouched, $? included.
+	res = mustRun(t, sb, `x=$(echo 1 2 3); y=$(false); echo "$? $x"; set -x; z=1`)
+	assert.Equal(t, "1 1 2 3\n", string(res.Stdout))
+	assert.Equal(t, "+ z=1\n", string(res.Stderr))
+}
+
 func TestRunWASI(t *testing.T) {
 	sb := testSandbox(t, Options{})
 	require.NoError(t, sb.WriteFile("/home/user/in.txt", []byte("file data\n"), 0))

@@ -19,18 +19,27 @@ import (
 //     substitution that runs cmd into a file in the VFS /tmp and expands to
 //     its path. cmd runs to completion before the outer command starts.
 //   - `>(cmd)` has no such equivalent: it is refused with a clear error.
+//   - an assignment statement (x=..., declare/local/export x=...) is followed
+//     by a check of the variables' size (see limits.go): the interpreter keeps
+//     them in the host process's memory, and `x=$x$x` in a loop would
+//     otherwise grow until the process dies.
 //
 // Code parsed by the interpreter itself (eval, source) is confined too: see
 // callHandler.
 func confine(node syntax.Node) error {
 	var err error
-	jobs := map[*syntax.Stmt]bool{} // background statements made by backgroundJob
+	jobs := map[*syntax.Stmt]bool{}    // background statements made by backgroundJob
+	checked := map[*syntax.Stmt]bool{} // assignments already followed by their check
 	syntax.Walk(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if n.Background && !jobs[n] {
 				jobs[backgroundJob(n)] = true
 				return true // the pipeline, if any, is now inside
+			}
+			if names := assignedNames(n); len(names) > 0 && !checked[n] {
+				checked[checkAssign(n, names)] = true
+				return true
 			}
 			if b, ok := n.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
 				recordPipeStatus(n, b)
@@ -146,6 +155,37 @@ func backgroundJob(st *syntax.Stmt) (job *syntax.Stmt) {
 		call(pos, newJobCmd, hex.EncodeToString(bytes.TrimSpace(text.Bytes()))), job,
 	}}}
 	return job
+}
+
+// assignedNames lists the variables a statement assigns for good: `x=...`
+// alone (with a command, the assignment is only the command's environment)
+// and declare/local/export/readonly/typeset.
+func assignedNames(st *syntax.Stmt) []string {
+	var assigns []*syntax.Assign
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) == 0 {
+			assigns = c.Assigns
+		}
+	case *syntax.DeclClause:
+		assigns = c.Args
+	}
+	var names []string
+	for _, a := range assigns {
+		if a.Name != nil && !strings.HasPrefix(a.Name.Value, internalPrefix) {
+			names = append(names, a.Name.Value)
+		}
+	}
+	return names
+}
+
+// checkAssign turns st into `{ st; __wasmsand_vchk NAME...; }` and returns
+// the inner st. The check keeps $? (and so errexit and ! behave as before).
+func checkAssign(st *syntax.Stmt, names []string) *syntax.Stmt {
+	inner := *st
+	*st = syntax.Stmt{Position: inner.Position, Cmd: &syntax.Block{Lbrace: inner.Position, Rbrace: inner.End(),
+		Stmts: []*syntax.Stmt{&inner, call(inner.End(), append([]string{varCheckCmd}, names...)...)}}}
+	return &inner
 }
 
 // wrapCounted turns st into `{ __wasmsand_enter && inner; after; }`.

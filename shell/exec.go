@@ -75,6 +75,10 @@ func (s *Session) callHandler(ctx context.Context, args []string) ([]string, err
 		return nil, interp.NewExitStatus(1)
 	}
 	switch args[0] {
+	case varCheckCmd:
+		if err := checkVars(interp.HandlerCtx(ctx), args[1:]); err != nil {
+			return nil, err
+		}
 	case "kill":
 		return append([]string{killCmd}, args[1:]...), nil
 	case "jobs":
@@ -216,6 +220,8 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		return status(writeOut(hc, "echo", echo(hc, args[1:])))
 	case printfCmd:
 		return status(s.printfBuiltin(ctx, hc, args[1:]))
+	case varCheckCmd:
+		return status(hc.LastExitStatus)
 	case umaskCmd:
 		return status(s.umaskBuiltin(hc, args[1:]))
 	case testCmd:
@@ -272,7 +278,7 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		Env:    exportedEnv(hc.Env),
 		Dir:    hc.Dir,
 		Stdin:  hc.Stdin,
-		Stdout: hc.Stdout,
+		Stdout: captureLimit(hc.Stdout),
 		Stderr: hc.Stderr,
 	})
 	return status(st)
@@ -536,7 +542,7 @@ func writeOut(hc interp.HandlerContext, name, out string) int {
 	if out == "" {
 		return 0
 	}
-	if _, err := io.WriteString(hc.Stdout, out); err != nil {
+	if _, err := io.WriteString(captureLimit(hc.Stdout), out); err != nil {
 		if errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) {
 			// bash's subshell would die of SIGPIPE, silently.
 			return 128 + 13

@@ -216,7 +216,11 @@ func (s *Session) Run(ctx context.Context, script string, stdio Stdio, opt RunOp
 			}
 		}
 	}
-	if err := interp.StdIO(stdio.Stdin, stdio.Stdout, stdio.Stderr)(r); err != nil {
+	stderr := stdio.Stderr
+	if stderr != nil {
+		stderr = traceFilter{stderr}
+	}
+	if err := interp.StdIO(stdio.Stdin, stdio.Stdout, stderr)(r); err != nil {
 		return 1, err
 	}
 	if opt.Script {
