@@ -37,6 +37,10 @@ func confine(node syntax.Node) error {
 				jobs[backgroundJob(n)] = true
 				return true // the pipeline, if any, is now inside
 			}
+			if names, ok := declareFNames(n); ok {
+				n.Cmd = call(n.Position, append([]string{funcPrintCmd}, names...)...).Cmd
+				return true
+			}
 			if names := assignedNames(n); len(names) > 0 && !checked[n] {
 				checked[checkAssign(n, names)] = true
 				return true
@@ -177,6 +181,26 @@ func assignedNames(st *syntax.Stmt) []string {
 		}
 	}
 	return names
+}
+
+// declareFNames recognises `declare -f [NAME...]` (and typeset), which our
+// funcPrintCmd prints without the rewrites (unconfine.go).
+func declareFNames(st *syntax.Stmt) ([]string, bool) {
+	d, ok := st.Cmd.(*syntax.DeclClause)
+	if !ok || (d.Variant.Value != "declare" && d.Variant.Value != "typeset") || len(d.Args) == 0 {
+		return nil, false
+	}
+	if a := d.Args[0]; !a.Naked || a.Name != nil || a.Value == nil || a.Value.Lit() != "-f" {
+		return nil, false
+	}
+	var names []string
+	for _, a := range d.Args[1:] {
+		if !a.Naked || a.Name == nil || a.Index != nil || a.Value != nil {
+			return nil, false
+		}
+		names = append(names, a.Name.Value)
+	}
+	return names, true
 }
 
 // checkAssign turns st into `{ st; __wasmsand_vchk NAME...; }` and returns

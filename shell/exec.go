@@ -222,6 +222,8 @@ func (s *Session) execHandler(ctx context.Context, args []string) error {
 		return status(s.printfBuiltin(ctx, hc, args[1:]))
 	case varCheckCmd:
 		return status(hc.LastExitStatus)
+	case funcPrintCmd:
+		return status(s.declareF(hc, args[1:]))
 	case umaskCmd:
 		return status(s.umaskBuiltin(hc, args[1:]))
 	case testCmd:
@@ -663,9 +665,7 @@ func (s *Session) typeBuiltin(hc interp.HandlerContext, args []string) int {
 		case kind == "function":
 			fmt.Fprintf(hc.Stdout, "%s is a function\n", name)
 			if fn := s.runner.Funcs[name]; fn != nil {
-				var buf bytes.Buffer
-				_ = syntax.NewPrinter().Print(&buf, &syntax.FuncDecl{Name: &syntax.Lit{Value: name}, Body: fn})
-				fmt.Fprintln(hc.Stdout, buf.String())
+				fmt.Fprintf(hc.Stdout, "%s() %s\n", name, funcText(fn))
 			}
 		case kind == "builtin":
 			fmt.Fprintf(hc.Stdout, "%s is a shell builtin\n", name)

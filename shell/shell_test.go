@@ -291,3 +291,21 @@ func TestColumn(t *testing.T) {
 	out, errOut, _ := run(t, s, `printf 'a,b,,c\nlonger,x,y,z\n' | column -t -s,; printf 'a  b c\nddd e f\n' | column -t -o '|'; printf '%s\n' 1 2 3 4 5 6 7 | column -c 16; printf '%s\n' 1 2 3 | column -x -c 16`)
 	assert.Equal(t, "a       b     c\nlonger  x  y  z\na  |b|c\nddd|e|f\n1\t5\n2\t6\n3\t7\n4\n1\t2\n3\n", out, errOut)
 }
+
+// Functions print as written, without the shell's rewrites of them
+// (assignment checks, pipelines, jobs, $$).
+func TestFunctionsPrintAsWritten(t *testing.T) {
+	s, _, _ := newTestSession(t)
+	def := "f() { x=1; local y=$$ z=$PPID; echo a | cat; sleep 1 & echo $!; ! true | false; for i in a b; do export v=$i; done; }"
+	for _, script := range []string{def + "; type f", def + "; declare -f f", def + "; typeset -f"} {
+		out, errOut, st := run(t, s, script)
+		assert.Equal(t, 0, st, "%s: %s", script, errOut)
+		assert.NotContains(t, out, internalPrefix, script)
+		for _, want := range []string{"x=1", "local y=$$ z=$PPID", "echo a | cat", "sleep 1 &", "echo $!", "! true | false", "for i in a b", "export v=$i"} {
+			assert.Contains(t, out, want, script)
+		}
+	}
+	out, _, st := run(t, s, "declare -f nope")
+	assert.Equal(t, 1, st)
+	assert.Empty(t, out)
+}
