@@ -33,6 +33,7 @@ type AssetTools struct {
 	byCmd   map[string]*assetEntry
 	entries []*assetEntry
 	data    map[string]*assetFS // asset name → its data files
+	preinit sync.Map            // command → its preinitKey, made on first use
 }
 
 type assetEntry struct {
@@ -102,6 +103,9 @@ func (t *AssetTools) Assets() []Asset {
 // module, its environment defaults and every asset's data files (all are in
 // the pristine sandbox).
 func (t *AssetTools) preinitKey(command string) (string, bool) {
+	if k, ok := t.preinit.Load(command); ok {
+		return k.(string), true
+	}
 	e, ok := t.byCmd[command]
 	if !ok {
 		return "", false
@@ -126,7 +130,9 @@ func (t *AssetTools) preinitKey(command string) (string, bool) {
 			fmt.Fprintln(h, name, f.Path, f.SHA256)
 		}
 	}
-	return "preinit:" + hex.EncodeToString(h.Sum(nil)), true
+	key := "preinit:" + hex.EncodeToString(h.Sum(nil))
+	t.preinit.Store(command, key)
+	return key, true
 }
 
 // dataMounts lists the directories where assets' data files appear.

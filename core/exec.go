@@ -140,7 +140,7 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 	if stderr != nil && unwrapWriter(stderr) == sb.ttyErr {
 		stderr = terminalWriter{stderr}
 	}
-	return sb.runProc(ctx, mod, sb.preinit(req.Tool), name, pid, req.Argv, env, req.Dir, req.Umask, stdin, stdout, stderr)
+	return sb.runProc(ctx, mod, req.Tool, name, pid, req.Argv, env, req.Dir, req.Umask, stdin, stdout, stderr)
 }
 
 // preinit says how an asset command's engine may pre-initialize it (see
@@ -222,8 +222,9 @@ func withDefaults(env []string, defaults map[string]string) []string {
 	return out
 }
 
-// runProc runs one guest process to its end and returns its exit status.
-func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, pre *platform.Preinit, name string, pid int, argv, env []string, dir string, umask uint32, stdin io.Reader, stdout, stderr io.Writer) int {
+// runProc runs one guest process to its end and returns its exit status. tool
+// names the asset command it runs ("" for none), for a pre-initialized start.
+func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name string, pid int, argv, env []string, dir string, umask uint32, stdin io.Reader, stdout, stderr io.Writer) int {
 	stdin, stdout, stderr, finish := sb.sched.start(stdin, stdout, stderr)
 	defer finish()
 	p := &wasi.Proc{
@@ -251,7 +252,12 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, pre *platfo
 	lim := platform.Limits{MemoryPages: uint32(sb.opt.MemoryLimitMB) * 16}
 	var code int
 	var err error
-	if pm, ok := mod.(platform.Preinitializer); ok && pre != nil && pm.Preinitializable() {
+	pm, ok := mod.(platform.Preinitializer)
+	var pre *platform.Preinit
+	if ok && pm.Preinitializable() {
+		pre = sb.preinit(tool)
+	}
+	if pre != nil {
 		code, err = pm.RunPreinit(ctx, p, lim, *pre)
 	} else {
 		code, err = mod.Run(ctx, p, lim)
@@ -311,7 +317,7 @@ func (sb *Sandbox) RunWASI(ctx context.Context, wasm []byte, argv []string, opt 
 		dir = sb.abs(opt.Cwd)
 	}
 	start := time.Now()
-	code := sb.runProc(runCtx, mod, nil, path.Base(argv[0]), pid, argv, env, dir, wasi.DefaultUmask, opt.Stdin, stdout, stderr)
+	code := sb.runProc(runCtx, mod, "", path.Base(argv[0]), pid, argv, env, dir, wasi.DefaultUmask, opt.Stdin, stdout, stderr)
 	res := &Result{ExitCode: code, Duration: time.Since(start)}
 	if errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		res.TimedOut, res.ExitCode = true, 124

@@ -324,7 +324,8 @@ func (e *Engine) compile(ctx context.Context, key string, wasm []byte) (*Module,
 		cm, err := e.rt.CompileModule(ctx, inst)
 		if err == nil {
 			m, err := e.finish(ctx, cm, key, e.rt, true)
-			if m != nil {
+			if m != nil && hasPreinitExports(cm) {
+				m.preinitializable = true
 				m.globals = instrument.PreinitGlobals(inst)
 			}
 			return m, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/wasmsand/wasmsand/platform"
@@ -51,11 +52,13 @@ type global struct {
 }
 
 // Preinitializable implements platform.Preinitializer.
-func (m *Module) Preinitializable() bool {
-	if !m.instrumented { // only instrumented modules export their mutable globals
-		return false
-	}
-	fns := m.cm.ExportedFunctions()
+func (m *Module) Preinitializable() bool { return m.preinitializable }
+
+// hasPreinitExports: the module exports wasmsand_preinit () -> i32 and
+// wasmsand_resume (). Asked once at compile time (wazero builds the export map
+// on every call).
+func hasPreinitExports(cm wazero.CompiledModule) bool {
+	fns := cm.ExportedFunctions()
 	pre, res := fns[preinitExport], fns[resumeExport]
 	return pre != nil && res != nil && len(pre.ParamTypes()) == 0 && len(res.ParamTypes()) == 0 &&
 		len(pre.ResultTypes()) == 1 && pre.ResultTypes()[0] == api.ValueTypeI32
@@ -201,7 +204,10 @@ func (img *image) restore(inst api.Module) bool {
 
 // imageState is the part of Module that holds images.
 type imageState struct {
-	globals []string // the mutable globals' exports (instrument.PreinitGlobals)
-	imgMu   sync.Mutex
-	images  map[string]*image // by Preinit.Key
+	// preinitializable: instrumented (only then are the mutable globals
+	// exported) and with the preinit exports.
+	preinitializable bool
+	globals          []string // the mutable globals' exports (instrument.PreinitGlobals)
+	imgMu            sync.Mutex
+	images           map[string]*image // by Preinit.Key
 }
