@@ -121,22 +121,16 @@ func xSpawn(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 }
 
 func xWait(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
-	pid, statusPtr := int32(a[0]), uint32(a[1])
-	child, ok := p.children[pid]
-	if !ok {
-		return ECHILD
-	}
-	if _, ok := readBytes(m, statusPtr, 4); !ok {
-		return EFAULT
-	}
-	status := child.Wait()
-	delete(p.children, pid)
-	m.WriteUint32Le(statusPtr, uint32(status))
-	return 0
+	return p.wait(m, a, true)
 }
 
 // xTryWait is xWait without blocking: EAGAIN while the child runs (waitpid WNOHANG).
 func xTryWait(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	return p.wait(m, a, false)
+}
+
+// wait reaps child a[0] into *a[1]; without block, EAGAIN while it runs.
+func (p *Proc) wait(m Memory, a []uint64, block bool) Errno {
 	pid, statusPtr := int32(a[0]), uint32(a[1])
 	child, ok := p.children[pid]
 	if !ok {
@@ -145,8 +139,10 @@ func xTryWait(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if _, ok := readBytes(m, statusPtr, 4); !ok {
 		return EFAULT
 	}
-	status, done := child.TryWait()
-	if !done {
+	var status int
+	if block {
+		status = child.Wait()
+	} else if status, ok = child.TryWait(); !ok {
 		return EAGAIN
 	}
 	delete(p.children, pid)
