@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 
@@ -106,6 +107,23 @@ func shellBench(ctx context.Context) {
 		fmt.Printf("%-32s %14s %14s %8s  %-10s %s\n", r.name, r.ours, nat, ratio, r.target, r.remark)
 	}
 	fmt.Println()
+}
+
+// openAssets opens the guest programs for a section, or says why it is
+// skipped and returns nil: none built, or none providing need.
+func openAssets(ctx context.Context, section, need string) *core.AssetTools {
+	src := assetsDir()
+	if src == "" {
+		fmt.Printf("%s: skipped: no assets (run `make assets`)\n", section)
+		return nil
+	}
+	tools, err := assetsrc.Open(ctx, src)
+	check(err)
+	if need != "" && !slices.Contains(tools.Commands(), need) {
+		fmt.Printf("%s: skipped: the assets have no %s (run `make assets`)\n", section, need)
+		return nil
+	}
+	return tools
 }
 
 // assetsDir finds the guest programs: assetsrc.Default(), else build/assets

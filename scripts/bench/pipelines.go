@@ -13,7 +13,6 @@ import (
 
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/internal/benchdata"
-	"github.com/wasmsand/wasmsand/platform/assetsrc"
 )
 
 // pipeCase is one pipeline of issue 3's benchmark, run in wasmsand, native
@@ -33,13 +32,10 @@ var pipeCases = []pipeCase{
 }
 
 func pipelines(ctx context.Context) {
-	src := assetsDir()
-	if src == "" {
-		fmt.Println("pipelines: skipped: no assets (run `make assets`)")
+	tools := openAssets(ctx, "pipelines", "")
+	if tools == nil {
 		return
 	}
-	tools, err := assetsrc.Open(ctx, src)
-	check(err)
 	logData := benchdata.Log(5 << 20)
 	small := []byte(strings.Repeat("a line\n", 100))
 	dir, err := os.MkdirTemp("", "wasmsand-bench")

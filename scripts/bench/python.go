@@ -4,27 +4,18 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/platform/assetsrc"
 )
 
 // pythonBench is issue 4's benchmark: python3.wasm (compiled module reused)
 // beside the host's native python3 in the same run.
 func pythonBench(ctx context.Context) {
 	fmt.Println()
-	src := assetsDir()
-	if src == "" {
-		fmt.Println("python: skipped: no assets (run `make assets`)")
-		return
-	}
-	tools, err := assetsrc.Open(ctx, src)
-	check(err)
-	if !slices.Contains(tools.Commands(), "python3") {
-		fmt.Println("python: skipped: the assets have no python3 (run `make assets`)")
+	tools := openAssets(ctx, "python", "python3")
+	if tools == nil {
 		return
 	}
 	native := nativePython()
