@@ -866,6 +866,9 @@ func (p *Parser) readParamExp(inDq bool) Part {
 		switch {
 		case d == '}':
 			p.get()
+			p.get()
+			pe.Name = "#"
+			return pe
 		case isParamStart(d) && !(d == '#' && p.peekAt(2) != '}' && p.peekAt(2) != '[') &&
 			!((d == '-' || d == '?' || d == '=' || d == '+') && p.peekAt(2) != '}'):
 			p.get()
@@ -1322,7 +1325,11 @@ func (p *Parser) readHeredocs() {
 		for {
 			if p.peek() == -1 {
 				if p.Warn != nil {
-					p.Warn(p.line, "warning: here-document at line "+itoa(r.Line)+" delimited by end-of-file (wanted `"+delim+"')")
+					line := p.line
+					if len(p.hist) > 0 && p.hist[len(p.hist)-1] == '\n' && line > startLine {
+						line--
+					}
+					p.Warn(line, "warning: here-document at line "+itoa(r.Line)+" delimited by end-of-file (wanted `"+delim+"')")
 				}
 				break
 			}
@@ -1550,4 +1557,20 @@ func (p *Parser) all() []*Stmt {
 			p.unexpected(p.next(lexMode{}))
 		}
 	}
+}
+
+// ParseDouble parses text as the inside of a double-quoted string (prompt
+// strings: PS4, ${x@P}).
+func ParseDouble(s string) (w *Word, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*Error); ok {
+				err = e
+				return
+			}
+			panic(r)
+		}
+	}()
+	p := NewParser("", 1)
+	return p.subWord(s, 1, textHeredoc), nil
 }

@@ -1,0 +1,911 @@
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/wasmsand/wasmsand/shell/pattern"
+	"github.com/wasmsand/wasmsand/shell/syntax"
+)
+
+// builtinFunc runs a builtin; decls holds the NAME=(...) arguments of
+// declaration builtins by argument index.
+type builtinFunc func(r *Runner, ctx context.Context, args []string, decls map[int]*declArg) int
+
+// builtins is the one registry of the shell's builtins (type, command -v,
+// enable and help read it too).
+var builtins map[string]builtinFunc
+
+// usages are bash's one-line usage texts, printed after option errors.
+var usages = map[string]string{
+	"read":      "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]",
+	"declare":   "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+	"typeset":   "typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
+	"export":    "export [-fn] [name[=value] ...] or export -p",
+	"readonly":  "readonly [-aAf] [name[=value] ...] or readonly -p",
+	"local":     "local [option] name[=value] ...",
+	"unset":     "unset [-f] [-v] [-n] [name ...]",
+	"set":       "set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]",
+	"shopt":     "shopt [-pqsu] [-o] [optname ...]",
+	"cd":        "cd [-L|[-P [-e]] [-@]] [dir]",
+	"pwd":       "pwd [-LP]",
+	"pushd":     "pushd [-n] [+N | -N | dir]",
+	"popd":      "popd [-n] [+N | -N]",
+	"dirs":      "dirs [-clpv] [+N] [-N]",
+	"trap":      "trap [-lp] [[arg] signal_spec ...]",
+	"kill":      "kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]",
+	"wait":      "wait [-fn] [-p var] [id ...]",
+	"jobs":      "jobs [-lnprs] [jobspec ...] or jobs -x command [args]",
+	"type":      "type [-afptP] name [name ...]",
+	"hash":      "hash [-lr] [-p pathname] [-dt] [name ...]",
+	"command":   "command [-pVv] command [arg ...]",
+	"builtin":   "builtin [shell-builtin [arg ...]]",
+	"echo":      "echo [-neE] [arg ...]",
+	"printf":    "printf [-v var] format [arguments]",
+	"getopts":   "getopts optstring name [arg ...]",
+	"mapfile":   "mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]",
+	"readarray": "readarray [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]",
+	"alias":     "alias [-p] [name[=value] ... ]",
+	"unalias":   "unalias [-a] name [name ...]",
+	"umask":     "umask [-p] [-S] [mode]",
+	"ulimit":    "ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]",
+	"let":       "let arg [arg ...]",
+	"eval":      "eval [arg ...]",
+	"source":    "source filename [arguments]",
+	".":         ". filename [arguments]",
+	"exec":      "exec [-cl] [-a name] [command [argument ...]] [redirection ...]",
+	"exit":      "exit [n]",
+	"return":    "return [n]",
+	"shift":     "shift [n]",
+	"break":     "break [n]",
+	"continue":  "continue [n]",
+	"caller":    "caller [expr]",
+	"enable":    "enable [-a] [-dnps] [-f filename] [name ...]",
+	"help":      "help [-dms] [pattern ...]",
+	"times":     "times",
+	"disown":    "disown [-h] [-ar] [jobspec ... | pid ...]",
+	"fg":        "fg [job_spec]",
+	"bg":        "bg [job_spec ...]",
+	"history":   "history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]",
+	"test":      "test [expr]",
+	"logout":    "logout [n]",
+	"suspend":   "suspend [-f]",
+	"compgen":   "compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [word]",
+	"complete":  "complete [-abcdefgjksuv] [-pr] [-DEI] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [name ...]",
+	"bind":      "bind [-lpsvPSVX] [-m keymap] [-f filename] [-q name] [-u name] [-r keyseq] [-x keyseq:shell-command] [keyseq:readline-function or readline-command]",
+	"fc":        "fc [-e ename] [-lnr] [first] [last] or fc -s [pat=rep] [command]",
+}
+
+func init() {
+	builtins = map[string]builtinFunc{
+		":":        func(*Runner, context.Context, []string, map[int]*declArg) int { return 0 },
+		"true":     func(*Runner, context.Context, []string, map[int]*declArg) int { return 0 },
+		"false":    func(*Runner, context.Context, []string, map[int]*declArg) int { return 1 },
+		"echo":     builtinEcho,
+		"printf":   builtinPrintf,
+		"exit":     builtinExit,
+		"logout":   builtinExit,
+		"return":   builtinReturn,
+		"break":    builtinBreak,
+		"continue": builtinBreak,
+		"shift":    builtinShift,
+		"eval":     builtinEval,
+		"source":   builtinSource,
+		".":        builtinSource,
+		"exec":     builtinExec,
+		"command":  builtinCommand,
+		"builtin":  builtinBuiltin,
+		"enable":   builtinEnable,
+		"let":      builtinLet,
+		"test": func(r *Runner, _ context.Context, a []string, _ map[int]*declArg) int {
+			return r.testBuiltin("test", a[1:])
+		},
+		"[": func(r *Runner, _ context.Context, a []string, _ map[int]*declArg) int {
+			return r.testBuiltin("[", a[1:])
+		},
+		"times":     builtinTimes,
+		"help":      builtinHelp,
+		"caller":    builtinCaller,
+		"declare":   builtinDeclare,
+		"typeset":   builtinDeclare,
+		"local":     builtinDeclare,
+		"export":    builtinExport,
+		"readonly":  builtinExport,
+		"unset":     builtinUnset,
+		"set":       builtinSet,
+		"shopt":     builtinShopt,
+		"getopts":   builtinGetopts,
+		"read":      builtinRead,
+		"mapfile":   builtinMapfile,
+		"readarray": builtinMapfile,
+		"cd":        builtinCd,
+		"pwd":       builtinPwd,
+		"pushd":     builtinPushd,
+		"popd":      builtinPopd,
+		"dirs":      builtinDirs,
+		"umask":     builtinUmask,
+		"ulimit":    builtinUlimit,
+		"trap":      builtinTrap,
+		"kill":      builtinKill,
+		"wait":      builtinWait,
+		"jobs":      builtinJobs,
+		"disown":    builtinDisown,
+		"fg":        builtinNoJobControl,
+		"bg":        builtinNoJobControl,
+		"suspend":   builtinSuspend,
+		"alias":     builtinAlias,
+		"unalias":   builtinUnalias,
+		"type":      builtinType,
+		"hash":      builtinHash,
+		"history":   builtinHistory,
+		"fc":        builtinFc,
+		"bind":      builtinInteractiveOnly,
+		"complete":  builtinComplete,
+		"compgen":   builtinCompgen,
+		"compopt":   builtinComplete,
+	}
+}
+
+// IsBuiltin reports whether name is a shell builtin.
+func IsBuiltin(name string) bool {
+	_, ok := builtins[name]
+	return ok
+}
+
+// BuiltinNames lists the builtins, sorted.
+func BuiltinNames() []string {
+	out := make([]string, 0, len(builtins))
+	for k := range builtins {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// specialBuiltins are POSIX's special builtins.
+var specialBuiltins = map[string]bool{
+	"break": true, ":": true, ".": true, "continue": true, "eval": true, "exec": true, "exit": true,
+	"export": true, "readonly": true, "return": true, "set": true, "shift": true, "trap": true, "unset": true,
+	"source": false, "times": true,
+}
+
+func (r *Runner) builtinEnabled(name string) bool { return !r.disabled[name] }
+
+// usageError prints "bash: NAME: MSG" and the usage line: status 2.
+func (r *Runner) usageError(name, msg string) int {
+	r.errmsg(name + ": " + msg)
+	if u, ok := usages[name]; ok {
+		r.stderr(name + ": usage: " + u + "\n")
+	}
+	return 2
+}
+
+// opts parses a builtin's options: spec lists the letters, a ':' after a
+// letter takes an argument. Parsing stops at "--", "-" or the first word
+// that is not an option. ok is false after an error (reported).
+type parsedOpts struct {
+	set   map[byte]bool
+	vals  map[byte]string
+	order []byte
+	plus  map[byte]bool // +x forms (when allowPlus)
+}
+
+func (r *Runner) getopt(name string, args []string, spec string, allowPlus bool) (parsedOpts, []string, bool) {
+	o := parsedOpts{set: map[byte]bool{}, vals: map[byte]string{}, plus: map[byte]bool{}}
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		if a == "--" {
+			i++
+			break
+		}
+		if len(a) < 2 || (a[0] != '-' && !(allowPlus && a[0] == '+')) {
+			break
+		}
+		plus := a[0] == '+'
+		for j := 1; j < len(a); j++ {
+			c := a[j]
+			k := strings.IndexByte(spec, c)
+			if k < 0 || c == ':' {
+				sign := "-"
+				if plus {
+					sign = "+"
+				}
+				r.usageError(name, sign+string(c)+": invalid option")
+				return o, nil, false
+			}
+			o.order = append(o.order, c)
+			if plus {
+				o.plus[c] = true
+			} else {
+				o.set[c] = true
+			}
+			if k+1 < len(spec) && spec[k+1] == ':' {
+				val := a[j+1:]
+				if val == "" {
+					i++
+					if i >= len(args) {
+						r.usageError(name, "-"+string(c)+": option requires an argument")
+						return o, nil, false
+					}
+					val = args[i]
+				}
+				o.vals[c] = val
+				break
+			}
+		}
+		i++
+	}
+	return o, args[i:], true
+}
+
+// out writes a builtin's output to fd 1. A closed pipe ends quietly with
+// 141 (the process would die of SIGPIPE); other failures are reported.
+func (r *Runner) out(name, s string) int {
+	if s == "" {
+		return 0
+	}
+	f := r.fds.get(1)
+	if f == nil {
+		r.errmsg(name + ": write error: Bad file descriptor")
+		return 1
+	}
+	if _, err := f.WriteString(s); err != nil {
+		if isPipeErr(err) {
+			if r.subLevel > 0 || r.inPipeline() {
+				r.exit(141)
+			}
+			return 141
+		}
+		r.errmsg(name + ": write error: " + Strerror(errnoOf(err)))
+		return 1
+	}
+	return 0
+}
+
+func (r *Runner) inPipeline() bool { return r.bashpid != r.pid }
+
+func builtinEcho(r *Runner, _ context.Context, args []string, _ map[int]*declArg) int {
+	args = args[1:]
+	newline, escapes := true, r.shopt.xpgEcho
+flags:
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		for _, c := range args[0][1:] {
+			if c != 'n' && c != 'e' && c != 'E' {
+				break flags
+			}
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+		args = args[1:]
+	}
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if escapes {
+			s, stop := syntax.DecodeEscapes(a, syntax.EscEcho)
+			b.WriteString(s)
+			if stop {
+				return r.out("echo", b.String())
+			}
+			continue
+		}
+		b.WriteString(a)
+	}
+	if newline {
+		b.WriteByte('\n')
+	}
+	return r.out("echo", b.String())
+}
+
+func builtinPrintf(r *Runner, _ context.Context, args []string, _ map[int]*declArg) int {
+	args = args[1:]
+	varName := ""
+	for len(args) > 0 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		if args[0] == "-v" && len(args) > 1 {
+			varName, args = args[1], args[2:]
+			continue
+		}
+		if strings.HasPrefix(args[0], "-v") && len(args[0]) > 2 {
+			varName, args = args[0][2:], args[1:]
+			continue
+		}
+		if len(args[0]) > 1 && args[0][0] == '-' {
+			return r.usageError("printf", args[0][:2]+": invalid option")
+		}
+		break
+	}
+	if len(args) == 0 {
+		r.stderr("printf: usage: " + usages["printf"] + "\n")
+		return 2
+	}
+	out, problems := bashPrintf(args[0], args[1:])
+	st := 0
+	for _, p := range problems {
+		r.errmsg("printf: " + p)
+		st = 1
+	}
+	if varName != "" {
+		if !validVarRef(varName) {
+			r.errmsg("printf: `" + varName + "': not a valid identifier")
+			return 2
+		}
+		if err := r.setVar(varName, out, 0); err != nil {
+			r.errmsg(err.Error())
+			return 1
+		}
+		return st
+	}
+	if w := r.out("printf", out); w != 0 {
+		return w
+	}
+	return st
+}
+
+// validVarRef accepts NAME or NAME[subscript].
+func validVarRef(v string) bool {
+	if base, _, ok := splitSubscript(v); ok {
+		return syntax.ValidName(base)
+	}
+	return syntax.ValidName(v)
+}
+
+// numArg parses the numeric argument of exit/return/shift/break.
+func (r *Runner) numArg(name, s string) (int, bool) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		r.errmsg(name + ": " + s + ": numeric argument required")
+		return 0, false
+	}
+	return int(n), true
+}
+
+func builtinExit(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	st := r.status
+	if len(args) > 1 {
+		a := args[1]
+		if a == "--" && len(args) > 2 {
+			a = args[2]
+		}
+		n, ok := r.numArg(args[0], a)
+		if !ok {
+			r.exit(2)
+			return 2
+		}
+		if len(args) > 2 && args[1] != "--" {
+			r.errmsg(args[0] + ": too many arguments")
+			return 1
+		}
+		st = n
+	}
+	if args[0] == "logout" && !r.interactive {
+		r.errmsg("logout: not login shell: use `exit'")
+		return 1
+	}
+	r.exit(st)
+	return st & 0xff
+}
+
+func builtinReturn(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	if len(r.frames) == 0 && r.sourceDepth == 0 {
+		r.errmsg("return: can only `return' from a function or sourced script")
+		return 1
+	}
+	st := r.status
+	if len(args) > 1 {
+		n, ok := r.numArg("return", args[1])
+		if !ok {
+			st = 2
+		} else {
+			st = n & 0xff
+		}
+		if len(args) > 2 {
+			r.errmsg("return: too many arguments")
+			return 1
+		}
+	}
+	r.flow = flowReturn
+	r.status = st
+	return st
+}
+
+func builtinBreak(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	n := 1
+	if len(args) > 1 {
+		v, ok := r.numArg(args[0], args[1])
+		if !ok {
+			return 1
+		}
+		if v < 1 {
+			r.errmsg(args[0] + ": " + args[1] + ": loop count out of range")
+			return 1
+		}
+		n = v
+	}
+	if r.loops == 0 {
+		r.errmsg(args[0] + ": only meaningful in a `for', `while', or `until' loop")
+		return 0
+	}
+	if n > r.loops {
+		n = r.loops
+	}
+	if args[0] == "break" {
+		r.flow = flowBreak
+	} else {
+		r.flow = flowContinue
+	}
+	r.flowN = n
+	return 0
+}
+
+func builtinShift(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	n := 1
+	if len(args) > 1 {
+		v, ok := r.numArg("shift", args[1])
+		if !ok {
+			return 1
+		}
+		if v < 0 {
+			r.errmsg("shift: " + args[1] + ": shift count out of range")
+			return 1
+		}
+		n = v
+	}
+	if n > len(r.params) {
+		if r.shopt.shiftVerbose {
+			r.errmsg("shift: " + strconv.Itoa(n) + ": shift count out of range")
+		}
+		return 1
+	}
+	r.params = r.params[n:]
+	return 0
+}
+
+func builtinEval(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	src := strings.Join(args[1:], " ")
+	if strings.TrimSpace(src) == "" {
+		return 0
+	}
+	if r.depth >= maxDepth {
+		r.errmsg("eval: maximum nesting level exceeded (recursion too deep for the sandbox)")
+		r.exit(1)
+		return 1
+	}
+	r.status = 0
+	r.runSource(ctx, src, r.line, true)
+	return r.status
+}
+
+// findSource resolves a sourced file like bash: a name without a slash is
+// searched in PATH (sourcepath), then the current directory.
+func (r *Runner) findSource(name string) (string, error) {
+	if !strings.Contains(name, "/") && r.shopt.sourcepath {
+		path, _ := r.getVar("PATH")
+		for _, d := range strings.Split(path, ":") {
+			if d == "" {
+				d = "."
+			}
+			p := r.abs(d + "/" + name)
+			if fi, err := r.cfg.FS.Stat(p); err == nil && !fi.IsDir() {
+				return p, nil
+			}
+		}
+	}
+	p := r.abs(name)
+	fi, err := r.cfg.FS.Stat(p)
+	if err != nil {
+		return "", err
+	}
+	if fi.IsDir() {
+		return "", syscall.EISDIR
+	}
+	return p, nil
+}
+
+func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	if len(args) > 1 && args[1] == "--" {
+		args = append(args[:1:1], args[2:]...)
+	}
+	if len(args) < 2 {
+		r.errmsg(args[0] + ": filename argument required")
+		r.stderr(args[0] + ": usage: " + usages[args[0]] + "\n")
+		return 2
+	}
+	name := args[1]
+	p, err := r.findSource(name)
+	if err != nil {
+		r.errmsg(name + ": " + Strerror(errnoOf(err)))
+		if !r.interactive && !r.opts.posix {
+			return 1
+		}
+		return 1
+	}
+	data, err := r.cfg.FS.ReadFile(p)
+	if err != nil {
+		r.errmsg(name + ": " + Strerror(errnoOf(err)))
+		return 1
+	}
+	if r.depth >= maxDepth {
+		r.errmsg(args[0] + ": maximum nesting level exceeded (recursion too deep for the sandbox)")
+		r.exit(1)
+		return 1
+	}
+	savedParams := r.params
+	if len(args) > 2 {
+		r.params = args[2:]
+	}
+	savedSrc := r.sourceName
+	r.sourceName = name
+	r.sourceDepth++
+	r.calls = append(r.calls, callEntry{"source", name, r.line})
+	defer func() { r.calls = r.calls[:len(r.calls)-1] }()
+	r.status = 0
+	r.runSource(ctx, string(data), 1, false)
+	r.sourceDepth--
+	r.sourceName = savedSrc
+	if len(args) > 2 {
+		r.params = savedParams
+	}
+	if r.flow == flowReturn {
+		r.flow = flowNone
+	}
+	return r.status
+}
+
+func builtinExec(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	o, rest, ok := r.getopt("exec", args[1:], "cla:", false)
+	if !ok {
+		return 2
+	}
+	if len(rest) == 0 {
+		return 0 // redirections were made permanent by the caller
+	}
+	argv := append([]string(nil), rest...)
+	env := r.environ()
+	if o.set['c'] {
+		env = nil
+	}
+	if a, ok := o.vals['a']; ok {
+		_ = a // the program's argv[0]: programs here see their own name
+	}
+	if b, ok := builtins[argv[0]]; ok && r.funcs.get(argv[0]) == nil {
+		st := b(r, ctx, argv, nil)
+		r.exit(st)
+		return st
+	}
+	st := r.execProgram(ctx, argv, env)
+	if st == 127 || st == 126 {
+		if !r.interactive && !r.shopt.execfail {
+			r.exit(st)
+		}
+		return st
+	}
+	r.exit(st)
+	return st
+}
+
+func builtinCommand(r *Runner, ctx context.Context, args []string, decls map[int]*declArg) int {
+	o, rest, ok := r.getopt("command", args[1:], "pvV", false)
+	if !ok {
+		return 2
+	}
+	if len(rest) == 0 {
+		return 0
+	}
+	if o.set['v'] || o.set['V'] {
+		st := 0
+		for _, name := range rest {
+			if !r.describe(name, o.set['V'], "command") {
+				st = 1
+			}
+		}
+		return st
+	}
+	if b, ok := builtins[rest[0]]; ok && r.builtinEnabled(rest[0]) {
+		return b(r, ctx, rest, nil)
+	}
+	env := r.environ()
+	if o.set['p'] {
+		env = mergeEnv(env, []string{"PATH=/usr/local/bin:/usr/bin:/bin"})
+	}
+	return r.execProgram(ctx, rest, env)
+}
+
+func builtinBuiltin(r *Runner, ctx context.Context, args []string, decls map[int]*declArg) int {
+	if len(args) < 2 {
+		return 0
+	}
+	b, ok := builtins[args[1]]
+	if !ok {
+		r.errmsg("builtin: " + args[1] + ": not a shell builtin")
+		return 1
+	}
+	shifted := map[int]*declArg{}
+	for i, d := range decls {
+		shifted[i-1] = d
+	}
+	return b(r, ctx, args[1:], shifted)
+}
+
+func builtinEnable(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	o, rest, ok := r.getopt("enable", args[1:], "adnpsf:", false)
+	if !ok {
+		return 2
+	}
+	if _, ok := o.vals['f']; ok {
+		r.errmsg("enable: cannot open shared object: loadable builtins are not supported")
+		return 1
+	}
+	if len(rest) == 0 {
+		var b strings.Builder
+		for _, n := range BuiltinNames() {
+			dis := r.disabled[n]
+			if o.set['n'] && !dis || !o.set['n'] && !o.set['a'] && dis {
+				continue
+			}
+			if dis {
+				b.WriteString("enable -n " + n + "\n")
+			} else {
+				b.WriteString("enable " + n + "\n")
+			}
+		}
+		return r.out("enable", b.String())
+	}
+	st := 0
+	for _, n := range rest {
+		if _, ok := builtins[n]; !ok {
+			r.errmsg("enable: " + n + ": not a shell builtin")
+			st = 1
+			continue
+		}
+		if r.disabled == nil {
+			r.disabled = map[string]bool{}
+		}
+		if o.set['n'] {
+			r.disabled[n] = true
+		} else {
+			delete(r.disabled, n)
+		}
+	}
+	return st
+}
+
+func builtinLet(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	if len(args) < 2 {
+		r.errmsg("let: expression expected")
+		return 1
+	}
+	var v int64
+	for _, a := range args[1:] {
+		n, err := r.arithExpr(a)
+		if err != nil {
+			var fe *fatalError
+			if errors.As(err, &fe) {
+				r.errmsg(fe.msg)
+				return 1
+			}
+			r.errmsg("let: " + err.Error())
+			return 1
+		}
+		v = n
+	}
+	if v == 0 {
+		return 1
+	}
+	return 0
+}
+
+func builtinTimes(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	return r.out("times", "0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
+}
+
+func builtinHelp(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	o, rest, ok := r.getopt("help", args[1:], "dms", false)
+	if !ok {
+		return 2
+	}
+	if len(rest) == 0 {
+		var b strings.Builder
+		b.WriteString("GNU bash, version " + r.cfg.Version + " (wasm32-wasmsand)\n")
+		b.WriteString("These shell commands are defined internally.  Type `help' to see this list.\n")
+		b.WriteString("Type `help name' to find out more about the function `name'.\n\n")
+		for _, n := range BuiltinNames() {
+			if u, ok := usages[n]; ok {
+				b.WriteString(" " + u + "\n")
+			} else {
+				b.WriteString(" " + n + "\n")
+			}
+		}
+		return r.out("help", b.String())
+	}
+	st := 1
+	var b strings.Builder
+	for _, pat := range rest {
+		for _, n := range BuiltinNames() {
+			if n != pat && !strings.HasPrefix(n, pat) {
+				continue
+			}
+			st = 0
+			u, ok := usages[n]
+			if !ok {
+				u = n
+			}
+			switch {
+			case o.set['s']:
+				b.WriteString(n + ": " + u + "\n")
+			case o.set['d']:
+				b.WriteString(n + " - " + n + "\n")
+			default:
+				b.WriteString(n + ": " + u + "\n")
+			}
+		}
+	}
+	if st != 0 {
+		r.errmsg("help: no help topics match `" + strings.Join(rest, " ") + "'.  Try `help help' or `man -k " + strings.Join(rest, " ") + "' or `info " + strings.Join(rest, " ") + "'.")
+		return 1
+	}
+	return r.out("help", b.String())
+}
+
+func builtinCaller(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	n := 0
+	if len(args) > 1 {
+		v, ok := r.numArg("caller", args[1])
+		if !ok || v < 0 {
+			return 1
+		}
+		n = v
+	}
+	if len(r.frames) == 0 || n >= len(r.frames) {
+		return 1
+	}
+	f := r.frames[len(r.frames)-1-n]
+	caller := "main"
+	if i := len(r.frames) - 2 - n; i >= 0 {
+		caller = r.frames[i].name
+	}
+	src := r.sourceName
+	if i := len(r.frames) - 2 - n; i >= 0 {
+		src = r.frames[i].src
+	}
+	if src == "" {
+		src = "main"
+	}
+	if len(args) == 1 {
+		return r.out("caller", fmt.Sprintf("%d %s\n", f.line, src))
+	}
+	return r.out("caller", fmt.Sprintf("%d %s %s\n", f.line, caller, src))
+}
+
+func builtinInteractiveOnly(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	if args[0] == "bind" && !r.interactive {
+		r.errmsg("bind: warning: line editing not enabled")
+		return 0
+	}
+	return 0
+}
+
+func builtinNoJobControl(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	r.errmsg(args[0] + ": no job control")
+	return 1
+}
+
+func builtinSuspend(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	r.errmsg("suspend: cannot suspend: no job control in this shell")
+	return 1
+}
+
+func builtinHistory(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	o, rest, ok := r.getopt("history", args[1:], "cd:anrwps", false)
+	if !ok {
+		return 2
+	}
+	if o.set['c'] {
+		r.hist = nil
+		return 0
+	}
+	if o.set['s'] {
+		r.hist = append(r.hist, strings.Join(rest, " "))
+		return 0
+	}
+	if o.set['p'] {
+		return r.out("history", strings.Join(rest, "\n")+"\n")
+	}
+	var b strings.Builder
+	for i, h := range r.hist {
+		fmt.Fprintf(&b, "%5d  %s\n", i+1, h)
+	}
+	return r.out("history", b.String())
+}
+
+func builtinFc(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	r.errmsg("fc: history specification out of range")
+	return 1
+}
+
+func builtinComplete(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	return 0
+}
+
+func builtinCompgen(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	o, rest, ok := r.getopt("compgen", args[1:], "abcdefgjksuvo:A:G:W:F:C:X:P:S:", false)
+	if !ok {
+		return 2
+	}
+	prefix := ""
+	if len(rest) > 0 {
+		prefix = rest[0]
+	}
+	var cands []string
+	if o.set['b'] {
+		cands = append(cands, BuiltinNames()...)
+	}
+	if o.set['k'] {
+		cands = append(cands, "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc")
+	}
+	if o.set['a'] {
+		for k := range r.aliases.m {
+			cands = append(cands, k)
+		}
+	}
+	if o.set['v'] {
+		cands = append(cands, r.varNames("")...)
+	}
+	if o.set['e'] {
+		for k, v := range r.vars.m {
+			if v.attrs&attrExport != 0 {
+				cands = append(cands, k)
+			}
+		}
+	}
+	if a, ok := o.vals['A']; ok && a == "function" || o.set['A'] && false {
+		cands = append(cands, r.funcs.names()...)
+	}
+	if w, ok := o.vals['W']; ok {
+		cands = append(cands, strings.Fields(w)...)
+	}
+	if o.set['f'] || o.set['d'] {
+		for _, m := range r.globPattern(pattern.QuoteMeta(prefix) + "*") {
+			if o.set['d'] {
+				if fi, err := r.stat(m); err != nil || !fi.IsDir() {
+					continue
+				}
+			}
+			cands = append(cands, m)
+		}
+	}
+	var b strings.Builder
+	st := 1
+	for _, c := range cands {
+		if strings.HasPrefix(c, prefix) {
+			b.WriteString(o.vals['P'] + c + o.vals['S'] + "\n")
+			st = 0
+		}
+	}
+	if w := r.out("compgen", b.String()); w != 0 {
+		return w
+	}
+	return st
+}
+
+var _ = os.O_RDONLY

@@ -1,0 +1,811 @@
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/wasmsand/wasmsand/shell/arith"
+	"github.com/wasmsand/wasmsand/shell/pattern"
+	"github.com/wasmsand/wasmsand/shell/syntax"
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+// maxDepth bounds function calls, eval, source and nested substitutions:
+// unbounded, `f() { f; }; f` would grow the Go stack until the process
+// dies. bash itself segfaults a few thousand levels down.
+const maxDepth = 2500
+
+func (r *Runner) runStmts(ctx context.Context, stmts []*syntax.Stmt) {
+	for _, st := range stmts {
+		if r.flow != flowNone {
+			return
+		}
+		if r.checkCtx(ctx) {
+			return
+		}
+		r.runStmt(ctx, st)
+		if r.sig.pending() {
+			r.handleSignals(ctx)
+		}
+	}
+}
+
+func (r *Runner) runStmt(ctx context.Context, st *syntax.Stmt) {
+	if st.Async {
+		r.runAsync(ctx, st)
+		return
+	}
+	r.runAndOr(ctx, st)
+}
+
+func (r *Runner) runAndOr(ctx context.Context, st *syntax.Stmt) {
+	for i, pl := range st.Pipes {
+		if i > 0 {
+			op := st.Ops[i-1]
+			if (op == syntax.AndThen) != (r.status == 0) {
+				continue
+			}
+		}
+		last := i == len(st.Pipes)-1
+		if !last {
+			r.noErrexit++
+		}
+		r.runPipeline(ctx, pl)
+		if !last {
+			r.noErrexit--
+		}
+		if r.flow != flowNone {
+			return
+		}
+	}
+}
+
+func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline) {
+	var start time.Time
+	if pl.Time {
+		start = r.cfg.Now()
+	}
+	if pl.Negated {
+		r.noErrexit++
+	}
+	switch len(pl.Cmds) {
+	case 0:
+		r.status = 0
+	case 1:
+		r.runCommand(ctx, pl.Cmds[0])
+		if _, simple := pl.Cmds[0].(*syntax.SimpleCmd); simple || true {
+			r.pipeStatus = append(r.pipeStatus[:0], r.status)
+		}
+	default:
+		r.runMultiPipeline(ctx, pl)
+	}
+	if pl.Negated {
+		r.noErrexit--
+		if r.flow == flowNone || r.flow == flowReturn {
+			if r.status == 0 {
+				r.status = 1
+			} else {
+				r.status = 0
+			}
+		}
+	} else if len(pl.Cmds) > 1 && r.flow == flowNone {
+		r.afterCommand(ctx, r.status)
+	}
+	if pl.Time {
+		r.printTime(pl.TimePosix, r.cfg.Now().Sub(start))
+	}
+}
+
+// printTime writes the `time` report (TIMEFORMAT's default).
+func (r *Runner) printTime(posix bool, d time.Duration) {
+	secs := d.Seconds()
+	if posix {
+		r.stderr(fmt.Sprintf("real %.2f\nuser %.2f\nsys %.2f\n", secs, 0.0, 0.0))
+		return
+	}
+	m := int(secs) / 60
+	s := secs - float64(m*60)
+	if tf, ok := r.getVar("TIMEFORMAT"); ok {
+		if tf == "" {
+			return
+		}
+		out := strings.NewReplacer("%3lR", fmt.Sprintf("%dm%.3fs", m, s), "%R", fmt.Sprintf("%.3f", secs),
+			"%3R", fmt.Sprintf("%.3f", secs), "%U", "0.000", "%3U", "0.000", "%S", "0.000", "%3S", "0.000",
+			"%P", "0.00", "%%", "%").Replace(tf)
+		r.stderr(out + "\n")
+		return
+	}
+	r.stderr(fmt.Sprintf("\nreal\t%dm%.3fs\nuser\t0m0.000s\nsys\t0m0.000s\n", m, s))
+}
+
+// statusOf is a finished subshell's status.
+func (c *Runner) statusOf() int {
+	if c.flow == flowExit {
+		return c.exitStatus
+	}
+	return c.status
+}
+
+// subshell makes a child shell with its own pid, or reports a failed fork.
+func (r *Runner) subshell() (*Runner, error) {
+	if r.live.Add(1) > int64(r.cfg.MaxSubshells) {
+		r.live.Add(-1)
+		return nil, errFork
+	}
+	pid, release, err := r.cfg.NewPid()
+	if err != nil {
+		r.live.Add(-1)
+		return nil, errFork
+	}
+	c := r.clone()
+	c.bashpid = pid
+	live := r.live
+	c.release = func() {
+		release()
+		live.Add(-1)
+	}
+	return c, nil
+}
+
+var errFork = errors.New("fork: retry: Resource temporarily unavailable")
+
+// pipeBuffer is the capacity of a pipe between stages that run one after
+// another (Config.Sequential).
+const pipeBuffer = 64 << 20
+
+func (r *Runner) runMultiPipeline(ctx context.Context, pl *syntax.Pipeline) {
+	n := len(pl.Cmds)
+	statuses := make([]int, n)
+	var wg sync.WaitGroup
+	var prev *openFile // read end of the previous stage's pipe
+	lastInShell := r.shopt.lastpipe && !r.opts.monitor
+	var savedIn *openFile
+	for i, cmd := range pl.Cmds {
+		last := i == n-1
+		var child *Runner
+		if last && lastInShell {
+			child = r
+			if prev != nil {
+				savedIn = r.fds.swap(0, prev)
+				prev = nil
+			}
+		} else {
+			c, err := r.subshell()
+			if err != nil {
+				r.errorf("%v", err)
+				statuses[i] = 254
+				prev.drop()
+				prev = nil
+				if !last && !r.cfg.Sequential {
+					// the next stage reads nothing
+				}
+				continue
+			}
+			child = c
+			if prev != nil {
+				child.fds.set(0, prev)
+				prev = nil
+			}
+		}
+		var buf *boundedBuffer
+		if !last {
+			if r.cfg.Sequential {
+				buf = &boundedBuffer{limit: pipeBuffer}
+				w := newOpenFile(nil, buf, buf)
+				if pl.PipeErr[i] {
+					child.fds.set(2, w.hold())
+				}
+				child.fds.set(1, w)
+			} else {
+				pr, pw := vfs.Pipe(0)
+				w := newOpenFile(nil, pw, pw)
+				if pl.PipeErr[i] {
+					child.fds.set(2, w.hold())
+				}
+				child.fds.set(1, w)
+				prev = newOpenFile(pr, nil, pr)
+			}
+			child.noErrexit++
+		}
+		if child == r {
+			r.runCommand(ctx, cmd)
+			statuses[i] = r.status
+			if r.flow == flowExit {
+				statuses[i] = r.exitStatus
+			}
+			continue
+		}
+		run := func(i int, child *Runner, cmd syntax.Command) {
+			defer func() {
+				if p := recover(); p != nil {
+					child.internalError(p)
+					statuses[i] = 1
+				}
+				child.finish()
+			}()
+			child.runCommand(ctx, cmd)
+			child.runExitTrap(ctx)
+			statuses[i] = child.statusOf()
+		}
+		if r.cfg.Sequential {
+			run(i, child, cmd)
+			if buf != nil {
+				prev = newOpenFile(buf, nil, buf)
+			}
+			continue
+		}
+		wg.Add(1)
+		go func(i int, child *Runner, cmd syntax.Command) {
+			defer wg.Done()
+			run(i, child, cmd)
+		}(i, child, cmd)
+	}
+	prev.drop()
+	wg.Wait()
+	if savedIn != nil {
+		r.fds.set(0, savedIn)
+	}
+	r.pipeStatus = statuses
+	st := statuses[n-1]
+	if r.opts.pipefail {
+		for i := n - 1; i >= 0; i-- {
+			if statuses[i] != 0 {
+				st = statuses[i]
+				break
+			}
+		}
+	}
+	if r.flow == flowNone || !lastInShell {
+		r.status = st
+	}
+}
+
+// runCommand runs one command with its redirections.
+func (r *Runner) runCommand(ctx context.Context, cmd syntax.Command) {
+	if sc, ok := cmd.(*syntax.SimpleCmd); ok {
+		r.runSimple(ctx, sc)
+		return
+	}
+	base := cmd.Base()
+	r.line = base.Line
+	if fd, ok := cmd.(*syntax.FuncDef); ok {
+		r.defineFunc(fd)
+		return
+	}
+	if len(base.Redirs) > 0 {
+		restore, err := r.redirect(ctx, base.Redirs, false)
+		if err != nil {
+			r.redirError(err)
+			return
+		}
+		defer restore()
+	}
+	switch c := cmd.(type) {
+	case *syntax.Block:
+		r.runStmts(ctx, c.Body)
+	case *syntax.Subshell:
+		r.runSubshell(ctx, c.Body)
+		if r.flow == flowNone {
+			r.afterCommand(ctx, r.status)
+		}
+	case *syntax.If:
+		r.runIf(ctx, c)
+	case *syntax.While:
+		r.runWhile(ctx, c)
+	case *syntax.For:
+		r.runFor(ctx, c)
+	case *syntax.ArithFor:
+		r.runArithFor(ctx, c)
+	case *syntax.Case:
+		r.runCase(ctx, c)
+	case *syntax.ArithCmd:
+		r.runArithCmd(ctx, c)
+	case *syntax.CondCmd:
+		r.runCond(ctx, c)
+	case *syntax.Coproc:
+		r.runCoproc(ctx, c)
+	}
+}
+
+// runSubshell runs code in a child shell: nothing it changes stays.
+func (r *Runner) runSubshell(ctx context.Context, body []*syntax.Stmt) {
+	c, err := r.subshell()
+	if err != nil {
+		r.errorf("%v", err)
+		r.status = 254
+		return
+	}
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				c.internalError(p)
+				c.status = 1
+			}
+		}()
+		c.runStmts(ctx, body)
+		c.runExitTrap(ctx)
+	}()
+	r.status = c.statusOf()
+	c.finish()
+}
+
+func (r *Runner) runIf(ctx context.Context, c *syntax.If) {
+	for i, cond := range c.Conds {
+		r.noErrexit++
+		r.runStmts(ctx, cond)
+		r.noErrexit--
+		if r.flow != flowNone {
+			return
+		}
+		if r.status == 0 {
+			r.runStmts(ctx, c.Thens[i])
+			return
+		}
+	}
+	if c.IsElse {
+		r.runStmts(ctx, c.Else)
+		return
+	}
+	r.status = 0
+}
+
+// loopFlow handles break/continue at the end of a loop iteration; it
+// reports whether the loop must stop.
+func (r *Runner) loopFlow() bool {
+	switch r.flow {
+	case flowBreak:
+		if r.flowN > 1 {
+			r.flowN--
+		} else {
+			r.flow = flowNone
+		}
+		return true
+	case flowContinue:
+		if r.flowN > 1 {
+			r.flowN--
+			r.flow = flowContinue
+			return true
+		}
+		r.flow = flowNone
+		return false
+	case flowNone:
+		return false
+	}
+	return true
+}
+
+func (r *Runner) runWhile(ctx context.Context, c *syntax.While) {
+	r.loops++
+	defer func() { r.loops-- }()
+	status := 0
+	for {
+		if r.checkCtx(ctx) {
+			return
+		}
+		r.noErrexit++
+		r.runStmts(ctx, c.Cond)
+		r.noErrexit--
+		if r.flow != flowNone {
+			if r.loopFlow() {
+				break
+			}
+			continue
+		}
+		if (r.status == 0) == c.Until {
+			break
+		}
+		r.runStmts(ctx, c.Body)
+		status = r.status
+		if r.loopFlow() {
+			break
+		}
+	}
+	if r.flow == flowNone {
+		r.status = status
+	}
+}
+
+func (r *Runner) runFor(ctx context.Context, c *syntax.For) {
+	var items []string
+	if c.In {
+		var err error
+		items, err = r.expandArgs(ctx, c.Words)
+		if err != nil {
+			r.expansionError(err)
+			return
+		}
+	} else {
+		items = append([]string(nil), r.params...)
+	}
+	if !syntax.ValidName(c.Name) {
+		r.errorf("`%s': not a valid identifier", c.Name)
+		r.status = 1
+		if !r.interactive {
+			r.exit(1)
+		}
+		return
+	}
+	if c.Select {
+		r.runSelect(ctx, c, items)
+		return
+	}
+	r.loops++
+	defer func() { r.loops-- }()
+	status := 0
+	for _, it := range items {
+		if r.checkCtx(ctx) {
+			return
+		}
+		if err := r.setVar(c.Name, it, 0); err != nil {
+			r.errorf("%v", err)
+			r.status = 1
+			return
+		}
+		r.runStmts(ctx, c.Body)
+		status = r.status
+		if r.loopFlow() {
+			break
+		}
+	}
+	if r.flow == flowNone {
+		r.status = status
+	}
+}
+
+func (r *Runner) runArithFor(ctx context.Context, c *syntax.ArithFor) {
+	r.loops++
+	defer func() { r.loops-- }()
+	eval := func(a *syntax.Arith) (int64, bool) {
+		if a == nil {
+			return 1, true
+		}
+		n, err := r.evalArith(ctx, a)
+		if err != nil {
+			r.arithCmdError(err)
+			return 0, false
+		}
+		return n, true
+	}
+	status := 0
+	if c.Init != nil {
+		if _, ok := eval(c.Init); !ok {
+			return
+		}
+	}
+	for {
+		if r.checkCtx(ctx) {
+			return
+		}
+		n, ok := eval(c.Cond)
+		if !ok {
+			return
+		}
+		if n == 0 {
+			break
+		}
+		r.runStmts(ctx, c.Body)
+		status = r.status
+		if r.loopFlow() {
+			break
+		}
+		if c.Post != nil {
+			if _, ok := eval(c.Post); !ok {
+				return
+			}
+		}
+	}
+	if r.flow == flowNone {
+		r.status = status
+	}
+}
+
+func (r *Runner) runCase(ctx context.Context, c *syntax.Case) {
+	word, err := r.expandString(ctx, c.Word, ctxNoSplit)
+	if err != nil {
+		r.expansionError(err)
+		return
+	}
+	r.status = 0
+	flags := r.patFlags()
+	if r.shopt.nocasematch {
+		flags |= pattern.NoCase
+	}
+	fallthru := false
+	for i := 0; i < len(c.Items); i++ {
+		it := c.Items[i]
+		matched := fallthru
+		if !matched {
+			for _, pw := range it.Patterns {
+				pat, err := r.expandPattern(ctx, pw, false)
+				if err != nil {
+					r.expansionError(err)
+					return
+				}
+				if pattern.Compile(pat, flags).Match(word) {
+					matched = true
+					break
+				}
+			}
+		}
+		if !matched {
+			continue
+		}
+		r.runStmts(ctx, it.Body)
+		if len(it.Body) == 0 {
+			r.status = 0
+		}
+		if r.flow != flowNone {
+			return
+		}
+		switch it.Term {
+		case syntax.CaseFall:
+			fallthru = true
+		case syntax.CaseContinue:
+			fallthru = false
+		default:
+			return
+		}
+	}
+}
+
+func (r *Runner) runArithCmd(ctx context.Context, c *syntax.ArithCmd) {
+	r.traceArith(ctx, c.X)
+	n, err := r.evalArith(ctx, c.X)
+	if err != nil {
+		r.arithCmdError(err)
+		return
+	}
+	if n != 0 {
+		r.status = 0
+	} else {
+		r.status = 1
+	}
+	r.afterCommand(ctx, r.status)
+}
+
+// arithCmdError reports an arithmetic error of (( )) or a for (( )) loop:
+// the command fails (status 1) without ending the shell.
+func (r *Runner) arithCmdError(err error) {
+	var fe *fatalError
+	if errors.As(err, &fe) && strings.Contains(fe.msg, "(error token is") {
+		r.errmsg("((: " + fe.msg)
+		r.status = 1
+		return
+	}
+	r.expansionError(err)
+}
+
+// expansionError reports an error found while expanding a command: fatal
+// ones end a non-interactive shell, others fail the command.
+func (r *Runner) expansionError(err error) {
+	var fe *fatalError
+	var ge *globError
+	var ve *varError
+	switch {
+	case errors.As(err, &fe):
+		r.fatal(fe, 1)
+	case errors.As(err, &ge):
+		r.fatal(&fatalError{msg: ge.msg}, 1)
+	case errors.As(err, &ve):
+		r.errmsg(ve.msg)
+		r.status = 1
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		r.exit(124)
+	default:
+		var ae *arith.Error
+		if errors.As(err, &ae) {
+			r.fatal(ae, 1)
+			return
+		}
+		r.errmsg(err.Error())
+		r.status = 1
+	}
+}
+
+// afterCommand applies set -e and the ERR trap to a command's status.
+func (r *Runner) afterCommand(ctx context.Context, status int) {
+	if status == 0 || r.noErrexit > 0 || r.flow != flowNone {
+		return
+	}
+	if t, ok := r.traps.get("ERR"); ok && t != "" && (len(r.frames) == 0 || r.opts.errtrace) && r.inTrap == 0 {
+		r.runTrap(ctx, "ERR", t)
+		r.status = status
+	}
+	if r.opts.errexit && r.flow == flowNone {
+		r.exit(status)
+	}
+}
+
+// runAsync starts a background job.
+func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
+	c, err := r.subshell()
+	if err != nil {
+		r.errorf("%v", err)
+		r.status = 254
+		return
+	}
+	jctx, cancel := context.WithCancelCause(ctx)
+	j := r.jobs.add(c.bashpid, syntax.CommandString([]*syntax.Stmt{{Pipes: st.Pipes, Ops: st.Ops}}), cancel)
+	c.noErrexit = 0
+	if !r.opts.monitor {
+		// a background job's stdin is /dev/null unless redirected
+		if null, err := r.cfg.FS.OpenFile("/dev/null", 0, 0); err == nil {
+			c.fds.set(0, newOpenFile(null, nil, null))
+		}
+	}
+	r.lastBg = c.bashpid
+	r.status = 0
+	run := func() {
+		defer func() {
+			if p := recover(); p != nil {
+				c.internalError(p)
+				c.status = 1
+			}
+			st := c.statusOf()
+			if errors.Is(context.Cause(jctx), errKilled) {
+				st = j.killStatus()
+			}
+			c.finish()
+			r.jobs.done(j, st)
+			cancel(nil)
+		}()
+		c.runAndOr(jctx, &syntax.Stmt{Pipes: st.Pipes, Ops: st.Ops, Line: st.Line})
+		c.runExitTrap(jctx)
+	}
+	if r.cfg.Sequential {
+		run()
+		return
+	}
+	go run()
+}
+
+// runCoproc runs a coprocess: a background job with pipes to and from it.
+func (r *Runner) runCoproc(ctx context.Context, c *syntax.Coproc) {
+	if r.cfg.Sequential {
+		r.errorf("coproc: not supported on this platform")
+		r.status = 1
+		return
+	}
+	child, err := r.subshell()
+	if err != nil {
+		r.errorf("%v", err)
+		r.status = 254
+		return
+	}
+	inR, inW := vfs.Pipe(0)
+	outR, outW := vfs.Pipe(0)
+	child.fds.set(0, newOpenFile(inR, nil, inR))
+	child.fds.set(1, newOpenFile(nil, outW, outW))
+	readFd := r.fds.lowestFree(60)
+	r.fds.set(readFd, newOpenFile(outR, nil, outR))
+	writeFd := r.fds.lowestFree(readFd + 1)
+	r.fds.set(writeFd, newOpenFile(nil, inW, inW))
+	_ = r.setArray(c.Name, []string{itoa(readFd), itoa(writeFd)}, 0)
+	_ = r.setVar(c.Name+"_PID", itoa(child.bashpid), 0)
+	jctx, cancel := context.WithCancelCause(ctx)
+	j := r.jobs.add(child.bashpid, "coproc "+c.Name, cancel)
+	r.lastBg = child.bashpid
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				child.internalError(p)
+			}
+			st := child.statusOf()
+			child.finish()
+			r.jobs.done(j, st)
+			cancel(nil)
+		}()
+		child.runCommand(jctx, c.Cmd)
+	}()
+	r.status = 0
+}
+
+// runSelect is select NAME in WORDS: a numbered menu on stderr, choices
+// read from stdin until break or end of input.
+func (r *Runner) runSelect(ctx context.Context, c *syntax.For, items []string) {
+	r.loops++
+	defer func() { r.loops-- }()
+	status := 0
+	for {
+		if r.checkCtx(ctx) {
+			return
+		}
+		var menu strings.Builder
+		for i, it := range items {
+			fmt.Fprintf(&menu, "%d) %s\n", i+1, it)
+		}
+		r.stderr(menu.String())
+		ps3, ok := r.getVar("PS3")
+		if !ok {
+			ps3 = "#? "
+		}
+		r.stderr(ps3)
+		line, eof := r.readLine(0)
+		if eof && line == "" {
+			r.stderr("\n")
+			break
+		}
+		_ = r.setVar("REPLY", line, 0)
+		choice := ""
+		if n, ok := plainInt(strings.TrimSpace(line)); ok && n >= 1 && n <= int64(len(items)) {
+			choice = items[n-1]
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		_ = r.setVar(c.Name, choice, 0)
+		r.runStmts(ctx, c.Body)
+		status = r.status
+		if r.loopFlow() {
+			break
+		}
+	}
+	if r.flow == flowNone {
+		r.status = status
+	}
+}
+
+// readLine reads a line (without its newline) from fd for select.
+func (r *Runner) readLine(fd int) (string, bool) {
+	f := r.fds.get(fd)
+	if f == nil {
+		return "", true
+	}
+	var b strings.Builder
+	for {
+		c, err := f.readByte()
+		if err != nil {
+			return b.String(), true
+		}
+		if c == '\n' {
+			return b.String(), false
+		}
+		b.WriteByte(c)
+	}
+}
+
+// redirError reports a failed redirection: the command does not run.
+func (r *Runner) redirError(err error) {
+	var fe *fatalError
+	if errors.As(err, &fe) {
+		r.fatal(fe, 1)
+		return
+	}
+	r.errmsg(err.Error())
+	r.status = 1
+}
+
+// runExitTrap runs the EXIT trap once, when a shell ends.
+func (r *Runner) runExitTrap(ctx context.Context) {
+	t, ok := r.traps.get("EXIT")
+	if !ok || t == "" {
+		return
+	}
+	r.traps = r.traps.writable()
+	r.traps.unset("EXIT")
+	st := r.statusOf()
+	flow, es := r.flow, r.exitStatus
+	r.flow = flowNone
+	r.status = st
+	r.runTrap(ctx, "EXIT", t)
+	if r.flow == flowExit {
+		return // exit in the trap sets the status
+	}
+	r.flow, r.exitStatus = flow, es
+	r.status = st
+}
+
+// fileExists is test -e.
+func (r *Runner) fileExists(p string) bool {
+	_, err := r.stat(p)
+	return err == nil
+}
+
+var _ = io.EOF
+var _ = syscall.EPIPE

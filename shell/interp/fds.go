@@ -1,0 +1,301 @@
+package interp
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+// openFile is an open file description held by one or more fds (of this
+// shell or its subshells): closed when the last one lets go.
+type openFile struct {
+	mu   sync.Mutex
+	r    io.Reader
+	w    io.Writer
+	c    io.Closer // nil for streams the shell borrows (the run's stdio)
+	buf  []byte    // read ahead by the shell and not yet consumed
+	refs atomic.Int32
+	vf   *vfs.File // a VFS file (seekable)
+}
+
+func newOpenFile(r io.Reader, w io.Writer, c io.Closer) *openFile {
+	f := &openFile{r: r, w: w, c: c}
+	f.refs.Store(1)
+	if vf, ok := c.(*vfs.File); ok {
+		f.vf = vf
+	}
+	return f
+}
+
+// borrowed wraps a stream the shell must not close.
+func borrowed(r io.Reader, w io.Writer) *openFile {
+	if r == nil && w == nil {
+		return nil
+	}
+	return newOpenFile(r, w, nil)
+}
+
+func (f *openFile) Read(p []byte) (int, error) {
+	if f.r == nil {
+		return 0, syscall.EBADF
+	}
+	f.mu.Lock()
+	if len(f.buf) > 0 {
+		n := copy(p, f.buf)
+		f.buf = f.buf[n:]
+		f.mu.Unlock()
+		return n, nil
+	}
+	f.mu.Unlock()
+	return f.r.Read(p)
+}
+
+func (f *openFile) Write(p []byte) (int, error) {
+	if f.w == nil {
+		return 0, syscall.EBADF
+	}
+	return f.w.Write(p)
+}
+
+func (f *openFile) WriteString(s string) (int, error) {
+	if f.w == nil {
+		return 0, syscall.EBADF
+	}
+	if sw, ok := f.w.(io.StringWriter); ok {
+		return sw.WriteString(s)
+	}
+	return f.w.Write([]byte(s))
+}
+
+// readByte reads one byte for `read`: from the look-ahead buffer, or a
+// chunk from a seekable file (the rest stays for the next reader), or one
+// byte from a pipe so that nothing past the line is taken from others.
+func (f *openFile) readByte() (byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.buf) > 0 {
+		b := f.buf[0]
+		f.buf = f.buf[1:]
+		return b, nil
+	}
+	if f.r == nil {
+		return 0, syscall.EBADF
+	}
+	var one [1]byte
+	for {
+		n, err := f.r.Read(one[:])
+		if n == 1 {
+			return one[0], nil
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+// readLineFast reads up to and including delim from a seekable file in
+// chunks, seeking back past what it did not use; ok is false when the file
+// is not seekable (the caller reads byte by byte).
+func (f *openFile) readChunk(delim byte, max int) (line []byte, found bool, err error, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.vf == nil || len(f.buf) > 0 {
+		return nil, false, nil, false
+	}
+	buf := make([]byte, 4096)
+	for {
+		n, rerr := f.vf.Read(buf)
+		chunk := buf[:n]
+		if i := bytes.IndexByte(chunk, delim); i >= 0 && (max < 0 || len(line)+i < max) {
+			line = append(line, chunk[:i+1]...)
+			if back := n - (i + 1); back > 0 {
+				_, _ = f.vf.Seek(int64(-back), io.SeekCurrent)
+			}
+			return line, true, nil, true
+		}
+		if max >= 0 && len(line)+n >= max {
+			take := max - len(line)
+			line = append(line, chunk[:take]...)
+			if back := n - take; back > 0 {
+				_, _ = f.vf.Seek(int64(-back), io.SeekCurrent)
+			}
+			return line, false, nil, true
+		}
+		line = append(line, chunk...)
+		if rerr != nil {
+			if rerr == io.EOF {
+				rerr = nil
+			}
+			return line, false, rerr, true
+		}
+		if n == 0 {
+			return line, false, nil, true
+		}
+	}
+}
+
+func (f *openFile) hold() *openFile {
+	f.refs.Add(1)
+	return f
+}
+
+// drop releases one hold, closing the file with the last.
+func (f *openFile) drop() {
+	if f == nil {
+		return
+	}
+	if f.refs.Add(-1) == 0 && f.c != nil {
+		_ = f.c.Close()
+	}
+}
+
+// fdTable maps descriptors to open files.
+type fdTable struct {
+	m map[int]*openFile
+}
+
+func newFdTable() *fdTable { return &fdTable{m: make(map[int]*openFile, 4)} }
+
+func (t *fdTable) get(fd int) *openFile { return t.m[fd] }
+
+// set installs f at fd (taking over the caller's hold) and drops what was
+// there.
+func (t *fdTable) set(fd int, f *openFile) {
+	old := t.m[fd]
+	if f == nil {
+		delete(t.m, fd)
+	} else {
+		t.m[fd] = f
+	}
+	old.drop()
+}
+
+// swap installs f at fd and returns what was there, still held.
+func (t *fdTable) swap(fd int, f *openFile) *openFile {
+	old := t.m[fd]
+	if f == nil {
+		delete(t.m, fd)
+	} else {
+		t.m[fd] = f
+	}
+	return old
+}
+
+// dup copies the table for a subshell: every file gets one more holder.
+func (t *fdTable) dup() *fdTable {
+	n := &fdTable{m: make(map[int]*openFile, len(t.m))}
+	for fd, f := range t.m {
+		n.m[fd] = f.hold()
+	}
+	return n
+}
+
+func (t *fdTable) closeAll() {
+	for fd, f := range t.m {
+		delete(t.m, fd)
+		f.drop()
+	}
+}
+
+// lowestFree is the lowest fd at or above min that is not open.
+func (t *fdTable) lowestFree(min int) int {
+	for fd := min; ; fd++ {
+		if _, ok := t.m[fd]; !ok {
+			return fd
+		}
+	}
+}
+
+func (t *fdTable) list() []int {
+	out := make([]int, 0, len(t.m))
+	for fd := range t.m {
+		out = append(out, fd)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// reader / writer give a fd as a stream for a program (nil when closed).
+func (r *Runner) reader(fd int) io.Reader {
+	if f := r.fds.get(fd); f != nil && f.r != nil {
+		return f
+	}
+	return nil
+}
+
+func (r *Runner) writer(fd int) io.Writer {
+	if f := r.fds.get(fd); f != nil && f.w != nil {
+		return f
+	}
+	return nil
+}
+
+// capture is the output of a command substitution: bounded, so that
+// $(cat /dev/zero) fails with EFBIG instead of filling the host's memory.
+type capture struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.buf.Len()+len(p) > MaxVarBytes {
+		return 0, syscall.EFBIG
+	}
+	return c.buf.Write(p)
+}
+
+func (c *capture) WriteString(s string) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.buf.Len()+len(s) > MaxVarBytes {
+		return 0, syscall.EFBIG
+	}
+	return c.buf.WriteString(s)
+}
+
+// boundedBuffer joins two pipeline stages that run one after another: a
+// full buffer fails writes with EPIPE, as a reader that went away would.
+type boundedBuffer struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	limit int
+	done  bool
+}
+
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	room := b.limit - b.buf.Len()
+	if room <= 0 {
+		return 0, syscall.EPIPE
+	}
+	if len(p) > room {
+		b.buf.Write(p[:room])
+		return room, syscall.EPIPE
+	}
+	return b.buf.Write(p)
+}
+
+func (b *boundedBuffer) Read(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.buf.Len() == 0 {
+		return 0, io.EOF
+	}
+	return b.buf.Read(p)
+}
+
+func (b *boundedBuffer) Close() error { return nil }
+
+// isPipeErr reports a write to a pipe whose reader went away.
+func isPipeErr(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
+}

@@ -1,0 +1,838 @@
+package interp
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/shell/pattern"
+	"github.com/wasmsand/wasmsand/shell/syntax"
+)
+
+// paramValue is what a parameter refers to before its operator applies.
+type paramValue struct {
+	vals   []string
+	list   bool // several words: $@, $*, ${a[@]}, ${a[*]}
+	star   bool // joined by IFS in double quotes
+	set    bool
+	name   string // variable name (for := and messages)
+	v      *Var
+	sub    string // subscript
+	hasSub bool
+	keyed  bool // ${a[@]} of an associative array
+}
+
+func (pv *paramValue) one() string {
+	if len(pv.vals) == 0 {
+		return ""
+	}
+	return pv.vals[0]
+}
+
+// expandParam expands $name / ${...} into b.
+func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool, b *fieldBuilder) error {
+	if pe.Bad != "" {
+		return &fatalError{msg: pe.Bad + ": bad substitution"}
+	}
+	if pe.Short {
+		return r.shortParam(pe.Name, inDq, b)
+	}
+	switch pe.Op {
+	case syntax.OpNamesStar, syntax.OpNamesAt:
+		names := r.varNames(pe.Name)
+		r.emitList(names, pe.Op == syntax.OpNamesStar, inDq, b)
+		return nil
+	}
+	name := pe.Name
+	index := pe.Index
+	if pe.Indirect {
+		if index != nil && (index.Src == "@" || index.Src == "*") {
+			v := r.lookup(name)
+			if v == nil && r.opts.nounset {
+				return &fatalError{msg: name + "[" + index.Src + "]: unbound variable", status: 127}
+			}
+			keys := r.keys(v)
+			r.emitList(keys, index.Src == "*", inDq, b)
+			return nil
+		}
+		if v := r.vars.m[name]; v != nil && v.attrs&attrNameref != 0 && index == nil {
+			b.add(v.str, inDq, !inDq)
+			return nil
+		}
+		pv, err := r.paramLookup(ctx, name, index)
+		if err != nil {
+			return err
+		}
+		if !pv.set {
+			if r.opts.nounset {
+				return &fatalError{msg: name + ": unbound variable", status: 127}
+			}
+			if pe.Op == syntax.OpNone && !pe.Length {
+				return &fatalError{msg: name + ": invalid indirect expansion"}
+			}
+		}
+		target := pv.one()
+		if pv.list {
+			target = strings.Join(pv.vals, " ")
+		}
+		if !validRef(target) {
+			if target == "" && pe.Op != syntax.OpNone {
+				name, index = "", nil
+			} else {
+				return &fatalError{msg: target + ": invalid variable name"}
+			}
+		} else {
+			name, index = target, nil
+			if base, sub, ok := splitSubscript(target); ok {
+				name = base
+				index = &syntax.Subscript{Src: sub, W: &syntax.Word{Parts: []syntax.Part{&syntax.Lit{Val: sub}}, Raw: sub}}
+			}
+		}
+	}
+	if pe.Length {
+		return r.paramLength(ctx, name, index, inDq, b)
+	}
+	var pv paramValue
+	if name != "" {
+		var err error
+		pv, err = r.paramLookup(ctx, name, index)
+		if err != nil {
+			return err
+		}
+	}
+	switch pe.Op {
+	case syntax.OpDefault, syntax.OpAssign, syntax.OpError, syntax.OpAlt:
+		return r.paramTest(ctx, pe, pv, inDq, b)
+	}
+	if !pv.set && r.opts.nounset && !(pv.list && (name == "@" || name == "*" || index != nil)) {
+		label := name
+		if index != nil {
+			label += "[" + index.Src + "]"
+		}
+		if name == "@" || name == "*" {
+			// "$@" with no parameters is fine under set -u
+		} else {
+			return &fatalError{msg: label + ": unbound variable", status: 127}
+		}
+	}
+	vals := pv.vals
+	var err error
+	switch pe.Op {
+	case syntax.OpNone:
+	case syntax.OpTrimPrefix, syntax.OpTrimPrefixL, syntax.OpTrimSuffix, syntax.OpTrimSuffixL:
+		pat, e := r.expandPattern(ctx, pe.Arg, false)
+		if e != nil {
+			return e
+		}
+		p := pattern.Compile(pat, r.patFlags())
+		for i, v := range vals {
+			vals[i] = trim(p, v, pe.Op)
+		}
+	case syntax.OpReplace, syntax.OpReplaceAll, syntax.OpReplacePre, syntax.OpReplaceSuf:
+		vals, err = r.paramReplace(ctx, pe, vals)
+		if err != nil {
+			return err
+		}
+	case syntax.OpUpperFirst, syntax.OpUpperAll, syntax.OpLowerFirst, syntax.OpLowerAll:
+		pat := "?"
+		if pe.Arg != nil && len(pe.Arg.Parts) > 0 {
+			if pat, err = r.expandPattern(ctx, pe.Arg, false); err != nil {
+				return err
+			}
+		}
+		p := pattern.Compile(pat, r.patFlags())
+		for i, v := range vals {
+			vals[i] = caseConv(p, v, pe.Op)
+		}
+	case syntax.OpSubstr:
+		vals, err = r.substr(ctx, pe, pv)
+		if err != nil {
+			return err
+		}
+	case syntax.OpTransform:
+		vals, err = r.transform(ctx, pe.Transform, pv, name)
+		if err != nil {
+			return err
+		}
+		if pe.Transform == 'k' && !pv.list {
+			pv.list = true
+		}
+	}
+	if pv.list {
+		r.emitList(vals, pv.star, inDq, b)
+		return nil
+	}
+	s := ""
+	if len(vals) > 0 {
+		s = vals[0]
+	}
+	b.add(s, inDq, !inDq)
+	return nil
+}
+
+// validRef accepts what ${!x} may name: a variable, an array element, a
+// positional or special parameter.
+func validRef(s string) bool {
+	if syntax.ValidName(s) {
+		return true
+	}
+	if base, _, ok := splitSubscript(s); ok && syntax.ValidName(base) {
+		return true
+	}
+	if s == "" {
+		return false
+	}
+	if len(s) == 1 && strings.IndexByte("@*#?-$!0", s[0]) >= 0 {
+		return true
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// emitList adds a list of words: "$@"-like words in quotes, "$*"-like
+// joined by IFS's first character, split fields unquoted.
+func (r *Runner) emitList(vals []string, star, inDq bool, b *fieldBuilder) {
+	if inDq {
+		if star {
+			b.add(strings.Join(vals, r.ifsJoiner()), true, false)
+			return
+		}
+		b.addWords(vals, true, false)
+		return
+	}
+	b.addWords(vals, false, true)
+}
+
+// ifsJoiner is what "$*" puts between parameters.
+func (r *Runner) ifsJoiner() string {
+	v, ok := r.getVar("IFS")
+	if !ok {
+		return " "
+	}
+	if v == "" {
+		return ""
+	}
+	_, size := utf8.DecodeRuneInString(v)
+	return v[:size]
+}
+
+// shortParam is $name, $1, $@ ...
+func (r *Runner) shortParam(name string, inDq bool, b *fieldBuilder) error {
+	switch name {
+	case "@", "*":
+		r.emitList(r.params, name == "*", inDq, b)
+		return nil
+	}
+	v, ok := r.special(name)
+	if !ok && name != "@" && name != "*" {
+		if !r.opts.nounset {
+			b.add("", inDq, false)
+			return nil
+		}
+		return &fatalError{msg: name + ": unbound variable", status: 127}
+	}
+	b.add(v, inDq, !inDq)
+	return nil
+}
+
+// special is the value of a parameter by name: positional, special or a
+// variable (element 0 of arrays).
+func (r *Runner) special(name string) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	c := name[0]
+	if c >= '0' && c <= '9' {
+		n, err := strconv.Atoi(name)
+		if err != nil {
+			return "", false
+		}
+		if n == 0 {
+			return r.name, true
+		}
+		if n > len(r.params) {
+			return "", false
+		}
+		return r.params[n-1], true
+	}
+	if len(name) == 1 {
+		switch c {
+		case '#':
+			return strconv.Itoa(len(r.params)), true
+		case '?':
+			return strconv.Itoa(r.status), true
+		case '-':
+			return r.flagString(), true
+		case '$':
+			return strconv.Itoa(r.pid), true
+		case '!':
+			if r.lastBg == 0 {
+				return "", false
+			}
+			return strconv.Itoa(r.lastBg), true
+		case '_':
+			return r.lastArg, true
+		case '@', '*':
+			return strings.Join(r.params, " "), len(r.params) > 0
+		}
+	}
+	return r.getVar(name)
+}
+
+// paramLookup finds a parameter's value(s) for ${...}.
+func (r *Runner) paramLookup(ctx context.Context, name string, index *syntax.Subscript) (paramValue, error) {
+	pv := paramValue{name: name}
+	if name == "@" || name == "*" {
+		pv.list, pv.star = true, name == "*"
+		pv.vals = append([]string(nil), r.params...)
+		pv.set = len(r.params) > 0
+		return pv, nil
+	}
+	if !syntax.ValidName(name) {
+		v, ok := r.special(name)
+		pv.set = ok
+		if ok {
+			pv.vals = []string{v}
+		}
+		return pv, nil
+	}
+	v := r.lookup(name)
+	if ref := r.vars.m[name]; ref != nil && ref.attrs&attrNameref != 0 && ref.set && index == nil {
+		if base, sub, ok := splitSubscript(r.resolveName(name)); ok {
+			val, ok := r.element(r.vars.m[base], sub)
+			pv.set = ok
+			if ok {
+				pv.vals = []string{val}
+			}
+			return pv, nil
+		}
+		pv.name = r.resolveName(name)
+	}
+	pv.v = v
+	if index == nil {
+		s, ok := r.scalar(v)
+		pv.set = ok
+		if ok {
+			pv.vals = []string{s}
+		}
+		return pv, nil
+	}
+	switch index.Src {
+	case "@", "*":
+		pv.list, pv.star = true, index.Src == "*"
+		pv.vals = r.values(v)
+		pv.set = len(pv.vals) > 0
+		pv.keyed = v != nil && v.isAssoc()
+		pv.sub, pv.hasSub = index.Src, true
+		return pv, nil
+	}
+	sub, err := r.subscript(ctx, v, index)
+	if err != nil {
+		return pv, err
+	}
+	pv.sub, pv.hasSub = sub, true
+	s, ok := r.element(v, sub)
+	pv.set = ok
+	if ok {
+		pv.vals = []string{s}
+	}
+	return pv, nil
+}
+
+// subscript expands a subscript: a key for associative arrays, an
+// evaluated index for the others.
+func (r *Runner) subscript(ctx context.Context, v *Var, index *syntax.Subscript) (string, error) {
+	s, err := r.expandQuoted(ctx, index.W)
+	if err != nil {
+		return "", err
+	}
+	if v != nil && v.isAssoc() {
+		return s, nil
+	}
+	if s == "" {
+		return "", &fatalError{msg: "[]: bad array subscript"}
+	}
+	n, err := r.arithExpr(s)
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(n, 10), nil
+}
+
+// paramLength is ${#...}.
+func (r *Runner) paramLength(ctx context.Context, name string, index *syntax.Subscript, inDq bool, b *fieldBuilder) error {
+	var n int
+	switch {
+	case name == "@" || name == "*":
+		n = len(r.params)
+	case index != nil && (index.Src == "@" || index.Src == "*"):
+		v := r.lookup(name)
+		n = len(r.values(v))
+	default:
+		pv, err := r.paramLookup(ctx, name, index)
+		if err != nil {
+			return err
+		}
+		if !pv.set && r.opts.nounset {
+			return &fatalError{msg: name + ": unbound variable", status: 127}
+		}
+		n = utf8.RuneCountInString(pv.one())
+	}
+	b.add(strconv.Itoa(n), inDq, !inDq)
+	return nil
+}
+
+// paramTest applies :- := :? :+ (and their colon-less forms).
+func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramValue, inDq bool, b *fieldBuilder) error {
+	isSet := pv.set
+	if pe.Colon && isSet {
+		isSet = false
+		for _, v := range pv.vals {
+			if v != "" {
+				isSet = true
+				break
+			}
+		}
+		if pv.list && pv.star == false && len(pv.vals) > 0 {
+			// "${@:-x}": set when there is any non-empty... bash tests the joined value
+		}
+	}
+	operand := func() error {
+		saved := b.splitLits
+		b.splitLits = !inDq
+		err := r.expandParts(ctx, argParts(pe.Arg), inDq, ctxArgs, b)
+		b.splitLits = saved
+		return err
+	}
+	switch pe.Op {
+	case syntax.OpDefault:
+		if !isSet {
+			return operand()
+		}
+	case syntax.OpAlt:
+		if isSet {
+			return operand()
+		}
+		if inDq {
+			b.cur().keep = true
+		}
+		return nil
+	case syntax.OpAssign:
+		if !isSet {
+			val, err := r.expandString(ctx, pe.Arg, ctxAssign)
+			if err != nil {
+				return err
+			}
+			if !syntax.ValidName(pv.name) {
+				return &fatalError{msg: "$" + pv.name + ": cannot assign in this way"}
+			}
+			target := pv.name
+			if pv.hasSub {
+				target += "[" + pv.sub + "]"
+			}
+			if err := r.setVar(target, val, 0); err != nil {
+				return &fatalError{msg: err.Error()}
+			}
+			b.add(val, inDq, !inDq)
+			return nil
+		}
+	case syntax.OpError:
+		if !isSet {
+			msg := "parameter not set"
+			if pe.Colon {
+				msg = "parameter null or not set"
+			}
+			if pe.Arg != nil && len(pe.Arg.Parts) > 0 {
+				s, err := r.expandString(ctx, pe.Arg, ctxNoSplit)
+				if err != nil {
+					return err
+				}
+				msg = s
+			}
+			label := pv.name
+			if pv.hasSub {
+				label += "[" + pv.sub + "]"
+			}
+			return &fatalError{msg: label + ": " + msg, status: 127}
+		}
+	}
+	if pv.list {
+		r.emitList(pv.vals, pv.star, inDq, b)
+		return nil
+	}
+	b.add(pv.one(), inDq, !inDq)
+	return nil
+}
+
+func argParts(w *syntax.Word) []syntax.Part {
+	if w == nil {
+		return nil
+	}
+	return w.Parts
+}
+
+func (r *Runner) patFlags() pattern.Flags {
+	var f pattern.Flags
+	if r.shopt.extglob {
+		f |= pattern.ExtGlob
+	}
+	return f
+}
+
+func trim(p *pattern.Pattern, v string, op syntax.ParamOp) string {
+	switch op {
+	case syntax.OpTrimPrefix, syntax.OpTrimPrefixL:
+		if n := p.MatchPrefix(v, op == syntax.OpTrimPrefixL); n >= 0 {
+			return v[n:]
+		}
+	default:
+		if i := p.MatchSuffix(v, op == syntax.OpTrimSuffixL); i >= 0 {
+			return v[:i]
+		}
+	}
+	return v
+}
+
+// paramReplace is ${x/pat/rep} and its //, /#, /% forms; an unquoted &
+// in the replacement stands for the match (patsub_replacement).
+func (r *Runner) paramReplace(ctx context.Context, pe *syntax.ParamExp, vals []string) ([]string, error) {
+	pat, err := r.expandPattern(ctx, pe.Arg, false)
+	if err != nil {
+		return nil, err
+	}
+	rep := ""
+	if pe.Repl != nil {
+		b := &fieldBuilder{}
+		if err := r.expandParts(ctx, pe.Repl.Parts, false, ctxNoSplit, b); err != nil {
+			return nil, err
+		}
+		var s strings.Builder
+		for _, f := range b.fields {
+			for _, p := range f.parts {
+				if p.quote && r.shopt.patsubReplacement {
+					s.WriteString(strings.NewReplacer(`\`, `\\`, `&`, `\&`).Replace(p.s))
+				} else {
+					s.WriteString(p.s)
+				}
+			}
+		}
+		rep = s.String()
+	}
+	p := pattern.Compile(pat, r.patFlags())
+	subst := func(match string) string {
+		if !r.shopt.patsubReplacement || !strings.ContainsAny(rep, `&\`) {
+			return rep
+		}
+		var s strings.Builder
+		for i := 0; i < len(rep); i++ {
+			switch c := rep[i]; {
+			case c == '\\' && i+1 < len(rep) && (rep[i+1] == '&' || rep[i+1] == '\\'):
+				i++
+				s.WriteByte(rep[i])
+			case c == '&':
+				s.WriteString(match)
+			default:
+				s.WriteByte(c)
+			}
+		}
+		return s.String()
+	}
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		switch pe.Op {
+		case syntax.OpReplacePre:
+			if n := p.MatchPrefix(v, true); n >= 0 {
+				v = subst(v[:n]) + v[n:]
+			}
+		case syntax.OpReplaceSuf:
+			if j := p.MatchSuffix(v, true); j >= 0 {
+				v = v[:j] + subst(v[j:])
+			}
+		default:
+			if pat == "" {
+				break
+			}
+			var s strings.Builder
+			pos := 0
+			changed := false
+			for pos <= len(v) {
+				st, en, ok := p.Find(v, pos)
+				if !ok {
+					break
+				}
+				if en == st {
+					// an empty match: keep one character and go on
+					if st >= len(v) {
+						break
+					}
+					_, size := utf8.DecodeRuneInString(v[st:])
+					s.WriteString(v[pos : st+size])
+					pos = st + size
+					continue
+				}
+				s.WriteString(v[pos:st])
+				s.WriteString(subst(v[st:en]))
+				pos = en
+				changed = true
+				if pe.Op != syntax.OpReplaceAll {
+					break
+				}
+			}
+			if changed {
+				s.WriteString(v[pos:])
+				v = s.String()
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func caseConv(p *pattern.Pattern, v string, op syntax.ParamOp) string {
+	var b strings.Builder
+	first := true
+	for _, c := range v {
+		conv := (op == syntax.OpUpperAll || op == syntax.OpLowerAll || first) && p.Match(string(c))
+		if conv {
+			if op == syntax.OpUpperFirst || op == syntax.OpUpperAll {
+				c = unicode.ToUpper(c)
+			} else {
+				c = unicode.ToLower(c)
+			}
+		}
+		b.WriteRune(c)
+		first = false
+	}
+	return b.String()
+}
+
+// substr is ${x:off:len} (characters of a string, elements of a list).
+func (r *Runner) substr(ctx context.Context, pe *syntax.ParamExp, pv paramValue) ([]string, error) {
+	off, err := r.evalArith(ctx, pe.Off)
+	if err != nil {
+		return nil, err
+	}
+	if pv.list {
+		vals := pv.vals
+		if pv.name == "@" || pv.name == "*" {
+			vals = append([]string{r.name}, r.params...)
+			if off < 0 {
+				off += int64(len(vals))
+				if off < 1 {
+					return nil, nil
+				}
+			}
+		} else if pv.v != nil && pv.v.isArray() && !pv.keyed {
+			return r.arraySlice(ctx, pe, pv.v, off)
+		} else if off < 0 {
+			off += int64(len(vals))
+			if off < 0 {
+				return nil, nil
+			}
+		}
+		if off > int64(len(vals)) {
+			return nil, nil
+		}
+		vals = vals[off:]
+		if pe.HasLen {
+			n, err := r.evalArith(ctx, pe.Len)
+			if err != nil {
+				return nil, err
+			}
+			if n < 0 {
+				return nil, &fatalError{msg: strings.TrimSpace(pe.Len.Src) + ": substring expression < 0"}
+			}
+			if n < int64(len(vals)) {
+				vals = vals[:n]
+			}
+		}
+		return vals, nil
+	}
+	s := pv.one()
+	runes := utf8.RuneCountInString(s)
+	if off < 0 {
+		off += int64(runes)
+		if off < 0 {
+			return []string{""}, nil
+		}
+	}
+	if off > int64(runes) {
+		return []string{""}, nil
+	}
+	end := int64(runes)
+	if pe.HasLen {
+		n, err := r.evalArith(ctx, pe.Len)
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 {
+			end = int64(runes) + n
+			if end < off {
+				return nil, &fatalError{msg: strings.TrimSpace(pe.Len.Src) + ": substring expression < 0"}
+			}
+		} else if off+n < end {
+			end = off + n
+		}
+	}
+	return []string{runeSlice(s, int(off), int(end))}, nil
+}
+
+// arraySlice is ${a[@]:off:len} over a sparse array: by index, not position.
+func (r *Runner) arraySlice(ctx context.Context, pe *syntax.ParamExp, v *Var, off int64) ([]string, error) {
+	a := v.arr
+	if off < 0 {
+		off += a.maxIndex() + 1
+		if off < 0 {
+			return nil, nil
+		}
+	}
+	var out []string
+	for i, k := range a.keys {
+		if k >= off {
+			out = append(out, a.vals[i:]...)
+			break
+		}
+	}
+	if pe.HasLen {
+		n, err := r.evalArith(ctx, pe.Len)
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 {
+			return nil, &fatalError{msg: strings.TrimSpace(pe.Len.Src) + ": substring expression < 0"}
+		}
+		if n < int64(len(out)) {
+			out = out[:n]
+		}
+	}
+	return out, nil
+}
+
+func runeSlice(s string, from, to int) string {
+	if from >= to {
+		return ""
+	}
+	i, start, end := 0, -1, len(s)
+	for pos := range s {
+		if i == from {
+			start = pos
+		}
+		if i == to {
+			end = pos
+			break
+		}
+		i++
+	}
+	if start < 0 {
+		return ""
+	}
+	return s[start:end]
+}
+
+// transform is ${x@Q} and the other @ operators.
+func (r *Runner) transform(ctx context.Context, op byte, pv paramValue, name string) ([]string, error) {
+	vals := pv.vals
+	out := make([]string, 0, len(vals))
+	switch op {
+	case 'Q':
+		for _, v := range vals {
+			out = append(out, quoteSingle(v))
+		}
+	case 'E':
+		for _, v := range vals {
+			s, _ := syntax.DecodeEscapes(v, syntax.EscAnsiC)
+			out = append(out, s)
+		}
+	case 'P':
+		for _, v := range vals {
+			out = append(out, r.prompt(ctx, v))
+		}
+	case 'U':
+		for _, v := range vals {
+			out = append(out, strings.ToUpper(v))
+		}
+	case 'L':
+		for _, v := range vals {
+			out = append(out, strings.ToLower(v))
+		}
+	case 'u':
+		for _, v := range vals {
+			out = append(out, convertCase(attrCapital, v))
+		}
+	case 'a':
+		flags := ""
+		if pv.v != nil {
+			flags = attrFlags(pv.v)
+		}
+		if len(vals) == 0 && pv.v != nil {
+			return []string{flags}, nil
+		}
+		for range vals {
+			out = append(out, flags)
+		}
+	case 'A':
+		if !pv.set {
+			return nil, nil
+		}
+		if pv.v != nil && (pv.v.isArray() || pv.v.isAssoc()) && pv.list {
+			return []string{r.declareLine(pv.name, pv.v)}, nil
+		}
+		for _, v := range vals {
+			if pv.v != nil && !pv.list && pv.v.attrs != 0 && !pv.hasSub {
+				out = append(out, "declare -"+attrFlags(pv.v)+" "+pv.name+"="+quoteSingle(v))
+				continue
+			}
+			n := pv.name
+			if pv.hasSub {
+				n += "[" + pv.sub + "]"
+			}
+			out = append(out, n+"="+quoteSingle(v))
+		}
+	case 'K', 'k':
+		v := pv.v
+		if v == nil || !(v.isArray() || v.isAssoc()) || !pv.list {
+			for _, s := range vals {
+				out = append(out, quoteSingle(s))
+			}
+			return out, nil
+		}
+		keys := r.keys(v)
+		values := r.values(v)
+		var parts []string
+		for i := range keys {
+			k := keys[i]
+			if v.isAssoc() {
+				k = quoteKey(k)
+			}
+			if op == 'K' {
+				parts = append(parts, k+" "+quoteDouble(values[i]))
+			} else {
+				parts = append(parts, keys[i], values[i])
+			}
+		}
+		if op == 'K' {
+			return []string{strings.Join(parts, " ")}, nil
+		}
+		return parts, nil
+	}
+	return out, nil
+}
+
+// varNames lists the variables whose names start with prefix, sorted.
+func (r *Runner) varNames(prefix string) []string {
+	var out []string
+	for k, v := range r.vars.m {
+		if strings.HasPrefix(k, prefix) && (v.set || v.dyn != dynNone || v.isArray() || v.isAssoc()) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

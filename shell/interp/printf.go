@@ -1,0 +1,352 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// bashPrintf formats like bash's printf builtin: the format is reused while
+// arguments remain; %b expands escapes in its argument and \c in it ends all
+// output; numbers accept C constants (0x1f, 017) and 'c for a character's
+// code. Bad numbers are reported (problems) and count as 0, as in bash.
+func bashPrintf(format string, args []string) (out string, problems []string) {
+	var b strings.Builder
+	p := printfState{args: args}
+	for {
+		stop := p.pass(&b, format)
+		if stop || p.used == 0 || p.next >= len(args) {
+			break
+		}
+		p.used = 0
+	}
+	return b.String(), p.problems
+}
+
+type printfState struct {
+	args     []string
+	next     int
+	used     int // arguments consumed in this pass of the format
+	problems []string
+}
+
+func (p *printfState) arg() (string, bool) {
+	if p.next >= len(p.args) {
+		return "", false
+	}
+	a := p.args[p.next]
+	p.next++
+	p.used++
+	return a, true
+}
+
+// pass writes the format once; it reports whether output must stop (\c).
+func (p *printfState) pass(b *strings.Builder, f string) bool {
+	for i := 0; i < len(f); {
+		c := f[i]
+		switch {
+		case c == '\\':
+			n, stop := writeEscape(b, f[i:], false)
+			if stop {
+				return true
+			}
+			i += n
+		case c == '%' && i+1 < len(f) && f[i+1] == '%':
+			b.WriteByte('%')
+			i += 2
+		case c == '%':
+			n, stop := p.directive(b, f[i:])
+			if stop {
+				return true
+			}
+			i += n
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return false
+}
+
+// directive formats one %... conversion at the start of f.
+func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
+	i := 1
+	flags := ""
+	for i < len(f) && strings.IndexByte("-+ #0'", f[i]) >= 0 {
+		if f[i] != '\'' {
+			flags += string(f[i])
+		}
+		i++
+	}
+	width, prec := "", ""
+	readNum := func() string {
+		if i < len(f) && f[i] == '*' {
+			i++
+			a, _ := p.arg()
+			return strconv.FormatInt(p.integer(a), 10)
+		}
+		start := i
+		for i < len(f) && f[i] >= '0' && f[i] <= '9' {
+			i++
+		}
+		return f[start:i]
+	}
+	width = readNum()
+	if strings.HasPrefix(width, "-") {
+		flags, width = flags+"-", width[1:]
+	}
+	hasPrec := false
+	if i < len(f) && f[i] == '.' {
+		i++
+		hasPrec = true
+		prec = readNum()
+		if prec == "" {
+			prec = "0"
+		}
+	}
+	// Length modifiers mean nothing here.
+	for i < len(f) && strings.IndexByte("hlLjzt", f[i]) >= 0 {
+		i++
+	}
+	if i >= len(f) {
+		p.problems = append(p.problems, fmt.Sprintf("%s: invalid format character", f))
+		return len(f), false
+	}
+	verb := f[i]
+	i++
+	spec := "%" + flags + width
+	if hasPrec {
+		spec += "." + prec
+	}
+	switch verb {
+	case 'd', 'i':
+		a, _ := p.arg()
+		fmt.Fprintf(b, spec+"d", p.integer(a))
+	case 'u', 'o', 'x', 'X':
+		a, _ := p.arg()
+		n := p.integer(a)
+		v := "d"
+		if verb != 'u' {
+			v = string(verb)
+		}
+		fmt.Fprintf(b, spec+v, uint64(n))
+	case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
+		a, _ := p.arg()
+		v := string(verb)
+		switch verb {
+		case 'F':
+			v = "f"
+		case 'a':
+			v = "x"
+		case 'A':
+			v = "X"
+		}
+		fmt.Fprintf(b, spec+v, p.float(a))
+	case 'c':
+		a, _ := p.arg()
+		if a != "" {
+			_, size := utf8.DecodeRuneInString(a)
+			a = a[:size]
+		}
+		fmt.Fprintf(b, "%"+flags+width+"s", a)
+	case 's':
+		a, _ := p.arg()
+		fmt.Fprintf(b, spec+"s", a)
+	case 'b':
+		a, _ := p.arg()
+		var eb strings.Builder
+		stop := false
+		for j := 0; j < len(a); {
+			if a[j] == '\\' {
+				n, st := writeEscape(&eb, a[j:], true)
+				if st {
+					stop = true
+					break
+				}
+				j += n
+				continue
+			}
+			eb.WriteByte(a[j])
+			j++
+		}
+		fmt.Fprintf(b, spec+"s", eb.String())
+		if stop {
+			return i, true
+		}
+	case 'q':
+		a, _ := p.arg()
+		fmt.Fprintf(b, "%"+flags+width+"s", shellQuote(a))
+	default:
+		p.problems = append(p.problems, fmt.Sprintf("%%%c: invalid format character", verb))
+		return len(f), false
+	}
+	return i, false
+}
+
+// integer parses a printf numeric argument like bash.
+func (p *printfState) integer(a string) int64 {
+	s := strings.TrimSpace(a)
+	if s == "" {
+		return 0
+	}
+	if s[0] == '\'' || s[0] == '"' {
+		if len(s) == 1 {
+			return 0
+		}
+		r, _ := utf8.DecodeRuneInString(s[1:])
+		return int64(r)
+	}
+	n, err := strconv.ParseInt(s, 0, 64)
+	if err != nil {
+		if u, uerr := strconv.ParseUint(s, 0, 64); uerr == nil {
+			return int64(u)
+		}
+		// bash uses the leading digits and complains.
+		p.problems = append(p.problems, a+": invalid number")
+		j := 0
+		if j < len(s) && (s[j] == '-' || s[j] == '+') {
+			j++
+		}
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		n, _ = strconv.ParseInt(s[:j], 10, 64)
+	}
+	return n
+}
+
+func (p *printfState) float(a string) float64 {
+	s := strings.TrimSpace(a)
+	if s == "" {
+		return 0
+	}
+	if s[0] == '\'' || s[0] == '"' {
+		return float64(p.integer(s))
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if n, ierr := strconv.ParseInt(s, 0, 64); ierr == nil {
+			return float64(n)
+		}
+		p.problems = append(p.problems, a+": invalid number")
+		return 0
+	}
+	return f
+}
+
+// writeEscape writes the backslash escape at the start of s and returns its
+// length; stop is true for \c. In %b arguments (inB) octal escapes are \0NNN.
+func writeEscape(b *strings.Builder, s string, inB bool) (n int, stop bool) {
+	if len(s) < 2 {
+		b.WriteByte('\\')
+		return 1, false
+	}
+	simple := map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'n': '\n', 'r': '\r', 't': '\t', 'v': 11, '\\': '\\', '"': '"', '\'': '\''}
+	c := s[1]
+	if v, ok := simple[c]; ok && !(inB && (c == '"' || c == '\'')) {
+		b.WriteByte(v)
+		return 2, false
+	}
+	switch {
+	case c == 'c' && inB:
+		return 2, true
+	case c >= '0' && c <= '7':
+		start, max := 1, 3
+		if inB && c == '0' {
+			start, max = 2, 3
+		}
+		j := start
+		for j < len(s) && j < start+max && s[j] >= '0' && s[j] <= '7' {
+			j++
+		}
+		v, _ := strconv.ParseUint(s[start:j], 8, 16)
+		if j == start {
+			v = 0
+		}
+		b.WriteByte(byte(v))
+		return j, false
+	case c == 'x':
+		j := 2
+		for j < len(s) && j < 4 && isHex(s[j]) {
+			j++
+		}
+		if j == 2 {
+			b.WriteString(`\x`)
+			return 2, false
+		}
+		v, _ := strconv.ParseUint(s[2:j], 16, 8)
+		b.WriteByte(byte(v))
+		return j, false
+	case c == 'u' || c == 'U':
+		max := 4
+		if c == 'U' {
+			max = 8
+		}
+		j := 2
+		for j < len(s) && j < 2+max && isHex(s[j]) {
+			j++
+		}
+		if j == 2 {
+			b.WriteString(s[:2])
+			return 2, false
+		}
+		v, _ := strconv.ParseUint(s[2:j], 16, 32)
+		if v > math.MaxInt32 {
+			v = utf8.RuneError
+		}
+		b.WriteRune(rune(v))
+		return j, false
+	}
+	b.WriteString(s[:2])
+	return 2, false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// shellQuote quotes like bash's printf %q: backslashes before special
+// characters, $'...' when the string has control characters.
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			var b strings.Builder
+			b.WriteString("$'")
+			for _, r := range s {
+				switch r {
+				case '\n':
+					b.WriteString(`\n`)
+				case '\t':
+					b.WriteString(`\t`)
+				case '\r':
+					b.WriteString(`\r`)
+				case '\'':
+					b.WriteString(`\'`)
+				case '\\':
+					b.WriteString(`\\`)
+				default:
+					if r < 0x20 || r == 0x7f {
+						fmt.Fprintf(&b, `\%03o`, r)
+					} else {
+						b.WriteRune(r)
+					}
+				}
+			}
+			b.WriteByte('\'')
+			return b.String()
+		}
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if strings.ContainsRune(" \t|&;()<>$`\\\"'*?[]!{}^,", r) || (i == 0 && (r == '#' || r == '~')) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,283 @@
+package interp
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/wasmsand/wasmsand/shell/syntax"
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+// maxFd bounds descriptor numbers (bash's limit is the open-files ulimit).
+const maxFd = 1024
+
+// redirError is a failed redirection: reported, the command does not run.
+type redirErr struct{ msg string }
+
+func (e *redirErr) Error() string { return e.msg }
+
+// redirect performs redirections; restore undoes them (unless permanent,
+// as for `exec` without a command).
+func (r *Runner) redirect(ctx context.Context, rs []*syntax.Redirect, permanent bool) (restore func(), err error) {
+	if len(rs) == 0 {
+		return func() {}, nil
+	}
+	type save struct {
+		fd  int
+		old *openFile
+	}
+	var saved []save
+	undo := func() {
+		for i := len(saved) - 1; i >= 0; i-- {
+			s := saved[i]
+			r.fds.set(s.fd, s.old)
+		}
+	}
+	install := func(fd int, f *openFile) {
+		if permanent {
+			r.fds.set(fd, f)
+			return
+		}
+		saved = append(saved, save{fd, r.fds.swap(fd, f)})
+	}
+	for _, rd := range rs {
+		if err := r.redirectOne(ctx, rd, install); err != nil {
+			undo()
+			return nil, err
+		}
+	}
+	if permanent {
+		return func() {}, nil
+	}
+	return undo, nil
+}
+
+func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install func(int, *openFile)) error {
+	r.line = rd.Line
+	fd := rd.N
+	switch rd.Op {
+	case syntax.RedirIn, syntax.RedirInOut, syntax.RedirDupIn, syntax.RedirHeredoc, syntax.RedirHerestr:
+		if fd < 0 {
+			fd = 0
+		}
+	default:
+		if fd < 0 {
+			fd = 1
+		}
+	}
+	if fd >= maxFd {
+		return &redirErr{strconv.Itoa(fd) + ": Bad file descriptor"}
+	}
+	if rd.VarName != "" {
+		// {name}>file: a new fd from 10 up, its number in $name
+		fd = r.fds.lowestFree(10)
+		if err := r.setVar(rd.VarName, strconv.Itoa(fd), 0); err != nil {
+			return &redirErr{err.Error()}
+		}
+		// such fds stay open after the command (bash)
+		inner := install
+		install = func(n int, f *openFile) { r.fds.set(n, f) }
+		_ = inner
+	}
+	switch rd.Op {
+	case syntax.RedirHeredoc:
+		var body string
+		if rd.Hdoc != nil {
+			s, err := r.expandQuoted(ctx, rd.Hdoc)
+			if err != nil {
+				return err
+			}
+			body = s
+		} else {
+			body = rd.HdocText
+		}
+		rdr := strings.NewReader(body)
+		install(fd, newOpenFile(rdr, nil, nil))
+		return nil
+	case syntax.RedirHerestr:
+		s, err := r.expandString(ctx, rd.Word, ctxNoSplit)
+		if err != nil {
+			return err
+		}
+		install(fd, newOpenFile(strings.NewReader(s+"\n"), nil, nil))
+		return nil
+	}
+	target, err := r.redirTarget(ctx, rd)
+	if err != nil {
+		return err
+	}
+	switch rd.Op {
+	case syntax.RedirDupIn, syntax.RedirDupOut:
+		if target == "-" {
+			install(fd, nil)
+			return nil
+		}
+		move := false
+		num := target
+		if strings.HasSuffix(num, "-") {
+			num, move = num[:len(num)-1], true
+		}
+		if n, err := strconv.Atoi(num); err == nil && num != "" {
+			src := r.fds.get(n)
+			if src == nil || n >= maxFd {
+				return &redirErr{num + ": Bad file descriptor"}
+			}
+			if rd.Op == syntax.RedirDupIn && src.r == nil || rd.Op == syntax.RedirDupOut && src.w == nil {
+				return &redirErr{num + ": Bad file descriptor"}
+			}
+			install(fd, src.hold())
+			if move && n != fd {
+				install(n, nil)
+			}
+			return nil
+		}
+		if rd.Op == syntax.RedirDupOut && (rd.N < 0 || rd.N == 1) {
+			// >&word with a file name is &>word
+			f, err := r.openTarget(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, true)
+			if err != nil {
+				return err
+			}
+			install(1, f)
+			install(2, f.hold())
+			return nil
+		}
+		return &redirErr{target + ": ambiguous redirect"}
+	case syntax.RedirAll, syntax.RedirAllApp:
+		flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if rd.Op == syntax.RedirAllApp {
+			flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		}
+		f, err := r.openTarget(target, flag, rd.Op == syntax.RedirAll)
+		if err != nil {
+			return err
+		}
+		install(1, f)
+		install(2, f.hold())
+		return nil
+	}
+	var flag int
+	clobberCheck := false
+	switch rd.Op {
+	case syntax.RedirIn:
+		flag = os.O_RDONLY
+	case syntax.RedirOut:
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		clobberCheck = true
+	case syntax.RedirClobber:
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	case syntax.RedirAppend:
+		flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	case syntax.RedirInOut:
+		flag = os.O_RDWR | os.O_CREATE
+	}
+	f, err := r.openTarget(target, flag, clobberCheck)
+	if err != nil {
+		return err
+	}
+	install(fd, f)
+	return nil
+}
+
+// redirTarget expands a redirection's word: exactly one word.
+func (r *Runner) redirTarget(ctx context.Context, rd *syntax.Redirect) (string, error) {
+	if s, ok := simpleWord(rd.Word); ok {
+		return s, nil
+	}
+	ws, err := r.expandWordFields(ctx, rd.Word)
+	if err != nil {
+		return "", err
+	}
+	if len(ws) != 1 {
+		return "", &redirErr{rd.Word.Raw + ": ambiguous redirect"}
+	}
+	return ws[0], nil
+}
+
+// openTarget opens a redirection's file in the VFS (special /dev paths are
+// the shell's own descriptors).
+func (r *Runner) openTarget(name string, flag int, clobberCheck bool) (*openFile, error) {
+	if name == "" {
+		return nil, &redirErr{": No such file or directory"}
+	}
+	abs := r.abs(name)
+	switch {
+	case abs == "/dev/stdin", abs == "/dev/stdout", abs == "/dev/stderr", strings.HasPrefix(abs, "/dev/fd/"):
+		n := 0
+		switch abs {
+		case "/dev/stdout":
+			n = 1
+		case "/dev/stderr":
+			n = 2
+		case "/dev/stdin":
+		default:
+			v, err := strconv.Atoi(strings.TrimPrefix(abs, "/dev/fd/"))
+			if err != nil {
+				return nil, &redirErr{name + ": No such file or directory"}
+			}
+			n = v
+		}
+		f := r.fds.get(n)
+		if f == nil {
+			return nil, &redirErr{name + ": Bad file descriptor"}
+		}
+		return f.hold(), nil
+	case strings.HasPrefix(abs, "/dev/tcp/"), strings.HasPrefix(abs, "/dev/udp/"):
+		return nil, &redirErr{name + ": network connections are not available in this sandbox"}
+	}
+	if clobberCheck && r.opts.noclobber {
+		if fi, err := r.cfg.FS.Stat(abs); err == nil && fi.Mode().IsRegular() {
+			return nil, &redirErr{name + ": cannot overwrite existing file"}
+		}
+	}
+	if err := r.checkOpen(abs, flag); err != nil {
+		return nil, &redirErr{name + ": " + Strerror(errnoOf(err))}
+	}
+	vf, err := r.cfg.FS.OpenFile(abs, flag, fs.FileMode(0o666&^r.umask))
+	if err != nil {
+		return nil, &redirErr{name + ": " + Strerror(errnoOf(err))}
+	}
+	acc := flag & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR)
+	f := newOpenFile(nil, nil, vf)
+	if acc != os.O_WRONLY {
+		f.r = vf
+	}
+	if acc != os.O_RDONLY {
+		f.w = vf
+	}
+	return f, nil
+}
+
+// checkOpen applies the mode bits for the sandbox user, as open(2) would.
+func (r *Runner) checkOpen(abs string, flag int) error {
+	fi, err := r.cfg.FS.Stat(abs)
+	if err != nil {
+		if flag&os.O_CREATE != 0 && errnoOf(err) == syscall.ENOENT {
+			return r.cfg.FS.CheckCreate(abs, uint32(r.cfg.UID), uint32(r.cfg.GID))
+		}
+		return nil
+	}
+	if fi.Mode()&fs.ModeCharDevice != 0 {
+		return nil
+	}
+	if fi.IsDir() && flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+		return syscall.EISDIR
+	}
+	want := uint32(vfs.AccessRead)
+	switch {
+	case flag&os.O_RDWR != 0:
+		want = vfs.AccessRead | vfs.AccessWrite
+	case flag&os.O_WRONLY != 0:
+		want = vfs.AccessWrite
+	}
+	if !r.permits(fi, want) {
+		return syscall.EACCES
+	}
+	return nil
+}
+
+var _ = errors.New

@@ -1,0 +1,692 @@
+// Package interp is the sandbox's bash evaluator: expansion, execution and
+// builtins over the syntax package's tree. It reaches files only through
+// the VFS, programs only through Config.Exec, and time and randomness only
+// through Config, so nothing of the host is visible by construction.
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/wasmsand/wasmsand/shell/syntax"
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+// ExecRequest is a program the shell asks its host to run.
+type ExecRequest struct {
+	Path   string // absolute VFS path found for Argv[0]
+	Argv   []string
+	Env    []string // K=V
+	Dir    string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Umask  uint32
+}
+
+// Config connects a shell to its sandbox.
+type Config struct {
+	FS *vfs.FS
+	// Exec runs a program found in the VFS and returns its exit status.
+	Exec func(ctx context.Context, req *ExecRequest) int
+	// LookPath resolves a command name as execvp would (the VFS PATH).
+	LookPath func(env []string, dir, name string) (string, error)
+	// NewPid gives a subshell or job a process id (and a release function);
+	// an error makes it fail like fork.
+	NewPid func() (pid int, release func(), err error)
+	// Now and Rand stand in for the host's clock and randomness.
+	Now  func() time.Time
+	Rand func() uint64
+	// Sequential runs pipeline stages one after another over bounded
+	// buffers and background jobs at once, without goroutines (GOOS=js,
+	// where a shell may run inside a host call that must not block).
+	Sequential bool
+	// UID/GID of the sandbox user (permission checks, $UID).
+	UID, GID int
+	// MaxSubshells bounds the subshells a run may have going at once.
+	MaxSubshells int
+	// Version is $BASH_VERSION; VersInfo is ${BASH_VERSINFO[@]}.
+	Version  string
+	VersInfo []string
+	// Tools lists the commands the host runs itself (for type/command -v:
+	// they are files in /usr/bin, found through LookPath like the others).
+}
+
+// options are `set -o` options.
+type options struct {
+	errexit, nounset, xtrace, noglob, noclobber, allexport, pipefail, noexec,
+	verbose, monitor, notify, hashall, braceexpand, histexpand, interactiveComments,
+	keyword, onecmd, physical, posix, privileged, functrace, errtrace, ignoreeof,
+	nolog, vi, emacs, history bool
+}
+
+// Runner is one shell: its state and the code running in it.
+type Runner struct {
+	cfg *Config
+
+	vars    *varTable
+	funcs   *funcTable
+	aliases *aliasTable
+	opts    options
+	shopt   shopts
+	traps   *trapTable
+	dir     string
+	dirs    []string // pushd stack (without the current directory)
+	fds     *fdTable
+	umask   uint32
+
+	name   string   // $0
+	params []string // $1 ...
+	frames []*frame // function calls
+
+	status      int // $?
+	lastBg      int // $!
+	pid         int // $$
+	ppid        int
+	bashpid     int
+	subLevel    int // BASH_SUBSHELL
+	interactive bool
+	cmdMode     bool // bash -c: syntax errors say "-c: line N"
+	line        int
+	lastArg     string // $_
+	curCmd      string // BASH_COMMAND
+	sourceName  string // BASH_SOURCE of the code running outside functions
+
+	flow       flowKind
+	flowN      int
+	exitStatus int
+	noErrexit  int // inside conditions, && || lists, ! pipelines
+	inTrap     int
+	loops      int
+	depth      int // function/eval/source nesting
+
+	ifsCache     *ifsSet
+	getoptsPos   int
+	pipeStatus   []int
+	comsubStatus int
+	hadComsub    bool
+
+	jobs     *jobTable
+	start    time.Time
+	secsBase int64
+	rseed    uint32
+	lastRand int
+	rseed32  uint32
+
+	sig     *sigQueue // signals sent to this shell
+	ctx     context.Context
+	cancel  context.CancelFunc
+	release func() // frees the pid of a subshell
+	live    *atomic.Int64
+	hist    []string
+	hashed  map[string]string
+	mu      *sync.Mutex // guards what background jobs share (jobs, signals)
+
+	disabled    map[string]bool // enable -n
+	sourceDepth int             // files being sourced (return is allowed)
+	readsStdin  bool            // bash -s: $- has s
+	traceNest   int
+	abortLine   bool // an interactive shell abandons the current line
+	psubs       []psub
+	getoptsInd  int
+	mainSig     *sigQueue // the session shell's signals (kill $$ from anywhere)
+	parentJobs  *jobTable // the jobs a subshell can still see (kill $!)
+	ulimits     map[byte]string
+	calls       []callEntry // FUNCNAME, BASH_SOURCE, BASH_LINENO
+	scriptMain  bool        // running a script file: "main" ends FUNCNAME
+	mainSource  string
+}
+
+type flowKind uint8
+
+const (
+	flowNone flowKind = iota
+	flowBreak
+	flowContinue
+	flowReturn
+	flowExit
+)
+
+// frame is a function call.
+type frame struct {
+	name       string
+	src        string // BASH_SOURCE
+	line       int    // line of the call (BASH_LINENO)
+	locals     []string
+	params     []string
+	defLine    int
+	returnTrap string
+}
+
+// New makes a shell with env (K=V) exported, in dir.
+func New(cfg *Config, env []string, dir string, pid, ppid int) *Runner {
+	if cfg.MaxSubshells <= 0 {
+		cfg.MaxSubshells = 256
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Rand == nil {
+		cfg.Rand = rand.Uint64
+	}
+	if cfg.NewPid == nil {
+		n := pid
+		var mu sync.Mutex
+		cfg.NewPid = func() (int, func(), error) {
+			mu.Lock()
+			defer mu.Unlock()
+			n++
+			return n, func() {}, nil
+		}
+	}
+	r := &Runner{
+		cfg: cfg, vars: newVarTable(), funcs: newFuncTable(), aliases: newAliasTable(),
+		traps: newTrapTable(), dir: dir, fds: newFdTable(), umask: 0o022,
+		name: "bash", pid: pid, ppid: ppid, bashpid: pid, jobs: newJobTable(),
+		start: cfg.Now(), sig: newSigQueue(), live: new(atomic.Int64), mu: new(sync.Mutex),
+		hashed: map[string]string{},
+	}
+	r.mainSig = r.sig
+	r.rseed = uint32(cfg.Rand())
+	r.rseed32 = uint32(cfg.Rand())
+	r.opts.braceexpand = true
+	r.opts.hashall = true
+	r.opts.interactiveComments = true
+	r.shopt = defaultShopts()
+	m := r.vars.m
+	for _, kv := range env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !syntax.ValidName(k) {
+			continue
+		}
+		m[k] = &Var{str: v, set: true, attrs: attrExport}
+	}
+	r.initVars()
+	return r
+}
+
+func (r *Runner) initVars() {
+	m := r.vars.m
+	set := func(k, v string, a attr) {
+		if _, ok := m[k]; !ok {
+			m[k] = &Var{str: v, set: true, attrs: a}
+		}
+	}
+	set("IFS", " \t\n", 0)
+	set("PS1", `\s-\v\$ `, 0)
+	set("PS2", "> ", 0)
+	set("PS4", "+ ", 0)
+	set("OPTIND", "1", 0)
+	set("OPTERR", "1", 0)
+	set("HOSTNAME", "wasmsand", 0)
+	set("HOSTTYPE", "wasm32", 0)
+	set("MACHTYPE", "wasm32-wasmsand-linux-gnu", 0)
+	set("OSTYPE", "linux-gnu", 0)
+	set("BASH", "/bin/bash", 0)
+	set("BASH_VERSION", r.cfg.Version, 0)
+	set("TERM", "dumb", 0)
+	set("HISTFILESIZE", "500", 0)
+	set("HISTSIZE", "500", 0)
+	set("BASH_ARGV0", "", 0)
+	delete(m, "BASH_ARGV0")
+	m["UID"] = &Var{str: strconv.Itoa(r.cfg.UID), set: true, attrs: attrReadonly | attrInteger}
+	m["EUID"] = &Var{str: strconv.Itoa(r.cfg.UID), set: true, attrs: attrReadonly | attrInteger}
+	m["PPID"] = &Var{str: strconv.Itoa(r.ppid), set: true, attrs: attrReadonly | attrInteger}
+	vi := newIndexed()
+	for _, s := range r.cfg.VersInfo {
+		vi.append(s)
+	}
+	m["BASH_VERSINFO"] = &Var{arr: vi, set: true, attrs: attrReadonly | attrArray}
+	if pwd, ok := m["PWD"]; !ok || pwd.str != r.dir {
+		m["PWD"] = &Var{str: r.dir, set: true, attrs: attrExport}
+	}
+	if _, ok := m["OLDPWD"]; !ok {
+		m["OLDPWD"] = &Var{attrs: attrExport}
+	}
+	lvl := 0
+	if v, ok := m["SHLVL"]; ok {
+		lvl, _ = strconv.Atoi(v.str)
+	}
+	m["SHLVL"] = &Var{str: strconv.Itoa(lvl + 1), set: true, attrs: attrExport}
+	for name, d := range map[string]dynKind{
+		"RANDOM": dynRandom, "SRANDOM": dynSRandom, "SECONDS": dynSeconds, "LINENO": dynLineno,
+		"BASHPID": dynBashpid, "EPOCHSECONDS": dynEpochSeconds, "EPOCHREALTIME": dynEpochRealtime,
+		"BASH_SUBSHELL": dynSubshell, "FUNCNAME": dynFuncname, "BASH_SOURCE": dynBashSource,
+		"BASH_LINENO": dynBashLineno, "PIPESTATUS": dynPipestatus, "SHELLOPTS": dynShellopts,
+		"BASHOPTS": dynBashopts, "GROUPS": dynGroups, "DIRSTACK": dynDirstack,
+		"BASH_COMMAND": dynBashCommand, "HISTCMD": dynHistcmd, "BASH_ARGC": dynBashArgc, "BASH_ARGV": dynBashArgv,
+	} {
+		a := attr(0)
+		switch d {
+		case dynShellopts, dynBashopts:
+			a = attrReadonly
+		case dynFuncname, dynBashSource, dynBashLineno, dynPipestatus, dynGroups, dynDirstack, dynBashArgc, dynBashArgv:
+			a = attrArray
+		case dynRandom, dynSeconds, dynSRandom, dynLineno:
+			a = attrInteger
+		}
+		m[name] = &Var{dyn: d, set: true, attrs: a}
+	}
+	delete(m, "FUNCNAME") // only set inside functions (bash: unset at top level)
+	r.vars.m["FUNCNAME"] = &Var{dyn: dynFuncname, attrs: attrArray}
+}
+
+// SetStdio sets fds 0-2 (streams the shell does not own).
+func (r *Runner) SetStdio(in io.Reader, out, errw io.Writer) {
+	r.fds.set(0, borrowed(in, nil))
+	r.fds.set(1, borrowed(nil, out))
+	r.fds.set(2, borrowed(nil, errw))
+}
+
+// Dir is the current directory.
+func (r *Runner) Dir() string { return r.dir }
+
+// SetParams sets $0 and the positional parameters.
+func (r *Runner) SetParams(name string, args []string) {
+	r.name = name
+	r.params = args
+}
+
+// SetScript marks a shell running a script file (FUNCNAME ends in "main",
+// BASH_SOURCE in the file's name).
+func (r *Runner) SetScript(name string) {
+	r.scriptMain = true
+	r.mainSource = name
+	r.sourceName = name
+}
+
+// SetCommandMode makes syntax errors read "NAME: -c: line N" as for bash -c.
+func (r *Runner) SetCommandMode(on bool) { r.cmdMode = on }
+
+// SetInteractive makes errors that would end a script end only the
+// current command line, as at a terminal.
+func (r *Runner) SetInteractive(on bool) { r.interactive = on }
+
+// Umask is the file-creation mask.
+func (r *Runner) Umask() uint32 { return r.umask }
+
+// SetUmask sets the file-creation mask.
+func (r *Runner) SetUmask(m uint32) { r.umask = m & 0o777 }
+
+// Exited reports whether the shell ended (exit, set -e, a fatal error).
+func (r *Runner) Exited() bool { return r.flow == flowExit }
+
+// ResetExit lets a session that ended run again (a new terminal line).
+func (r *Runner) ResetExit() {
+	if r.flow == flowExit {
+		r.flow = flowNone
+	}
+}
+
+// Environ is the exported environment.
+func (r *Runner) Environ() []string { return r.environ() }
+
+// SetOption sets a `set -o` option by its letter or long name.
+func (r *Runner) SetOption(name string, on bool) error {
+	if len(name) == 1 {
+		if p := r.optByLetter(name[0]); p != nil {
+			*p = on
+			return nil
+		}
+		return fmt.Errorf("-%s: invalid option", name)
+	}
+	if p := r.optByName(name); p != nil {
+		*p = on
+		return nil
+	}
+	return fmt.Errorf("%s: invalid option name", name)
+}
+
+// clone makes a subshell: a copy of the state that shares nothing the
+// child may change (variables and functions copy-on-write).
+func (r *Runner) clone() *Runner {
+	c := *r
+	c.vars = r.vars.share()
+	c.funcs = r.funcs.share()
+	c.aliases = r.aliases.share()
+	c.traps = r.traps.forSubshell()
+	c.fds = r.fds.dup()
+	c.frames = append([]*frame(nil), r.frames...)
+	c.calls = append([]callEntry(nil), r.calls...)
+	c.params = r.params
+	c.dirs = append([]string(nil), r.dirs...)
+	c.parentJobs = r.jobs
+	c.jobs = newJobTable()
+	c.subLevel++
+	c.psubs = nil
+	if r.disabled != nil {
+		c.disabled = map[string]bool{}
+		for k, v := range r.disabled {
+			c.disabled[k] = v
+		}
+	}
+	c.sig = newSigQueue()
+	c.hashed = map[string]string{}
+	c.pipeStatus = append([]int(nil), r.pipeStatus...)
+	c.flow = flowNone
+	c.release = nil
+	c.ifsCache = r.ifsCache
+	return &c
+}
+
+// Clone makes an independent copy of the shell (a forked sandbox).
+func (r *Runner) Clone() *Runner {
+	c := r.clone()
+	c.subLevel = r.subLevel
+	return c
+}
+
+// finish releases what a subshell holds.
+func (r *Runner) finish() {
+	r.finishPsubs()
+	r.fds.closeAll()
+	r.vars.release()
+	if r.release != nil {
+		r.release()
+	}
+}
+
+// fatalError ends a non-interactive shell (an expansion error): reported,
+// status 1 (or the given one).
+type fatalError struct {
+	msg    string
+	status int // 1 when zero; 127 for unset parameters
+}
+
+func (e *fatalError) Error() string { return e.msg }
+
+// errorf reports an error the way bash does: "bash: line N: msg".
+func (r *Runner) errorf(format string, a ...any) {
+	r.errmsg(fmt.Sprintf(format, a...))
+}
+
+func (r *Runner) errmsg(msg string) {
+	prefix := r.name
+	if prefix == "" {
+		prefix = "bash"
+	}
+	var b strings.Builder
+	b.WriteString(prefix)
+	b.WriteString(": ")
+	if !r.interactive {
+		b.WriteString("line ")
+		b.WriteString(strconv.Itoa(r.line))
+		b.WriteString(": ")
+	}
+	b.WriteString(msg)
+	b.WriteByte('\n')
+	r.stderr(b.String())
+}
+
+// stderr writes to fd 2.
+func (r *Runner) stderr(s string) {
+	if f := r.fds.get(2); f != nil {
+		_, _ = f.WriteString(s)
+	}
+}
+
+// RunOpts tune one Run.
+type RunOpts struct {
+	// Script runs the text as a script: the EXIT trap fires at its end.
+	Script bool
+	// Name is the source's name for BASH_SOURCE.
+	Source string
+}
+
+// Run parses src one complete command at a time and runs each, as bash
+// reads a script. It returns the status. A panic in the shell becomes an
+// error message and status 1: nothing a script does may crash the host.
+func (r *Runner) Run(ctx context.Context, src string, opt RunOpts) (status int) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.internalError(p)
+			status = 1
+			r.status = 1
+		}
+	}()
+	r.ctx = ctx
+	if opt.Source != "" {
+		r.sourceName = opt.Source
+	}
+	r.runSource(ctx, src, 1, false)
+	if opt.Script {
+		r.runExitTrap(ctx)
+	}
+	if r.flow == flowExit {
+		return r.exitStatus
+	}
+	if r.flow == flowReturn || r.flow == flowBreak || r.flow == flowContinue {
+		r.flow = flowNone
+	}
+	return r.status
+}
+
+// internalError reports a Go panic inside the shell as an error of the
+// command that caused it.
+func (r *Runner) internalError(p any) {
+	r.errmsg(fmt.Sprintf("internal error (please report): %v", p))
+	if debugPanics {
+		r.stderr(string(debug.Stack()))
+	}
+}
+
+// debugPanics prints stacks of internal errors (tests set it).
+var debugPanics = false
+
+// runSource parses and runs text (a script, eval, source) starting at line.
+// In an eval, a syntax error does not end the shell.
+func (r *Runner) runSource(ctx context.Context, src string, line int, isEval bool) {
+	p := syntax.NewParser(src, line)
+	p.Name = r.sourceName
+	p.Warn = func(line int, msg string) {
+		old := r.line
+		r.line = line
+		r.errmsg(msg)
+		r.line = old
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	for {
+		p.ExtGlob = r.shopt.extglob
+		if r.shopt.expandAliases && r.aliases.len() > 0 {
+			p.Aliases = r.aliases.get
+		} else {
+			p.Aliases = nil
+		}
+		stmts, err := p.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			r.syntaxError(err)
+			r.status = 2
+			if isEval || r.interactive {
+				if r.interactive && !isEval {
+					p.SkipLine()
+					continue
+				}
+				return
+			}
+			r.exit(2)
+			return
+		}
+		if r.opts.noexec && !r.interactive {
+			continue
+		}
+		r.runStmts(ctx, stmts)
+		if r.abortLine {
+			r.abortLine = false
+			r.flow = flowNone
+			continue
+		}
+		if r.flow != flowNone {
+			return
+		}
+	}
+}
+
+// syntaxError prints a parse error as bash does.
+func (r *Runner) syntaxError(err error) {
+	var se *syntax.Error
+	if !errors.As(err, &se) {
+		r.errmsg(err.Error())
+		return
+	}
+	prefix := r.name
+	if prefix == "" {
+		prefix = "bash"
+	}
+	if r.cmdMode {
+		prefix += ": -c"
+	}
+	loc := ""
+	if !r.interactive || r.cmdMode {
+		loc = "line " + strconv.Itoa(se.Line) + ": "
+	}
+	r.stderr(prefix + ": " + loc + se.Msg + "\n")
+	if se.Text != "" || strings.HasPrefix(se.Msg, "syntax error near") {
+		r.stderr(prefix + ": " + loc + "`" + se.Text + "'\n")
+	}
+}
+
+// exit ends the shell with status.
+func (r *Runner) exit(status int) {
+	r.flow = flowExit
+	r.exitStatus = status & 0xff
+	r.status = r.exitStatus
+}
+
+// fatal handles an error that ends a non-interactive shell: it is reported
+// and the shell exits (an interactive one abandons the command line).
+func (r *Runner) fatal(err error, status int) {
+	if fe, ok := err.(*fatalError); ok && fe.status != 0 {
+		status = fe.status
+	}
+	r.errmsg(err.Error())
+	r.status = status
+	r.exit(status)
+	if r.interactive {
+		r.abortLine = true
+	}
+}
+
+// checkCtx stops the shell when its context ended (timeout, kill).
+func (r *Runner) checkCtx(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		if r.flow != flowExit {
+			r.exit(124)
+			if errors.Is(context.Cause(ctx), errKilled) {
+				r.exit(128 + int(syscall.SIGTERM))
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// errKilled is the cause of a job's context ended by `kill`.
+var errKilled = errors.New("killed")
+
+// fileInfo is what the shell needs to know of a file.
+func (r *Runner) stat(p string) (*vfs.FileInfo, error) { return r.cfg.FS.Stat(r.abs(p)) }
+
+func (r *Runner) lstat(p string) (*vfs.FileInfo, error) { return r.cfg.FS.Lstat(r.abs(p)) }
+
+// abs makes a path absolute against the current directory.
+func (r *Runner) abs(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return p
+	}
+	if p == "" {
+		return r.dir
+	}
+	if r.dir == "/" {
+		return "/" + p
+	}
+	return r.dir + "/" + p
+}
+
+// permits reports whether the sandbox user may access fi (4 r, 2 w, 1 x).
+func (r *Runner) permits(fi *vfs.FileInfo, want uint32) bool {
+	return vfs.Permits(fi.Sys().(*vfs.Stat), want, uint32(r.cfg.UID), uint32(r.cfg.GID))
+}
+
+// errnoOf extracts the errno from a VFS error (ENOENT by default).
+func errnoOf(err error) syscall.Errno {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return syscall.ENOENT
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return syscall.EACCES
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return syscall.EEXIST
+	}
+	return syscall.EIO
+}
+
+// Strerror is the C library's wording of errno, as bash prints it.
+func Strerror(e syscall.Errno) string {
+	switch e {
+	case syscall.ENOENT:
+		return "No such file or directory"
+	case syscall.EACCES:
+		return "Permission denied"
+	case syscall.EISDIR:
+		return "Is a directory"
+	case syscall.ENOTDIR:
+		return "Not a directory"
+	case syscall.EEXIST:
+		return "File exists"
+	case syscall.ENOTEMPTY:
+		return "Directory not empty"
+	case syscall.ENOSPC:
+		return "No space left on device"
+	case syscall.EROFS:
+		return "Read-only file system"
+	case syscall.ELOOP:
+		return "Too many levels of symbolic links"
+	case syscall.ENAMETOOLONG:
+		return "File name too long"
+	case syscall.EINVAL:
+		return "Invalid argument"
+	case syscall.EPIPE:
+		return "Broken pipe"
+	case syscall.ENXIO:
+		return "No such device or address"
+	case syscall.EBADF:
+		return "Bad file descriptor"
+	case syscall.EFBIG:
+		return "File too large"
+	case syscall.EDQUOT:
+		return "Disk quota exceeded"
+	case syscall.EIO:
+		return "Input/output error"
+	case syscall.EAGAIN:
+		return "Resource temporarily unavailable"
+	case syscall.ENOEXEC:
+		return "Exec format error"
+	case syscall.EPERM:
+		return "Operation not permitted"
+	}
+	msg := e.Error()
+	if msg == "" || strings.HasPrefix(msg, "errno ") {
+		return "Error " + strconv.Itoa(int(e))
+	}
+	return strings.ToUpper(msg[:1]) + msg[1:]
+}
