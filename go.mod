@@ -7,7 +7,6 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/tetratelabs/wazero v1.12.0
 	golang.org/x/term v0.45.0
-	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (

@@ -2,13 +2,13 @@ package core
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"path"
-	"strings"
 	"time"
 
 	"github.com/hack-pad/hackpadfs"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/wasmsand/wasmsand/shell/syntax"
 )
 
 // File access from the host program to the sandbox's files. Relative paths
@@ -132,7 +132,20 @@ func (sb *Sandbox) Chdir(dir string) error {
 // Incomplete reports whether src is an unfinished command (an open quote,
 // block or here-document) that needs more lines, as a terminal would.
 func Incomplete(src string) bool {
-	_, err := syntax.NewParser().Parse(strings.NewReader(src), "")
-	var pe syntax.ParseError
-	return errors.As(err, &pe) && pe.Incomplete
+	p := syntax.NewParser(src, 1)
+	openHeredoc := false
+	p.Warn = func(int, string) { openHeredoc = true } // a here-document ended by end of input
+	for {
+		_, err := p.Next()
+		if err == io.EOF {
+			return openHeredoc
+		}
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			return se.Incomplete
+		}
+		if err != nil {
+			return false
+		}
+	}
 }

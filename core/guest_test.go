@@ -112,7 +112,8 @@ func TestShellRecursionStopped(t *testing.T) {
 		assert.False(t, res.TimedOut, script)
 		assert.Equal(t, 1, res.ExitCode, script)
 		assert.NotContains(t, string(res.Stdout), "after", script)
-		assert.Contains(t, string(res.Stderr), "maximum function nesting level exceeded", script)
+		// the depth limit, or the process limit for nested $(...)
+		assert.Regexp(t, "maximum function nesting level exceeded|Resource temporarily unavailable", string(res.Stderr), script)
 	}
 	res := mustRun(t, sb, "f() { if [ $1 -gt 0 ]; then f $(( $1 - 1 )); else echo bottom; fi; }; f 1000")
 	assert.Equal(t, "bottom\n", string(res.Stdout), "%s", res.Stderr)

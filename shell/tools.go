@@ -3,14 +3,15 @@ package shell
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path"
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/wasmsand/wasmsand/shell/interp"
+	"github.com/wasmsand/wasmsand/shell/syntax"
 )
 
 // internalTools are the /bin entries the shell runs itself.
@@ -97,7 +98,7 @@ func (s *Session) eachInput(req *ExecRequest, files []string, prefix string, fn 
 		}
 		data, err := s.cfg.FS.ReadFile(p)
 		if err != nil {
-			fmt.Fprintf(req.Stderr, "%s%s: %s\n", prefix, f, strerror(errnoOf(err)))
+			fmt.Fprintf(req.Stderr, "%s%s: %s\n", prefix, f, interp.Strerror(errnoOf(err)))
 			st = 1
 			continue
 		}
@@ -108,41 +109,47 @@ func (s *Session) eachInput(req *ExecRequest, files []string, prefix string, fn 
 	return st
 }
 
-// The bash we stand in for: 5.2, as recorded in the conformance suite.
-const (
-	bashVersionNumber = "5.2.15(1)-release"
-	bashVersion       = "GNU bash, version " + bashVersionNumber + " (wasm32-wasmsand)"
-)
-
-var bashVersInfo = []string{"5", "2", "15", "1", "release", "wasm32-wasmsand"}
-
 // runShell is `bash`/`sh` run as a command: a new shell process (its own pid,
-// variables and options) over the same VFS. It accepts bash's common
-// invocations: -c STRING [NAME [ARGS]], FILE [ARGS], -s / stdin, and
-// set-style options (-e -u -x -o pipefail ...).
+// variables and options) over the same VFS. It accepts bash's invocations:
+// -c STRING [NAME [ARGS]], FILE [ARGS], -s / stdin, set-style options
+// (-e -u -x -o pipefail ...), -O/+O shopt options, -n.
 func runShell(s *Session, ctx context.Context, req *ExecRequest) int {
 	args := req.Argv[1:]
-	var opts []string
+	type opt struct {
+		name  string
+		on    bool
+		shopt bool
+	}
+	var opts []opt
 	var command *string
-	readStdin := false
-	noExec := false
+	readStdin, noExec := false, false
+	argv0 := path.Base(req.Argv[0])
 loop:
 	for len(args) > 0 {
 		a := args[0]
 		switch {
-		case a == "--":
+		case a == "--" || a == "-":
 			args = args[1:]
 			break loop
 		case a == "--version":
 			fmt.Fprintln(req.Stdout, bashVersion)
 			return 0
-		case a == "--login" || a == "--norc" || a == "--noprofile" || a == "--posix" || a == "--noediting":
-		case a == "-o" || a == "+o":
+		case a == "--help":
+			fmt.Fprintln(req.Stdout, bashVersion+"\nUsage:\tbash [GNU long option] [option] ...\n\tbash [GNU long option] [option] script-file ...")
+			return 0
+		case a == "--login" || a == "--norc" || a == "--noprofile" || a == "--noediting" || a == "--restricted":
+		case a == "--posix":
+			opts = append(opts, opt{name: "posix", on: true})
+		case a == "--rcfile" || a == "--init-file":
+			if len(args) > 1 {
+				args = args[1:]
+			}
+		case a == "-o" || a == "+o" || a == "-O" || a == "+O":
 			if len(args) < 2 {
 				fmt.Fprintf(req.Stderr, "bash: %s: option requires an argument\n", a)
 				return 2
 			}
-			opts = append(opts, a, args[1])
+			opts = append(opts, opt{name: args[1], on: a[0] == '-', shopt: a[1] == 'O'})
 			args = args[1:]
 		case len(a) > 1 && (a[0] == '-' || a[0] == '+') && !strings.HasPrefix(a, "--"):
 			for _, c := range a[1:] {
@@ -155,12 +162,13 @@ loop:
 					readStdin = true
 				case 'n':
 					noExec = a[0] == '-'
-				case 'i', 'l', 'v', 'h', 'B', 'H', 'm', 'p', 'P', 'T', 'E':
-					// interactive/login/verbose and similar: no effect here.
-				case 'e', 'u', 'x', 'f', 'a', 'C':
-					opts = append(opts, string(a[0])+string(c))
+				case 'i', 'l', 'r', 'D':
+					// interactive, login, restricted: no effect here
+				case 'e', 'u', 'x', 'f', 'a', 'C', 'v', 'h', 'b', 'k', 'm', 'p', 't', 'B', 'E', 'H', 'P', 'T':
+					opts = append(opts, opt{name: string(c), on: a[0] == '-'})
 				default:
 					fmt.Fprintf(req.Stderr, "bash: %c%c: invalid option\n", a[0], c)
+					fmt.Fprintln(req.Stderr, "Usage:\tbash [GNU long option] [option] ...\n\tbash [GNU long option] [option] script-file ...")
 					return 2
 				}
 			}
@@ -170,30 +178,37 @@ loop:
 		args = args[1:]
 	}
 
-	name := "bash"
-	var script string
+	name := argv0
+	var script, source string
+	cmdMode := false
 	switch {
 	case command != nil:
 		if len(args) == 0 {
-			fmt.Fprintln(req.Stderr, "bash: -c: option requires an argument")
+			fmt.Fprintf(req.Stderr, "%s: -c: option requires an argument\n", argv0)
 			return 2
 		}
 		script, args = args[0], args[1:]
 		if len(args) > 0 {
 			name, args = args[0], args[1:]
 		}
+		cmdMode = true
 	case len(args) > 0 && !readStdin:
 		name = args[0]
 		p := name
 		if !path.IsAbs(p) {
 			p = path.Join(req.Dir, p)
 		}
+		fi, err := s.cfg.FS.Stat(p)
+		if err == nil && fi.IsDir() {
+			fmt.Fprintf(req.Stderr, "%s: %s: Is a directory\n", argv0, name)
+			return 126
+		}
 		data, err := s.cfg.FS.ReadFile(p)
 		if err != nil {
-			fmt.Fprintf(req.Stderr, "bash: %s: %s\n", name, strerror(errnoOf(err)))
+			fmt.Fprintf(req.Stderr, "%s: %s: %s\n", argv0, name, interp.Strerror(errnoOf(err)))
 			return 127
 		}
-		script, args = string(data), args[1:]
+		script, args, source = string(data), args[1:], name
 	default:
 		if req.Stdin == nil {
 			return 0
@@ -203,6 +218,24 @@ loop:
 			return 1
 		}
 		script = string(data)
+		readStdin = true
+	}
+	if noExec {
+		if _, err := syntax.Parse(script); err != nil {
+			var se *syntax.Error
+			if errors.As(err, &se) {
+				where := name
+				if cmdMode {
+					where += ": -c"
+				}
+				fmt.Fprintf(req.Stderr, "%s: line %d: %s\n", where, se.Line, se.Msg)
+				if se.Text != "" {
+					fmt.Fprintf(req.Stderr, "%s: line %d: `%s'\n", where, se.Line, se.Text)
+				}
+			}
+			return 2
+		}
+		return 0
 	}
 
 	pid, release, err := s.cfg.NewPid()
@@ -211,30 +244,28 @@ loop:
 		return 254
 	}
 	defer release()
-	cfg := s.cfg
-	cfg.Env, cfg.Dir, cfg.Pid, cfg.PPid = req.Env, req.Dir, pid, s.cfg.Pid
-	child, err := New(cfg)
-	if err != nil {
-		fmt.Fprintf(req.Stderr, "bash: %v\n", err)
-		return 1
+	child := interp.New(s.icfg, req.Env, req.Dir, pid, s.cfg.Pid)
+	child.SetUmask(req.Umask)
+	child.SetStdio(req.Stdin, req.Stdout, req.Stderr)
+	child.SetParams(name, args)
+	child.SetCommandMode(cmdMode)
+	child.SetReadsStdin(readStdin)
+	if source != "" {
+		child.SetScript(source)
 	}
-	child.umask.Store(req.Umask)
-	params := append(append(opts, "--"), args...)
-	if err := interp.Params(params...)(child.runner); err != nil {
-		fmt.Fprintf(req.Stderr, "bash: %v\n", err)
-		return 2
-	}
-	if noExec {
-		// -n: read commands but do not run them, only report syntax errors.
-		if _, err := syntax.NewParser().Parse(strings.NewReader(script), name); err != nil {
-			fmt.Fprintln(req.Stderr, syntaxError(name, err))
+	for _, o := range opts {
+		var err error
+		if o.shopt {
+			err = child.SetShopt(o.name, o.on)
+		} else {
+			err = child.SetOption(o.name, o.on)
+		}
+		if err != nil {
+			fmt.Fprintf(req.Stderr, "bash: %v\n", err)
 			return 2
 		}
-		return 0
 	}
-	st, _ := child.Run(ctx, script, Stdio{Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr},
-		RunOptions{Name: name, Script: true})
-	return st
+	return child.Run(ctx, script, interp.RunOpts{Script: true})
 }
 
 // runWhich is `which [-a] NAME...` over the VFS PATH (debianutils' output:

@@ -25,7 +25,7 @@ func TestRunContract(t *testing.T) {
 
 	_, errOut, st := cli(t, "", "run", "-c", "foo")
 	assert.Equal(t, 127, st)
-	assert.Equal(t, "bash: foo: command not found\n", errOut)
+	assert.Equal(t, "bash: line 1: foo: command not found\n", errOut)
 
 	out, _, st = cli(t, "echo from-stdin\n", "run", "-")
 	assert.Equal(t, "from-stdin\n", out)

@@ -487,7 +487,7 @@ func builtinEval(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		return 0
 	}
 	if r.depth >= maxDepth {
-		r.errmsg("eval: maximum nesting level exceeded (recursion too deep for the sandbox)")
+		r.errmsg("eval: maximum function nesting level exceeded (recursion too deep for the sandbox)")
 		r.exit(1)
 		return 1
 	}
@@ -546,7 +546,7 @@ func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 		return 1
 	}
 	if r.depth >= maxDepth {
-		r.errmsg(args[0] + ": maximum nesting level exceeded (recursion too deep for the sandbox)")
+		r.errmsg(args[0] + ": maximum function nesting level exceeded (recursion too deep for the sandbox)")
 		r.exit(1)
 		return 1
 	}

@@ -30,6 +30,9 @@ func (r *Runner) runStmts(ctx context.Context, stmts []*syntax.Stmt) {
 			return
 		}
 		r.runStmt(ctx, st)
+		if len(r.psubs) > 0 {
+			r.finishPsubs()
+		}
 		if r.sig.pending() {
 			r.handleSignals(ctx)
 		}
@@ -626,8 +629,9 @@ func (r *Runner) afterCommand(ctx context.Context, status int) {
 func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 	c, err := r.subshell()
 	if err != nil {
+		// bash retries the fork; here the job just does not start
 		r.errorf("%v", err)
-		r.status = 254
+		r.status = 0
 		return
 	}
 	jctx, cancel := context.WithCancelCause(ctx)

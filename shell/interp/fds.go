@@ -221,19 +221,33 @@ func (t *fdTable) list() []int {
 	return out
 }
 
-// reader / writer give a fd as a stream for a program (nil when closed).
+// reader / writer give a fd as a stream for a program (nil when closed):
+// the stream itself when the shell holds nothing of it back (so that the
+// sandbox still recognises its terminal, and a VFS file is seen as one),
+// else the open file with its look-ahead buffer.
 func (r *Runner) reader(fd int) io.Reader {
-	if f := r.fds.get(fd); f != nil && f.r != nil {
-		return f
+	f := r.fds.get(fd)
+	if f == nil || f.r == nil {
+		return nil
 	}
-	return nil
+	f.mu.Lock()
+	buffered := len(f.buf) > 0
+	f.mu.Unlock()
+	if !buffered && (f.c == nil || f.vf != nil) {
+		return f.r
+	}
+	return f
 }
 
 func (r *Runner) writer(fd int) io.Writer {
-	if f := r.fds.get(fd); f != nil && f.w != nil {
-		return f
+	f := r.fds.get(fd)
+	if f == nil || f.w == nil {
+		return nil
 	}
-	return nil
+	if f.c == nil || f.vf != nil {
+		return f.w
+	}
+	return f
 }
 
 // capture is the output of a command substitution: bounded, so that

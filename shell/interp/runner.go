@@ -137,7 +137,6 @@ type Runner struct {
 	sourceDepth int             // files being sourced (return is allowed)
 	readsStdin  bool            // bash -s: $- has s
 	traceNest   int
-	abortLine   bool // an interactive shell abandons the current line
 	psubs       []psub
 	getoptsInd  int
 	mainSig     *sigQueue // the session shell's signals (kill $$ from anywhere)
@@ -156,6 +155,9 @@ const (
 	flowContinue
 	flowReturn
 	flowExit
+	// flowAbort discards the rest of the current complete command (bash's
+	// jump to top level after an expansion error); the shell reads on.
+	flowAbort
 )
 
 // frame is a function call.
@@ -384,6 +386,9 @@ func (r *Runner) clone() *Runner {
 func (r *Runner) Clone() *Runner {
 	c := r.clone()
 	c.subLevel = r.subLevel
+	c.mainSig = c.sig
+	c.jobs = newJobTable()
+	c.parentJobs = nil
 	return c
 }
 
@@ -412,10 +417,7 @@ func (r *Runner) errorf(format string, a ...any) {
 }
 
 func (r *Runner) errmsg(msg string) {
-	prefix := r.name
-	if prefix == "" {
-		prefix = "bash"
-	}
+	prefix := r.errPrefix()
 	var b strings.Builder
 	b.WriteString(prefix)
 	b.WriteString(": ")
@@ -427,6 +429,31 @@ func (r *Runner) errmsg(msg string) {
 	b.WriteString(msg)
 	b.WriteByte('\n')
 	r.stderr(b.String())
+}
+
+// errPrefix names where an error happened as bash does: the script, the
+// sourced file, or the file a running function came from ("environment"
+// for functions defined by bash -c).
+func (r *Runner) errPrefix() string {
+	if r.interactive {
+		if r.name == "" {
+			return "bash"
+		}
+		return r.name
+	}
+	if n := len(r.frames); n > 0 {
+		if src := r.frames[n-1].src; src != "" {
+			return src
+		}
+		return "environment"
+	}
+	if r.sourceDepth > 0 && r.sourceName != "" {
+		return r.sourceName
+	}
+	if r.name == "" {
+		return "bash"
+	}
+	return r.name
 }
 
 // stderr writes to fd 2.
@@ -460,6 +487,9 @@ func (r *Runner) Run(ctx context.Context, src string, opt RunOpts) (status int) 
 		r.sourceName = opt.Source
 	}
 	r.runSource(ctx, src, 1, false)
+	if r.flow == flowAbort {
+		r.flow = flowNone
+	}
 	if opt.Script {
 		r.runExitTrap(ctx)
 	}
@@ -525,8 +555,8 @@ func (r *Runner) runSource(ctx context.Context, src string, line int, isEval boo
 			continue
 		}
 		r.runStmts(ctx, stmts)
-		if r.abortLine {
-			r.abortLine = false
+		if r.flow == flowAbort && r.depth == 1 {
+			// an expansion error discarded this command: read on
 			r.flow = flowNone
 			continue
 		}
@@ -555,7 +585,7 @@ func (r *Runner) syntaxError(err error) {
 		loc = "line " + strconv.Itoa(se.Line) + ": "
 	}
 	r.stderr(prefix + ": " + loc + se.Msg + "\n")
-	if se.Text != "" || strings.HasPrefix(se.Msg, "syntax error near") {
+	if !r.interactive && (se.Text != "" || strings.HasPrefix(se.Msg, "syntax error near")) {
 		r.stderr(prefix + ": " + loc + "`" + se.Text + "'\n")
 	}
 }
@@ -567,18 +597,24 @@ func (r *Runner) exit(status int) {
 	r.status = r.exitStatus
 }
 
-// fatal handles an error that ends a non-interactive shell: it is reported
-// and the shell exits (an interactive one abandons the command line).
+// fatal handles an expansion error as bash does: an unset parameter
+// (${x?}, set -u) ends a non-interactive shell with 127; other errors
+// discard the rest of the current complete command, status 1, and the
+// shell reads on.
 func (r *Runner) fatal(err error, status int) {
 	if fe, ok := err.(*fatalError); ok && fe.status != 0 {
 		status = fe.status
 	}
 	r.errmsg(err.Error())
-	r.status = status
-	r.exit(status)
-	if r.interactive {
-		r.abortLine = true
+	if status == 127 && !r.interactive {
+		r.exit(status)
+		return
 	}
+	if status == 127 {
+		status = 1
+	}
+	r.status = status
+	r.flow = flowAbort
 }
 
 // checkCtx stops the shell when its context ended (timeout, kill).
@@ -587,7 +623,7 @@ func (r *Runner) checkCtx(ctx context.Context) bool {
 		if r.flow != flowExit {
 			r.exit(124)
 			if errors.Is(context.Cause(ctx), errKilled) {
-				r.exit(128 + int(syscall.SIGTERM))
+				r.exit(128 + sigTERM)
 			}
 		}
 		return true
@@ -690,3 +726,46 @@ func Strerror(e syscall.Errno) string {
 	}
 	return strings.ToUpper(msg[:1]) + msg[1:]
 }
+
+// CloneWith copies the shell onto another sandbox's configuration (Fork).
+func (r *Runner) CloneWith(cfg *Config) *Runner {
+	c := r.Clone()
+	c.cfg = cfg
+	c.live = new(atomic.Int64)
+	c.sig = newSigQueue()
+	c.mainSig = c.sig
+	c.jobs = newJobTable()
+	c.parentJobs = nil
+	return c
+}
+
+// Export sets an exported variable (a run's extra environment).
+func (r *Runner) Export(name, value string) {
+	_ = r.setVar(name, value, setForce)
+	if v := r.vars.m[name]; v != nil {
+		v.attrs |= attrExport
+	}
+}
+
+// SetName sets $0 and the name errors are reported under.
+func (r *Runner) SetName(name string) { r.name = name }
+
+// SetReadsStdin marks a shell reading its commands from stdin ($- has s).
+func (r *Runner) SetReadsStdin(on bool) { r.readsStdin = on }
+
+// SetShopt sets a shopt option by name.
+func (r *Runner) SetShopt(name string, on bool) error {
+	for _, e := range r.shoptList() {
+		if e.name == name {
+			*e.p = on
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: invalid shell option name", name)
+}
+
+// RunExitTrap runs the EXIT trap (a terminal session that ran `exit`).
+func (r *Runner) RunExitTrap(ctx context.Context) { r.runExitTrap(ctx) }
+
+// ExitStatus is the status the shell ended with.
+func (r *Runner) ExitStatus() int { return r.statusOf() }

@@ -305,33 +305,30 @@ func (r *Runner) assignArray(name string, av *arrayValue, f setFlags) error {
 		next = v.arr.maxIndex() + 1
 	}
 	for _, el := range av.elems {
+		n := next
+		sf := setForce
 		if el.hasKey {
-			n, err := r.arithExpr(el.key)
+			k, err := r.arithExpr(el.key)
 			if err != nil {
 				return toFatal(err)
 			}
-			if n < 0 {
-				n += next
-				if n < 0 {
+			if k < 0 {
+				k += next
+				if k < 0 {
 					return &varError{name + "[" + el.key + "]: bad array subscript"}
 				}
 			}
-			sf := setFlags(0)
+			n = k
 			if el.append {
 				sf |= setAppend
 			}
-			if err := r.setElement(name, itoa64(n), el.val, sf|setForce); err != nil {
-				return err
-			}
-			next = n + 1
-			continue
 		}
-		if err := r.setElement(name, itoa64(next), el.val, setForce); err != nil {
+		if err := r.setIndex(name, n, el.val, sf); err != nil {
 			return err
 		}
-		next++
+		next = n + 1
 	}
-	return nil
+	return r.checkSize(name, v)
 }
 
 func (r *Runner) assignAssoc(name string, av *arrayValue, f setFlags) error {

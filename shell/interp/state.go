@@ -233,9 +233,6 @@ func (r *Runner) flagString() string {
 			b.WriteRune(c)
 		}
 	}
-	if r.interactive {
-		b.WriteByte('i')
-	}
 	if r.cmdMode {
 		b.WriteByte('c')
 	}

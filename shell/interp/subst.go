@@ -23,9 +23,7 @@ func (r *Runner) cmdSubst(ctx context.Context, body []*syntax.Stmt) (string, err
 	}
 	c, err := r.subshell()
 	if err != nil {
-		r.errorf("%v", err)
-		r.comsubStatus, r.hadComsub = 254, true
-		return "", nil
+		return "", &fatalError{msg: err.Error()}
 	}
 	out := &capture{}
 	c.fds.set(1, newOpenFile(nil, out, nil))

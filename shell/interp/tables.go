@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 )
 
 // aliasTable holds aliases, shared copy-on-write with subshells.
@@ -142,6 +141,17 @@ func (t *trapTable) forSubshell() *trapTable {
 	return n
 }
 
+// Linux signal numbers the shell treats specially (GOOS=js has no syscall.SIGxxx).
+const (
+	sigINT   = 2
+	sigKILL  = 9
+	sigTERM  = 15
+	sigCHLD  = 17
+	sigCONT  = 18
+	sigURG   = 23
+	sigWINCH = 28
+)
+
 // signals by number and name, as bash lists them (kill -l).
 var signalNames = []string{"", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV",
 	"USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU",
@@ -276,8 +286,8 @@ func (r *Runner) handleSignals(ctx context.Context) {
 			}
 			continue
 		}
-		switch syscall.Signal(sig) {
-		case syscall.SIGCHLD, syscall.SIGURG, syscall.SIGWINCH, syscall.SIGCONT:
+		switch sig {
+		case sigCHLD, sigCONT, sigURG, sigWINCH: // ignored by default
 			continue
 		}
 		r.exit(128 + sig)

@@ -510,6 +510,38 @@ func (r *Runner) setElement(name, sub, val string, f setFlags) error {
 	return r.checkSize(target, v)
 }
 
+// setIndex assigns arr[i] for an evaluated index (no subscript parsing).
+func (r *Runner) setIndex(name string, i int64, val string, f setFlags) error {
+	v, target, _, _ := r.findForWrite(name, f)
+	if v.attrs&attrReadonly != 0 && f&setForce == 0 {
+		return &varError{target + ": readonly variable"}
+	}
+	if v.isAssoc() {
+		return r.setElement(name, strconv.FormatInt(i, 10), val, f)
+	}
+	if !v.isArray() {
+		s, had := v.str, v.set && v.dyn == dynNone
+		v.attrs |= attrArray
+		v.arr = newIndexed()
+		if had {
+			v.arr.set(0, s)
+		}
+		v.str = ""
+		v.dyn = dynNone
+	}
+	a := v.arrMut()
+	if v.attrs&(attrInteger|attrLower|attrUpper|attrCapital) != 0 || f&setAppend != 0 {
+		var err error
+		val, err = r.attrValue(v, target, val, f&setAppend != 0, func() string { s, _ := a.get(i); return s })
+		if err != nil {
+			return err
+		}
+	}
+	a.set(i, val)
+	v.set = true
+	return nil
+}
+
 // setArray replaces (or appends to) an indexed array.
 func (r *Runner) setArray(name string, vals []string, f setFlags) error {
 	v, target, _, _ := r.findForWrite(name, f)
@@ -637,7 +669,9 @@ func (r *Runner) environ() []string {
 // runaway `x=$x$x` would otherwise grow until the process dies.
 const MaxVarBytes = 64 << 20
 
-// checkSize stops a variable that outgrew MaxVarBytes.
+// checkSize stops a variable that outgrew MaxVarBytes. Arrays are
+// estimated from a sample now and then, so that growing one in a loop
+// stays linear.
 func (r *Runner) checkSize(name string, v *Var) error {
 	n := len(v.str)
 	if v.arr != nil {
@@ -653,11 +687,22 @@ func (r *Runner) checkSize(name string, v *Var) error {
 				sum += len(v.arr.vals[i])
 			}
 			n += sum * step
+		} else if l > 0 {
+			n = max(n, len(v.arr.vals[l-1]))
 		}
 	}
-	if v.assoc != nil && v.assoc.len()%1024 == 0 {
-		for k, e := range v.assoc.index {
-			n += 64 + len(k) + len(e.val)
+	if v.assoc != nil {
+		if l := v.assoc.len(); l < 4096 || l%1024 == 0 {
+			seen, sum := 0, 0
+			for k, e := range v.assoc.index {
+				sum += 64 + len(k) + len(e.val)
+				if seen++; seen >= 256 {
+					break
+				}
+			}
+			if seen > 0 {
+				n += sum * (l / seen)
+			}
 		}
 	}
 	if n > MaxVarBytes {

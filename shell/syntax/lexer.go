@@ -196,7 +196,7 @@ func (p *Parser) unexpected(t token) {
 // after the last (bash reads a final newline that is not there).
 func (p *Parser) eofLine() int {
 	src := p.frames[0].src
-	if src != "" && !strings.HasSuffix(src, "\n") {
+	if src != "" && !strings.HasSuffix(src, "\n") && !p.virtualNL {
 		return p.line + 1
 	}
 	return p.line
@@ -258,6 +258,13 @@ func (p *Parser) lex(m lexMode) token {
 		c1 := p.peekAt(1)
 		switch c {
 		case -1:
+			if !p.virtualNL && len(p.frames) == 1 && p.frames[0].src != "" && !strings.HasSuffix(p.frames[0].src, "\n") {
+				// bash reads a final newline that the text does not have
+				p.virtualNL = true
+				p.line++
+				p.readHeredocs()
+				return token{kind: tNewline, line: line, text: "newline", lit: "\n"}
+			}
 			return token{kind: tEOF, line: line, text: "end of file"}
 		case '\n':
 			p.get()
