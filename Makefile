@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test test-go test-js-build vet bench demo clean
+.PHONY: all deps build test test-go test-js-build vet bench demo clean fuzz
 
 all: build
 
@@ -30,7 +30,17 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet test-js-build test-go conformance
+test: build vet test-js-build test-go fuzz conformance
+
+# The shell's parser and evaluator and their arithmetic and pattern engines
+# take untrusted text: each is fuzzed for a bounded time (seeded with the
+# conformance cases); a crash, a recovered panic or a hang fails.
+FUZZTIME ?= 20s
+fuzz:
+	$(GO) test -run XXX -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./shell/syntax/
+	$(GO) test -run XXX -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME) ./shell/interp/
+	$(GO) test -run XXX -fuzz '^FuzzEval$$' -fuzztime 10s ./shell/arith/
+	$(GO) test -run XXX -fuzz '^FuzzMatch$$' -fuzztime 10s ./shell/pattern/
 
 # The public conformance suite (testdata/conformance) through the Go API, over build/assets;
 # prints the pass rate and writes every failure to build/conformance-report.txt.

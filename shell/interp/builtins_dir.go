@@ -366,7 +366,7 @@ func builtinUmask(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 		return r.out("umask", out+"\n")
 	}
 	mode := rest[0]
-	if mode[0] >= '0' && mode[0] <= '9' {
+	if mode != "" && mode[0] >= '0' && mode[0] <= '9' {
 		n, err := strconv.ParseUint(mode, 8, 32)
 		if err != nil {
 			r.errmsg("umask: " + mode + ": octal number out of range")
