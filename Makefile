@@ -30,7 +30,18 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet test-js-build test-go fuzz conformance
+test: build vet test-js-build test-go fuzz conformance bash-tests
+
+# bash's own test suite (Debian's bash source package, tests/run-*) run with
+# our bash: prints how many files pass; fails when a file of
+# testdata/bash-tests/passing.txt stops passing.
+BASH_SRC := build/bash-src
+.PHONY: bash-tests
+bash-tests: build
+	$(GO) run ./scripts/assets -source bash=5.2.15-2 -dest $(BASH_SRC)
+	rm -f build/bash-tests-report.txt
+	WASMSAND_BASH_TESTS=$(CURDIR)/$(BASH_SRC) WASMSAND_BASH_TESTS_REPORT=$(CURDIR)/build/bash-tests-report.txt \
+		$(GO) test -count=1 -timeout 60m -v -run '^TestBashSuite$$' ./conformance/
 
 # The shell's parser and evaluator and their arithmetic and pattern engines
 # take untrusted text: each is fuzzed for a bounded time (seeded with the

@@ -10,6 +10,10 @@
 // the stamp of the last build is not rebuilt.
 //
 // Usage: go run ./scripts/assets [-only a,b] [-force] [-out build/assets] [-work build/assets-work]
+//
+// With -source PKG=VERSION -dest DIR it only fetches and unpacks one source
+// package (Debian's patches applied) into DIR, for the test suites of the
+// programs we stand in for (bash's tests/).
 package main
 
 import (
@@ -60,7 +64,16 @@ func main() {
 	flag.StringVar(&only, "only", "", "comma-separated asset names to build (others keep their last build)")
 	flag.BoolVar(&o.force, "force", false, "rebuild even when the stamp matches")
 	flag.IntVar(&o.jobs, "j", runtime.NumCPU(), "parallel compile jobs inside a build")
+	source := flag.String("source", "", "only fetch and unpack this source package (PKG=VERSION) into -dest")
+	dest := flag.String("dest", "", "where -source unpacks")
 	flag.Parse()
+	if *source != "" {
+		if err := fetchSource(o.work, *source, *dest); err != nil {
+			fmt.Fprintln(os.Stderr, "assets:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if only != "" {
 		o.only = map[string]bool{}
 		for _, n := range strings.Split(only, ",") {
@@ -346,4 +359,32 @@ func resolveCommands(m Manifest, recipes []*Recipe) Manifest {
 		out.Assets = append(out.Assets, a)
 	}
 	return out
+}
+
+// fetchSource unpacks one source package into dest, unless it is there.
+func fetchSource(work, spec, dest string) error {
+	pkg, ver, ok := strings.Cut(spec, "=")
+	if !ok || dest == "" {
+		return errors.New("-source wants PKG=VERSION and -dest DIR")
+	}
+	if _, err := os.Stat(dest); err == nil {
+		return nil
+	}
+	work, err := filepath.Abs(work)
+	if err != nil {
+		return err
+	}
+	if dest, err = filepath.Abs(dest); err != nil {
+		return err
+	}
+	a := &apt{dir: filepath.Join(work, "apt"), log: os.Stderr}
+	src := Source{Package: pkg, Version: ver, DebianPatches: true}
+	dsc, files, err := a.fetch(src, filepath.Join(work, "downloads"))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return err
+	}
+	return extract(src, dsc, files, dest)
 }
