@@ -82,12 +82,12 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 			return 126
 		}
 		r := *req
-		r.Argv = append(append(argv, name), req.Argv[1:]...)
+		r.Argv = append(append(argv, p), req.Argv[1:]...) // the path found, as execve gets it
 		return s.run(ctx, &r, depth+1)
 	default:
 		// bash runs a text file without #! as a shell script.
 		r := *req
-		r.Argv = append([]string{"bash", name}, req.Argv[1:]...)
+		r.Argv = append([]string{"bash", p}, req.Argv[1:]...)
 		return runShell(s, ctx, &r)
 	}
 }

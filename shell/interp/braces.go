@@ -14,6 +14,7 @@ import (
 type btok struct {
 	c    byte
 	esc  bool        // a backslash-quoted character (or a byte of one)
+	gen  bool        // a backslash made by a sequence: removed like a quote
 	part syntax.Part // an opaque part (quotes, expansions)
 }
 
@@ -69,6 +70,9 @@ func fromTokens(toks []btok) []syntax.Part {
 			flush()
 			parts = append(parts, t.part)
 			continue
+		}
+		if t.gen {
+			esc = true // a lone backslash: quote removal drops it
 		}
 		if t.esc {
 			b.WriteByte('\\')
@@ -262,7 +266,8 @@ func sequence(inner []btok) [][]btok {
 	for i, w := range words {
 		ts := make([]btok, len(w))
 		for j := 0; j < len(w); j++ {
-			ts[j] = btok{c: w[j]}
+			// a generated backslash quotes nothing and goes in quote removal
+			ts[j] = btok{c: w[j], gen: w[j] == '\\'}
 		}
 		out[i] = ts
 	}

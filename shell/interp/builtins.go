@@ -492,7 +492,9 @@ func builtinEval(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		return 1
 	}
 	r.status = 0
+	r.inEval++
 	r.runSource(ctx, src, r.line, true)
+	r.inEval--
 	return r.status
 }
 

@@ -726,7 +726,11 @@ func builtinShopt(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 		for _, n := range rest {
 			p := find(n)
 			if p == nil {
-				r.errmsg("shopt: " + n + ": invalid shell option name")
+				if o.set['o'] {
+					r.errmsg("shopt: " + n + ": invalid option name")
+				} else {
+					r.errmsg("shopt: " + n + ": invalid shell option name")
+				}
 				st = 1
 				continue
 			}
@@ -746,11 +750,20 @@ func builtinShopt(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 }
 
 func builtinGetopts(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	if len(args) > 1 && args[1] == "--" {
+		args = append(args[:1:1], args[2:]...)
+	} else if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
+		return r.usageError("getopts", args[1][:2]+": invalid option")
+	}
 	if len(args) < 3 {
 		r.stderr("getopts: usage: " + usages["getopts"] + "\n")
 		return 2
 	}
 	optstring, name := args[1], args[2]
+	if !validVarRef(name) {
+		r.errmsg("getopts: `" + name + "': not a valid identifier")
+		return 1
+	}
 	argv := r.params
 	if len(args) > 3 {
 		argv = args[3:]
@@ -817,7 +830,9 @@ func builtinGetopts(r *Runner, ctx context.Context, args []string, _ map[int]*de
 		}
 		_ = r.setVar(name, "?", 0)
 		if silent {
-			_ = r.setVar("OPTARG", string(c), 0)
+			if err := r.setVar("OPTARG", string(c), 0); err != nil {
+				r.errmsg(err.Error())
+			}
 		} else {
 			_ = r.unsetVar("OPTARG", false)
 		}
@@ -848,7 +863,9 @@ func builtinGetopts(r *Runner, ctx context.Context, args []string, _ map[int]*de
 			val = argv[optind]
 			setInd(optind + 2)
 		}
-		_ = r.setVar("OPTARG", val, 0)
+		if err := r.setVar("OPTARG", val, 0); err != nil {
+			r.errmsg(err.Error())
+		}
 		_ = r.setVar(name, string(c), 0)
 		return 0
 	}

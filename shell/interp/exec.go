@@ -214,7 +214,6 @@ func (r *Runner) runMultiPipeline(ctx context.Context, pl *syntax.Pipeline) {
 				child.fds.set(1, w)
 				prev = newOpenFile(pr, nil, pr)
 			}
-			child.noErrexit++
 		}
 		if child == r {
 			r.runCommand(ctx, cmd)
@@ -713,6 +712,10 @@ func (r *Runner) runCoproc(ctx context.Context, c *syntax.Coproc) {
 // runSelect is select NAME in WORDS: a numbered menu on stderr, choices
 // read from stdin until break or end of input.
 func (r *Runner) runSelect(ctx context.Context, c *syntax.For, items []string) {
+	if len(items) == 0 {
+		r.status = 0
+		return
+	}
 	r.loops++
 	defer func() { r.loops-- }()
 	status := 0

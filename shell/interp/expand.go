@@ -68,10 +68,27 @@ func (b *fieldBuilder) addWords(words []string, quote, split bool) {
 type wordCtx uint8
 
 const (
-	ctxArgs    wordCtx = iota // command words: everything
-	ctxAssign                 // assignment values: tilde after = and :, no splitting or globbing
-	ctxNoSplit                // one string (case word, [[ ]] operands, redirection targets)
+	ctxArgs      wordCtx = iota // command words: everything
+	ctxAssign                   // assignment values: tilde after = and :, no splitting or globbing
+	ctxNoSplit                  // one string (case word, [[ ]] operands, redirection targets)
+	ctxAssignArg                // a command word that looks like an assignment: split, but tildes after = and :
 )
+
+// assignmentLike: the word starts NAME= in unquoted text.
+func assignmentLike(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	i := strings.IndexByte(l.Val, '=')
+	if i <= 0 {
+		return false
+	}
+	return syntax.ValidName(strings.TrimSuffix(l.Val[:i], "+"))
+}
 
 // expandArgs expands command words into arguments.
 func (r *Runner) expandArgs(ctx context.Context, words []*syntax.Word) ([]string, error) {
@@ -117,9 +134,13 @@ func (r *Runner) expandWordFields(ctx context.Context, w *syntax.Word) ([]string
 	if r.opts.braceexpand && hasBrace(w) {
 		alts = braceExpand(w.Parts)
 	}
+	c := ctxArgs
+	if !r.opts.posix && assignmentLike(w) {
+		c = ctxAssignArg // NAME=a:~ gets its tildes expanded, as bash does
+	}
 	for _, parts := range alts {
 		b := &fieldBuilder{}
-		if err := r.expandParts(ctx, parts, false, ctxArgs, b); err != nil {
+		if err := r.expandParts(ctx, parts, false, c, b); err != nil {
 			return nil, err
 		}
 		fs, err := r.finishFields(b.fields)
@@ -226,6 +247,17 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 			if c == ctxAssign && !inDq && strings.Contains(s, ":~") {
 				s = r.tildeAfterColons(s)
 			}
+			if c == ctxAssignArg && i == 0 && !inDq {
+				if eq := strings.IndexByte(s, '='); eq > 0 && strings.Contains(s[eq:], "~") {
+					val := s[eq+1:]
+					if strings.HasPrefix(val, "~") {
+						if t, rest, ok := r.tilde(val, len(parts) == 1); ok {
+							val = t + rest
+						}
+					}
+					s = s[:eq+1] + r.tildeAfterColons(val)
+				}
+			}
 			if !p.Escapes {
 				b.add(s, inDq, b.splitLits && !inDq)
 				continue
@@ -283,6 +315,8 @@ func addEscaped(b *fieldBuilder, s string, inDq, split bool) {
 			_, size := utf8.DecodeRuneInString(s[i+1:])
 			b.add(s[i+1:i+1+size], true, false)
 			i += size
+		} else {
+			b.add("", true, false) // a lone backslash: removed, the word stays
 		}
 		start = i + 1
 	}

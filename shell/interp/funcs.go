@@ -157,6 +157,9 @@ func (r *Runner) popFrame() {
 	}
 	r.params = f.params
 	r.frames = r.frames[:len(r.frames)-1]
+	if f.savedGetopts {
+		r.getoptsPos, r.getoptsInd = f.getoptsPos, f.getoptsInd
+	}
 }
 
 // makeLocal declares name local to the current function (copying the
@@ -191,6 +194,11 @@ func (r *Runner) makeLocal(name string) *Var {
 	m[name] = v
 	f := r.frames[len(r.frames)-1]
 	f.locals = append(f.locals, name)
+	if name == "OPTIND" && !f.savedGetopts {
+		// getopts' place in a word goes with OPTIND
+		f.savedGetopts = true
+		f.getoptsPos, f.getoptsInd = r.getoptsPos, r.getoptsInd
+	}
 	return v
 }
 

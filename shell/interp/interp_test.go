@@ -23,9 +23,9 @@ func testRunner(t testing.TB) (*Runner, *bytes.Buffer, *bytes.Buffer) {
 	fsys := vfs.NewDefault(vfs.Options{MaxBytes: 64 << 20}, []string{"cat", "true"})
 	cfg := &Config{
 		FS: fsys, UID: 1000, GID: 1000, Version: "5.2.15(1)-release",
-		VersInfo: []string{"5", "2", "15", "1", "release", "wasm32-wasmsand"},
-		LookPath: func(env []string, dir, name string) (string, error) { return "", syscall.ENOENT },
-		Exec:     func(context.Context, *ExecRequest) int { return 127 },
+		VersInfo:     []string{"5", "2", "15", "1", "release", "wasm32-wasmsand"},
+		LookPath:     func(env []string, dir, name string) (string, error) { return "", syscall.ENOENT },
+		Exec:         func(context.Context, *ExecRequest) int { return 127 },
 		MaxSubshells: 64,
 	}
 	r := New(cfg, []string{"PATH=/usr/bin:/bin", "HOME=/home/user"}, "/home/user", 1, 0)

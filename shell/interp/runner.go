@@ -143,7 +143,8 @@ type Runner struct {
 	parentJobs  *jobTable // the jobs a subshell can still see (kill $!)
 	ulimits     map[byte]string
 	calls       []callEntry // FUNCNAME, BASH_SOURCE, BASH_LINENO
-	scriptMain  bool        // running a script file: "main" ends FUNCNAME
+	inEval      int
+	scriptMain  bool // running a script file: "main" ends FUNCNAME
 	mainSource  string
 }
 
@@ -169,6 +170,9 @@ type frame struct {
 	params     []string
 	defLine    int
 	returnTrap string
+	// getopts' state when the function made OPTIND local
+	savedGetopts           bool
+	getoptsPos, getoptsInd int
 }
 
 // New makes a shell with env (K=V) exported, in dir.
@@ -240,8 +244,7 @@ func (r *Runner) initVars() {
 	set("TERM", "dumb", 0)
 	set("HISTFILESIZE", "500", 0)
 	set("HISTSIZE", "500", 0)
-	set("BASH_ARGV0", "", 0)
-	delete(m, "BASH_ARGV0")
+
 	m["UID"] = &Var{str: strconv.Itoa(r.cfg.UID), set: true, attrs: attrReadonly | attrInteger}
 	m["EUID"] = &Var{str: strconv.Itoa(r.cfg.UID), set: true, attrs: attrReadonly | attrInteger}
 	m["PPID"] = &Var{str: strconv.Itoa(r.ppid), set: true, attrs: attrReadonly | attrInteger}
@@ -261,13 +264,16 @@ func (r *Runner) initVars() {
 		lvl, _ = strconv.Atoi(v.str)
 	}
 	m["SHLVL"] = &Var{str: strconv.Itoa(lvl + 1), set: true, attrs: attrExport}
+	if _, ok := m["POSIXLY_CORRECT"]; ok {
+		r.opts.posix = true
+	}
 	for name, d := range map[string]dynKind{
 		"RANDOM": dynRandom, "SRANDOM": dynSRandom, "SECONDS": dynSeconds, "LINENO": dynLineno,
 		"BASHPID": dynBashpid, "EPOCHSECONDS": dynEpochSeconds, "EPOCHREALTIME": dynEpochRealtime,
 		"BASH_SUBSHELL": dynSubshell, "FUNCNAME": dynFuncname, "BASH_SOURCE": dynBashSource,
 		"BASH_LINENO": dynBashLineno, "PIPESTATUS": dynPipestatus, "SHELLOPTS": dynShellopts,
 		"BASHOPTS": dynBashopts, "GROUPS": dynGroups, "DIRSTACK": dynDirstack,
-		"BASH_COMMAND": dynBashCommand, "HISTCMD": dynHistcmd, "BASH_ARGC": dynBashArgc, "BASH_ARGV": dynBashArgv,
+		"BASH_COMMAND": dynBashCommand, "HISTCMD": dynHistcmd, "BASH_ARGV0": dynArgv0, "BASH_ARGC": dynBashArgc, "BASH_ARGV": dynBashArgv,
 	} {
 		a := attr(0)
 		switch d {
@@ -583,6 +589,10 @@ func (r *Runner) syntaxError(err error) {
 	loc := ""
 	if !r.interactive || r.cmdMode {
 		loc = "line " + strconv.Itoa(se.Line) + ": "
+	}
+	if r.inEval > 0 && !r.interactive {
+		loc = "eval: " + loc
+		prefix = r.errPrefix()
 	}
 	r.stderr(prefix + ": " + loc + se.Msg + "\n")
 	if !r.interactive && (se.Text != "" || strings.HasPrefix(se.Msg, "syntax error near")) {

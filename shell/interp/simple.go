@@ -36,6 +36,7 @@ type arrayElem struct {
 func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	r.line = c.Line
 	r.hadComsub = false
+	r.curCmd = syntax.CommandString([]*syntax.Stmt{{Pipes: []*syntax.Pipeline{{Cmds: []syntax.Command{c}}}}})
 	args, decls, err := r.expandCmdWords(ctx, c.Words)
 	if err != nil {
 		r.expansionError(err)
@@ -48,7 +49,6 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	if r.opts.xtrace {
 		r.trace(ctx, c.Assigns, args)
 	}
-	r.curCmd = strings.Join(args, " ")
 	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && (len(r.frames) == 0 || r.opts.functrace) {
 		r.runTrap(ctx, "DEBUG", t)
 		if r.flow != flowNone {
@@ -396,6 +396,16 @@ func (r *Runner) dispatch(ctx context.Context, assigns []*syntax.Assign, args []
 	}
 	if b, ok := builtins[name]; ok && r.builtinEnabled(name) {
 		if len(assigns) == 0 {
+			return b(r, ctx, args, decls)
+		}
+		if r.opts.posix && specialBuiltins[name] {
+			// POSIX: assignments before a special builtin stay
+			for _, a := range assigns {
+				if err := r.assign(ctx, a, 0); err != nil {
+					r.assignError(err)
+					return 1
+				}
+			}
 			return b(r, ctx, args, decls)
 		}
 		return r.withTempVars(ctx, assigns, func() int { return b(r, ctx, args, decls) })

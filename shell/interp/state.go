@@ -42,6 +42,8 @@ func (r *Runner) dynValue(v *Var) (string, bool) {
 		return strings.Join(on, ":"), true
 	case dynBashCommand:
 		return r.curCmd, true
+	case dynArgv0:
+		return r.name, true
 	case dynHistcmd:
 		return "1", true
 	}
@@ -100,6 +102,9 @@ func (r *Runner) assignDyn(v *Var, val string) bool {
 		n, _ := r.arithExpr(val)
 		r.start = r.cfg.Now()
 		r.secsBase = n
+		return true
+	case dynArgv0:
+		r.name = val
 		return true
 	case dynLineno, dynBashpid, dynEpochSeconds, dynEpochRealtime, dynSubshell, dynBashCommand,
 		dynHistcmd, dynSRandom, dynGroups, dynFuncname:

@@ -50,6 +50,7 @@ const (
 	dynHistcmd
 	dynBashArgc
 	dynBashArgv
+	dynArgv0
 )
 
 // Var is one shell variable at one scope.
@@ -718,5 +719,12 @@ func (r *Runner) varChanged(name string) {
 		r.ifsCache = nil
 	case "OPTIND":
 		r.getoptsPos = 0
+	case "POSIXLY_CORRECT":
+		_, set := r.getVar("POSIXLY_CORRECT")
+		r.opts.posix = set
+	case "BASH_ARGV0":
+		if v, ok := r.getVar("BASH_ARGV0"); ok {
+			r.name = v
+		}
 	}
 }

@@ -464,6 +464,8 @@ func (p *Parser) readWord(parts []Part, extglob bool) *Word {
 			if d != -1 {
 				p.get()
 				lit.WriteByte(byte(d))
+			} else {
+				lit.WriteByte('\\') // a backslash at the end stays
 			}
 			esc = true
 		case c == '\'':
@@ -1199,8 +1201,9 @@ func (p *Parser) paramArg(stopSlash, inDq, pattern bool) (*Word, bool) {
 			flush()
 			parts = append(parts, &DblQuoted{Parts: p.readDquote()})
 		case c == '$':
-			// $'...' works in patterns even in double quotes
-			if part := p.readDollar(inDq && !pattern); part != nil {
+			// $'...' works inside ${...} even in double quotes (extquote),
+			// but not in a here-document's default values
+			if part := p.readDollar(p.heredoc && !pattern); part != nil {
 				flush()
 				parts = append(parts, part)
 			} else {
@@ -1458,6 +1461,7 @@ func (p *Parser) subWord(src string, line int, kind textKind) *Word {
 		return &Word{Parts: []Part{&Lit{Val: src}}, Raw: src}
 	}
 	sub := p.sub(src, line)
+	sub.heredoc = kind == textHeredoc
 	var parts []Part
 	var lit strings.Builder
 	flush := func() {

@@ -16,6 +16,7 @@ type Parser struct {
 	pending   []*Redirect // here-documents whose bodies follow the next newline
 	aliasNext bool        // the last alias ended in a blank: check the next word too
 	virtualNL bool        // the newline bash adds after text without one was read
+	heredoc   bool        // parsing a here-document's body
 
 	// ExtGlob enables ?(...) *(...) +(...) @(...) !(...) patterns (shopt extglob).
 	ExtGlob bool
