@@ -419,6 +419,9 @@ func builtinMapfile(r *Runner, ctx context.Context, args []string, _ map[int]*de
 		if hit && o.set['t'] {
 			data = data[:len(data)-1]
 		}
+		if bytes.IndexByte(data, 0) >= 0 {
+			data = bytes.ReplaceAll(data, []byte{0}, nil) // shell strings hold no NUL
+		}
 		if callback != "" && (read+1)%quantum == 0 {
 			r.runSource(ctx, callback+" "+strconv.Itoa(idx)+" "+quoteSingle(string(data)), r.line, true)
 		}

@@ -394,6 +394,11 @@ func (r *Runner) declareFuncs(name string, o parsedOpts, names []string) int {
 			fn.trace = true
 		}
 		if o.set['x'] || o.set['r'] || o.set['t'] {
+			if o.set['x'] {
+				c := *fn
+				c.exported = true
+				r.mutFuncs()[n] = &c
+			}
 			if o.set['r'] {
 				if r.funcs.ro == nil {
 					r.mutFuncs()
@@ -437,6 +442,13 @@ func builtinExport(r *Runner, ctx context.Context, args []string, decls map[int]
 			if r.funcs.get(n) == nil {
 				r.errmsg(name + ": " + n + ": not a function")
 				st = 1
+			} else if name == "export" && strings.ContainsAny(n, "=/") {
+				r.errmsg(name + ": " + n + ": cannot export")
+				st = 1
+			} else if name == "export" {
+				fn := *r.funcs.get(n)
+				fn.exported = !o.set['n']
+				r.mutFuncs()[n] = &fn
 			} else if name == "readonly" {
 				r.mutFuncs()
 				if r.funcs.ro == nil {

@@ -239,7 +239,11 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 		case *syntax.Lit:
 			s := p.Val
 			if i == 0 && !inDq && strings.HasPrefix(s, "~") && (c == ctxArgs || c == ctxAssign || c == ctxNoSplit) {
-				if t, rest, ok := r.tilde(s, len(parts) == 1); ok {
+				stops := "/"
+				if c == ctxAssign {
+					stops = "/:"
+				}
+				if t, rest, ok := r.tildeUntil(s, len(parts) == 1, stops); ok {
 					b.add(t, true, false)
 					s = rest
 				}
@@ -251,7 +255,7 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 				if eq := strings.IndexByte(s, '='); eq > 0 && strings.Contains(s[eq:], "~") {
 					val := s[eq+1:]
 					if strings.HasPrefix(val, "~") {
-						if t, rest, ok := r.tilde(val, len(parts) == 1); ok {
+						if t, rest, ok := r.tildeUntil(val, len(parts) == 1, "/:"); ok {
 							val = t + rest
 						}
 					}
@@ -328,7 +332,13 @@ func addEscaped(b *fieldBuilder, s string, inDq, split bool) {
 // tilde expands a leading ~, ~user, ~+ or ~- in s; rest is what follows
 // the prefix. whole says s is the entire word.
 func (r *Runner) tilde(s string, whole bool) (string, string, bool) {
-	end := strings.IndexByte(s, '/')
+	return r.tildeUntil(s, whole, "/")
+}
+
+// tildeUntil is tilde with the characters that end the prefix ("/", and
+// ":" in assignments).
+func (r *Runner) tildeUntil(s string, whole bool, stops string) (string, string, bool) {
+	end := strings.IndexAny(s, stops)
 	if end < 0 {
 		if !whole {
 			return "", s, false
@@ -370,7 +380,7 @@ func (r *Runner) tildeAfterColons(s string) string {
 	parts := strings.Split(s, ":")
 	for i := 1; i < len(parts); i++ {
 		if strings.HasPrefix(parts[i], "~") {
-			if t, rest, ok := r.tilde(parts[i], true); ok {
+			if t, rest, ok := r.tildeUntil(parts[i], true, "/:"); ok {
 				parts[i] = t + rest
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/wasmsand/wasmsand/shell/syntax"
@@ -11,11 +12,12 @@ import (
 
 // function is a defined shell function.
 type function struct {
-	name  string
-	body  syntax.Command
-	src   string
-	line  int
-	trace bool // declare -ft
+	name     string
+	body     syntax.Command
+	src      string
+	line     int
+	trace    bool // declare -ft
+	exported bool // export -f: children get it as BASH_FUNC_name%%
 }
 
 // funcTable holds functions, shared copy-on-write with subshells.
@@ -255,4 +257,48 @@ func (r *Runner) bashLinenos() []string {
 		out = append(out, "0")
 	}
 	return out
+}
+
+// funcEnvPrefix and funcEnvSuffix wrap an exported function's name in the
+// environment, as bash 4.3+ does after Shellshock.
+const (
+	funcEnvPrefix = "BASH_FUNC_"
+	funcEnvSuffix = "%%"
+)
+
+// exportedFuncs are the environment entries of exported functions.
+func (r *Runner) exportedFuncs() []string {
+	var out []string
+	for _, n := range r.funcs.names() {
+		fn := r.funcs.get(n)
+		if !fn.exported {
+			continue
+		}
+		text := syntax.FuncString(n, fn.body)
+		body := text[strings.Index(text, "()"):] // "() \n{ ...}"
+		body = "() " + strings.TrimPrefix(strings.TrimPrefix(body, "() "), "\n")
+		out = append(out, funcEnvPrefix+n+funcEnvSuffix+"="+body)
+	}
+	return out
+}
+
+// importFunc defines a function from an environment entry, only when its
+// value is exactly one function definition (nothing runs while importing).
+func (r *Runner) importFunc(name, value string) {
+	if !strings.HasPrefix(value, "() {") {
+		return
+	}
+	stmts, err := syntax.Parse(name + " " + value)
+	if err != nil || len(stmts) != 1 || stmts[0].Async || len(stmts[0].Pipes) != 1 {
+		return
+	}
+	pl := stmts[0].Pipes[0]
+	if len(pl.Cmds) != 1 || pl.Negated || pl.Time {
+		return
+	}
+	fd, ok := pl.Cmds[0].(*syntax.FuncDef)
+	if !ok || fd.Name != name {
+		return
+	}
+	r.mutFuncs()[name] = &function{name: name, body: fd.Body, line: 1, exported: true}
 }

@@ -426,7 +426,7 @@ func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramVal
 		return nil
 	case syntax.OpAssign:
 		if !isSet {
-			val, err := r.expandString(ctx, pe.Arg, ctxAssign)
+			val, err := r.expandString(ctx, pe.Arg, ctxNoSplit)
 			if err != nil {
 				return err
 			}

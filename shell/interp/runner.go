@@ -213,7 +213,14 @@ func New(cfg *Config, env []string, dir string, pid, ppid int) *Runner {
 	m := r.vars.m
 	for _, kv := range env {
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok || !syntax.ValidName(k) {
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(k, funcEnvPrefix) && strings.HasSuffix(k, funcEnvSuffix) {
+			r.importFunc(strings.TrimSuffix(strings.TrimPrefix(k, funcEnvPrefix), funcEnvSuffix), v)
+			continue
+		}
+		if !syntax.ValidName(k) {
 			continue
 		}
 		m[k] = &Var{str: v, set: true, attrs: attrExport}

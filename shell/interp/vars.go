@@ -661,6 +661,7 @@ func (r *Runner) environ() []string {
 		}
 		out = append(out, k+"="+s)
 	}
+	out = append(out, r.exportedFuncs()...)
 	sort.Strings(out)
 	return out
 }

@@ -245,7 +245,16 @@ func parseClass(pat string, i int) (*class, int, bool) {
 				}
 				continue
 			}
-			r, _ := utf8.DecodeRuneInString(name)
+			r, size := utf8.DecodeRuneInString(name)
+			if size != len(name) {
+				if c, ok := collatingNames[name]; ok {
+					r = c
+				} else {
+					// an unknown collating element matches nothing, and
+					// cannot start or end a range
+					r = -1
+				}
+			}
 			lo = r
 		case c == '\\' && i+1 < len(pat):
 			r, size := utf8.DecodeRuneInString(pat[i+1:])
@@ -263,8 +272,29 @@ func parseClass(pat string, i int) (*class, int, bool) {
 				j++
 			}
 			r, size := utf8.DecodeRuneInString(pat[j:])
+			if pat[j] == '[' && j+1 < len(pat) && (pat[j+1] == '.' || pat[j+1] == '=') {
+				if end := strings.Index(pat[j+2:], string(pat[j+1])+"]"); end >= 0 {
+					name := pat[j+2 : j+2+end]
+					size = 2 + end + 2
+					var n int
+					r, n = utf8.DecodeRuneInString(name)
+					if n != len(name) {
+						if c, ok := collatingNames[name]; ok {
+							r = c
+						} else {
+							r = -1
+						}
+					}
+				}
+			}
 			hi = r
 			i = j + size
+			if lo < 0 || hi < 0 {
+				continue // a range with an invalid end matches nothing
+			}
+		}
+		if lo < 0 {
+			continue
 		}
 		cl.ranges = append(cl.ranges, rng{lo, hi})
 	}

@@ -247,7 +247,7 @@ func (p *Parser) command() Command {
 	case tWord:
 		if t.assign == nil {
 			switch t.lit {
-			case "then", "elif", "else", "fi", "do", "done", "esac", "}":
+			case "then", "elif", "else", "fi", "do", "done", "esac", "}", "in":
 				p.unexpected(t)
 			case "function":
 				p.next(cmdMode)
