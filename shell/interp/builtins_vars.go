@@ -114,6 +114,9 @@ func (r *Runner) declareOne(ctx context.Context, cmd string, d *declArg, raw str
 		return fmt.Errorf("`%s': not a valid identifier", raw)
 	}
 	hasValue := d.hasValue || d.array != nil || strings.Contains(raw, "=")
+	if d.hasIdx && !hasValue {
+		add |= attrArray // declare NAME[N] makes NAME an array
+	}
 	// A textual compound value: declare -a 'x=(1 2)'.
 	if d.array == nil && hasValue && (add&(attrArray|attrAssoc) != 0 || r.isArrayVar(d.name)) &&
 		strings.HasPrefix(d.value, "(") && strings.HasSuffix(d.value, ")") && !d.hasIdx {
@@ -480,7 +483,21 @@ func builtinExport(r *Runner, ctx context.Context, args []string, decls map[int]
 			if name == "export" && (v.isArray() || v.isAssoc()) {
 				continue
 			}
-			b.WriteString(r.declareLine(n, v) + "\n")
+			if o.set['a'] && !v.isArray() || o.set['A'] && !v.isAssoc() {
+				continue
+			}
+			line := r.declareLine(n, v)
+			if r.opts.posix {
+				// POSIX: "readonly -a name=..." / "export name=..."
+				line = strings.Replace(line, "declare -", name+" -", 1)
+				line = strings.Replace(line, name+" -- ", name+" ", 1)
+				if flags := attrFlags(v); name == "readonly" {
+					line = strings.Replace(line, name+" -"+flags+" ", name+optFlags(flags, 'r')+" ", 1)
+				} else if name == "export" {
+					line = strings.Replace(line, name+" -"+flags+" ", name+optFlags(flags, 'x')+" ", 1)
+				}
+			}
+			b.WriteString(line + "\n")
 		}
 		return r.out(name, b.String())
 	}
@@ -490,7 +507,7 @@ func builtinExport(r *Runner, ctx context.Context, args []string, decls map[int]
 		if d == nil {
 			d = parseDeclArg(arg)
 		}
-		if !syntax.ValidName(d.name) {
+		if !syntax.ValidName(d.name) || d.hasIdx && !d.hasValue && decls[restStart+i] == nil {
 			r.errmsg(name + ": `" + arg + "': not a valid identifier")
 			st = 1
 			continue
@@ -885,4 +902,13 @@ func builtinGetopts(r *Runner, ctx context.Context, args []string, _ map[int]*de
 	_ = r.unsetVar("OPTARG", false)
 	_ = r.setVar(name, string(c), 0)
 	return 0
+}
+
+// optFlags is " -LETTERS" without the given letter ("" when none is left).
+func optFlags(flags string, drop byte) string {
+	f := strings.ReplaceAll(flags, string(drop), "")
+	if f == "" {
+		return ""
+	}
+	return " -" + f
 }

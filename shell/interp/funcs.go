@@ -253,7 +253,7 @@ func (r *Runner) bashLinenos() []string {
 	for i := len(r.calls) - 1; i >= 0; i-- {
 		out = append(out, strconv.Itoa(r.calls[i].line))
 	}
-	if len(r.calls) > 0 && r.scriptMain {
+	if r.scriptMain {
 		out = append(out, "0")
 	}
 	return out

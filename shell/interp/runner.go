@@ -237,8 +237,6 @@ func (r *Runner) initVars() {
 		}
 	}
 	set("IFS", " \t\n", 0)
-	set("PS1", `\s-\v\$ `, 0)
-	set("PS2", "> ", 0)
 	set("PS4", "+ ", 0)
 	set("OPTIND", "1", 0)
 	set("OPTERR", "1", 0)
@@ -326,7 +324,18 @@ func (r *Runner) SetCommandMode(on bool) { r.cmdMode = on }
 
 // SetInteractive makes errors that would end a script end only the
 // current command line, as at a terminal.
-func (r *Runner) SetInteractive(on bool) { r.interactive = on }
+func (r *Runner) SetInteractive(on bool) {
+	r.interactive = on
+	if on {
+		m := r.mutVars()
+		if _, ok := m["PS1"]; !ok {
+			m["PS1"] = &Var{str: `\s-\v\$ `, set: true}
+		}
+		if _, ok := m["PS2"]; !ok {
+			m["PS2"] = &Var{str: "> ", set: true}
+		}
+	}
+}
 
 // Umask is the file-creation mask.
 func (r *Runner) Umask() uint32 { return r.umask }
@@ -550,6 +559,12 @@ func (r *Runner) runSource(ctx context.Context, src string, line int, isEval boo
 		stmts, err := p.Next()
 		if err == io.EOF {
 			return
+		}
+		if se, ok := err.(*syntax.Error); ok && se.Discard {
+			r.syntaxError(err)
+			r.status = 1
+			p.SkipLine()
+			continue
 		}
 		if err != nil {
 			r.syntaxError(err)

@@ -250,6 +250,9 @@ func (r *Runner) assign(ctx context.Context, a *syntax.Assign, f setFlags) error
 		if err != nil {
 			return err
 		}
+		if strings.TrimSpace(sub) == "" {
+			return &varError{a.Name + "[" + a.Index.Src + "]: bad array subscript"}
+		}
 		if sub == "@" || sub == "*" {
 			return &varError{a.Name + "[" + sub + "]: bad array subscript"}
 		}

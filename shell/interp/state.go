@@ -72,12 +72,6 @@ func (r *Runner) dynArray(v *Var) []string {
 		out = []string{strconv.Itoa(r.cfg.GID)}
 	case dynDirstack:
 		out = append([]string{r.dir}, r.dirsReversed()...)
-		home, _ := r.getVar("HOME")
-		for i, d := range out {
-			if home != "" && (d == home || strings.HasPrefix(d, home+"/")) {
-				out[i] = "~" + d[len(home):]
-			}
-		}
 	case dynBashArgc, dynBashArgv:
 		return nil
 	default:

@@ -20,6 +20,9 @@ type Error struct {
 	// Incomplete reports that more input could complete the command (an
 	// interactive shell would prompt for it).
 	Incomplete bool
+	// Discard: bash drops the line and reads on (an error inside a
+	// compound array assignment), status 1, instead of ending a script.
+	Discard bool
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -1316,7 +1319,15 @@ func (p *Parser) readArrayLit() *ArrayLit {
 		}
 		if isMeta(c) {
 			t := p.lex(lexMode{})
-			p.unexpected(t)
+			func() {
+				defer func() {
+					if e, ok := recover().(*Error); ok {
+						e.Discard = !e.Incomplete
+						panic(e)
+					}
+				}()
+				p.unexpected(t)
+			}()
 		}
 		el.Value = p.readWord(nil, p.ExtGlob)
 		arr.Elems = append(arr.Elems, el)
