@@ -82,12 +82,12 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 			return 126
 		}
 		r := *req
-		r.Argv = append(append(argv, p), req.Argv[1:]...) // the path found, as execve gets it
+		r.Argv = append(append(argv, execPath(name, p)), req.Argv[1:]...)
 		return s.run(ctx, &r, depth+1)
 	default:
 		// bash runs a text file without #! as a shell script.
 		r := *req
-		r.Argv = append([]string{"bash", p}, req.Argv[1:]...)
+		r.Argv = append([]string{"bash", execPath(name, p)}, req.Argv[1:]...)
 		return runShell(s, ctx, &r)
 	}
 }
@@ -176,4 +176,13 @@ func errnoOf(err error) syscall.Errno {
 		return errno
 	}
 	return syscall.ENOENT
+}
+
+// execPath is the path execve gets for a command: as typed when it has a
+// slash, else where PATH found it.
+func execPath(name, found string) string {
+	if strings.Contains(name, "/") {
+		return name
+	}
+	return found
 }
