@@ -409,7 +409,7 @@ func builtinExit(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 func builtinReturn(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
 	if len(r.frames) == 0 && r.sourceDepth == 0 {
 		r.errmsg("return: can only `return' from a function or sourced script")
-		return 1
+		return 2
 	}
 	st := r.status
 	if len(args) > 1 {
@@ -778,25 +778,24 @@ func builtinCaller(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 		}
 		n = v
 	}
-	if len(r.frames) == 0 || n >= len(r.frames) {
+	names, srcs, lines := r.funcnames(), r.bashSources(), r.bashLinenos()
+	// entry n is the call being asked about; n+1 is its caller
+	if n >= len(lines) || n+1 >= len(names) && !(n+1 < len(srcs)) {
 		return 1
 	}
-	f := r.frames[len(r.frames)-1-n]
-	caller := "main"
-	if i := len(r.frames) - 2 - n; i >= 0 {
-		caller = r.frames[i].name
+	caller, src := "main", ""
+	if n+1 < len(names) {
+		caller = names[n+1]
 	}
-	src := r.sourceName
-	if i := len(r.frames) - 2 - n; i >= 0 {
-		src = r.frames[i].src
-	}
-	if src == "" {
-		src = "main"
+	if n+1 < len(srcs) {
+		src = srcs[n+1]
+	} else {
+		return 1
 	}
 	if len(args) == 1 {
-		return r.out("caller", fmt.Sprintf("%d %s\n", f.line, src))
+		return r.out("caller", fmt.Sprintf("%s %s\n", lines[n], src))
 	}
-	return r.out("caller", fmt.Sprintf("%d %s %s\n", f.line, caller, src))
+	return r.out("caller", fmt.Sprintf("%s %s %s\n", lines[n], caller, src))
 }
 
 func builtinInteractiveOnly(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {

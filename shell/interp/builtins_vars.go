@@ -383,6 +383,7 @@ func setQuote(s string) string {
 // declareFuncs is declare -f / -F.
 func (r *Runner) declareFuncs(name string, o parsedOpts, names []string) int {
 	st := 0
+	explicit := len(names) > 0
 	if len(names) == 0 {
 		names = r.funcs.names()
 	}
@@ -412,7 +413,11 @@ func (r *Runner) declareFuncs(name string, o parsedOpts, names []string) int {
 			continue
 		}
 		if o.set['F'] {
-			b.WriteString("declare -f " + n + "\n")
+			if len(names) > 0 && explicit {
+				b.WriteString(n + "\n")
+			} else {
+				b.WriteString("declare -f " + n + "\n")
+			}
 			continue
 		}
 		b.WriteString(syntax.FuncString(n, fn.body) + "\n")

@@ -120,13 +120,14 @@ func (r *Runner) callFunc(ctx context.Context, fn *function, args []string) int 
 	savedLoops := r.loops
 	r.loops = 0
 	saveOpt := r.shopt
+	retTrap, _ := r.traps.get("RETURN")
 	r.runCommand(ctx, fn.body)
 	r.loops = savedLoops
 	if r.flow == flowReturn {
 		r.flow = flowNone
 	}
 	st := r.status
-	if t, ok := r.traps.get("RETURN"); ok && t != "" && (r.opts.functrace || fn.trace) && r.inTrap == 0 {
+	if t, ok := r.traps.get("RETURN"); ok && t != "" && (r.opts.functrace || fn.trace || t != retTrap) && r.inTrap == 0 {
 		r.runTrap(ctx, "RETURN", t)
 		r.status = st
 	}

@@ -73,6 +73,16 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 	if fd >= maxFd {
 		return &redirErr{strconv.Itoa(fd) + ": Bad file descriptor"}
 	}
+	if rd.VarName != "" && (rd.Op == syntax.RedirDupOut || rd.Op == syntax.RedirDupIn) && rd.Word.Raw == "-" {
+		// {name}>&- closes the fd whose number $name holds
+		v, _ := r.getVarRef(rd.VarName)
+		n, err := strconv.Atoi(v)
+		if err != nil || r.fds.get(n) == nil {
+			return &redirErr{v + ": Bad file descriptor"}
+		}
+		r.fds.set(n, nil)
+		return nil
+	}
 	if rd.VarName != "" {
 		// {name}>file: a new fd from 10 up, its number in $name
 		fd = r.fds.lowestFree(10)

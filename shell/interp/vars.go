@@ -729,3 +729,17 @@ func (r *Runner) varChanged(name string) {
 		}
 	}
 }
+
+// getVarRef is the value of NAME or NAME[sub].
+func (r *Runner) getVarRef(ref string) (string, bool) {
+	if base, sub, ok := splitSubscript(ref); ok {
+		v := r.lookup(base)
+		if v != nil && !v.isAssoc() {
+			if n, err := r.arithExpr(sub); err == nil {
+				sub = strconv.FormatInt(n, 10)
+			}
+		}
+		return r.element(v, sub)
+	}
+	return r.getVar(ref)
+}

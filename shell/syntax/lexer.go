@@ -346,6 +346,11 @@ func (p *Parser) lex(m lexMode) token {
 				for i < len(rest) && isNameChar(int(rest[i])) {
 					i++
 				}
+				if i > 1 && i < len(rest) && rest[i] == '[' {
+					if end, ok := scanBracket(rest, i+1); ok {
+						i = end + 1
+					}
+				}
 				if i > 1 && i+1 < len(rest) && rest[i] == '}' && (rest[i+1] == '<' || rest[i+1] == '>') && isNameStart(int(rest[1])) {
 					name := rest[1:i]
 					p.skip(i + 1)
