@@ -440,11 +440,18 @@ func (r *Runner) runFor(ctx context.Context, c *syntax.For) {
 	r.loops++
 	defer func() { r.loops-- }()
 	status := 0
+	ref := r.vars.m[c.Name]
+	isRef := ref != nil && ref.attrs&attrNameref != 0
 	for _, it := range items {
 		if r.checkCtx(ctx) {
 			return
 		}
-		if err := r.setVar(c.Name, it, 0); err != nil {
+		if isRef {
+			// a nameref loop variable refers to each word in turn
+			if v := r.mutVars()[c.Name]; v != nil {
+				v.str, v.set = it, true
+			}
+		} else if err := r.setVar(c.Name, it, 0); err != nil {
 			r.errorf("%v", err)
 			r.status = 1
 			return

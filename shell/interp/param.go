@@ -136,7 +136,7 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 		if err != nil {
 			return err
 		}
-	case syntax.OpUpperFirst, syntax.OpUpperAll, syntax.OpLowerFirst, syntax.OpLowerAll:
+	case syntax.OpUpperFirst, syntax.OpUpperAll, syntax.OpLowerFirst, syntax.OpLowerAll, syntax.OpToggleFirst, syntax.OpToggleAll:
 		pat := "?"
 		if pe.Arg != nil && len(pe.Arg.Parts) > 0 {
 			if pat, err = r.expandPattern(ctx, pe.Arg, false); err != nil {
@@ -598,13 +598,21 @@ func (r *Runner) paramReplace(ctx context.Context, pe *syntax.ParamExp, vals []s
 func caseConv(p *pattern.Pattern, v string, op syntax.ParamOp) string {
 	var b strings.Builder
 	first := true
+	all := op == syntax.OpUpperAll || op == syntax.OpLowerAll || op == syntax.OpToggleAll
 	for _, c := range v {
-		conv := (op == syntax.OpUpperAll || op == syntax.OpLowerAll || first) && p.Match(string(c))
+		conv := (all || first) && p.Match(string(c))
 		if conv {
-			if op == syntax.OpUpperFirst || op == syntax.OpUpperAll {
+			switch op {
+			case syntax.OpUpperFirst, syntax.OpUpperAll:
 				c = unicode.ToUpper(c)
-			} else {
+			case syntax.OpLowerFirst, syntax.OpLowerAll:
 				c = unicode.ToLower(c)
+			default:
+				if unicode.IsUpper(c) {
+					c = unicode.ToLower(c)
+				} else {
+					c = unicode.ToUpper(c)
+				}
 			}
 		}
 		b.WriteRune(c)
@@ -764,7 +772,11 @@ func (r *Runner) transform(ctx context.Context, op byte, pv paramValue, name str
 		}
 	case 'u':
 		for _, v := range vals {
-			out = append(out, convertCase(attrCapital, v))
+			r, size := utf8.DecodeRuneInString(v)
+			if size > 0 {
+				v = string(unicode.ToUpper(r)) + v[size:]
+			}
+			out = append(out, v)
 		}
 	case 'a':
 		flags := ""

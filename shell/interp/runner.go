@@ -639,6 +639,9 @@ func (r *Runner) fatal(err error, status int) {
 	}
 	r.errmsg(err.Error())
 	if status == 127 && !r.interactive {
+		if r.subLevel > 0 {
+			status = 1 // a subshell ends with 1 (bash's exit status there)
+		}
 		r.exit(status)
 		return
 	}

@@ -314,6 +314,8 @@ const (
 	OpSubstr              // :off:len
 	OpNamesStar           // ${!prefix*}
 	OpNamesAt             // ${!prefix@}
+	OpToggleFirst         // ~ (undocumented: swap case)
+	OpToggleAll           // ~~
 )
 
 // ParamExp is $name or ${...}.

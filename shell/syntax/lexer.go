@@ -924,7 +924,7 @@ func (p *Parser) readParamExp(inDq bool) Part {
 		return pe
 	}
 	c = p.peek()
-	if c != -1 && strings.IndexByte("}:-=?+#%/^,@", byte(c)) >= 0 {
+	if c != -1 && strings.IndexByte("}:-=?+#%/^,@~", byte(c)) >= 0 {
 		p.get()
 	}
 	switch c {
@@ -986,7 +986,7 @@ func (p *Parser) readParamExp(inDq bool) Part {
 		if !ended {
 			pe.Repl = p.readParamArg(false, inDq, true)
 		}
-	case '^', ',':
+	case '^', ',', '~':
 		long := p.peek() == c
 		if long {
 			p.get()
@@ -996,6 +996,10 @@ func (p *Parser) readParamExp(inDq bool) Part {
 			pe.Op = OpUpperAll
 		case c == '^':
 			pe.Op = OpUpperFirst
+		case c == '~' && long:
+			pe.Op = OpToggleAll
+		case c == '~':
+			pe.Op = OpToggleFirst
 		case long:
 			pe.Op = OpLowerAll
 		default:
@@ -1178,7 +1182,7 @@ func (p *Parser) paramArg(stopSlash, inDq, pattern bool) (*Word, bool) {
 				p.get()
 				continue
 			}
-			if inDq && d != '$' && d != '`' && d != '"' && d != '\\' && d != '}' && d != -1 {
+			if inDq && !pattern && d != '$' && d != '`' && d != '"' && d != '\\' && d != '}' && d != -1 {
 				// a backslash that stays, and the character it protects
 				p.get()
 				lit.WriteString(`\\\`)
