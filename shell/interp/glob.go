@@ -37,7 +37,9 @@ func (e *globError) Error() string { return e.msg }
 
 func (r *Runner) globFlags() pattern.Flags {
 	f := pattern.Pathname
-	if !r.shopt.dotglob {
+	if gi, ok := r.getVar("GLOBIGNORE"); ok && gi != "" {
+		// a set GLOBIGNORE shows dotfiles, as dotglob does
+	} else if !r.shopt.dotglob {
 		f |= pattern.Period
 	}
 	if r.shopt.nocaseglob {
@@ -82,6 +84,9 @@ func (r *Runner) globPattern(pat string) []string {
 			if last {
 				// a trailing slash: directories only
 				for _, c := range cands {
+					if c.show == "" {
+						continue
+					}
 					if fi, err := r.cfg.FS.Stat(c.abs); err == nil && fi.IsDir() {
 						next = append(next, cand{show: c.show + "/", abs: c.abs})
 					}
@@ -155,6 +160,14 @@ func (r *Runner) globPattern(pat string) []string {
 			return nil
 		}
 	}
+	var ignore []*pattern.Pattern
+	if gi, ok := r.getVar("GLOBIGNORE"); ok && gi != "" {
+		for _, p := range strings.Split(gi, ":") {
+			if p != "" {
+				ignore = append(ignore, pattern.Compile(p, r.patFlags()))
+			}
+		}
+	}
 	var out []string
 	for _, c := range cands {
 		if c.lit {
@@ -165,10 +178,30 @@ func (r *Runner) globPattern(pat string) []string {
 		if c.show == "" {
 			continue
 		}
+		if ignored(ignore, c.show) {
+			continue
+		}
 		out = append(out, c.show)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ignored: GLOBIGNORE removes a match (and . and .., always, once it is set).
+func ignored(ignore []*pattern.Pattern, p string) bool {
+	if len(ignore) == 0 {
+		return false
+	}
+	base := p[strings.LastIndexByte(strings.TrimSuffix(p, "/"), '/')+1:]
+	if base == "." || base == ".." {
+		return true
+	}
+	for _, pat := range ignore {
+		if pat.Match(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // walkDirs visits every directory below dir (and every file too when

@@ -725,7 +725,8 @@ func HasMeta(pat string, extglob bool) bool {
 		case '*', '?':
 			return true
 		case '[':
-			if _, _, ok := parseClass(pat, i+1); ok {
+			// bash counts a '[' with a ']' after it, valid bracket or not
+			if strings.IndexByte(pat[i+1:], ']') >= 0 {
 				return true
 			}
 		case '+', '@', '!':

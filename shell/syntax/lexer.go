@@ -1272,7 +1272,7 @@ func (p *Parser) tryAssign() *Assign {
 	if p.peek() == '(' {
 		p.get()
 		a.Array = p.readArrayLit()
-	} else if c := p.peek(); !isMeta(c) {
+	} else if c := p.peek(); !isMeta(c) || (c == '<' || c == '>') && p.peekAt(1) == '(' {
 		a.Value = p.readWord(nil, p.ExtGlob)
 	}
 	a.Raw = p.rawFrom(start)
