@@ -44,15 +44,32 @@ func (streaming) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 type batched struct{ limit int }
 
 func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer, io.Writer, func()) {
-	if in != nil {
+	if in != nil && !isClosedFD(in) {
 		data, _ := io.ReadAll(in)
 		in = bytes.NewReader(data)
 	}
-	bo, be := &boundedBuffer{limit: b.limit, dst: out}, &boundedBuffer{limit: b.limit, dst: errw}
-	return in, bo, be, func() {
-		bo.flush()
-		be.flush()
+	var flush []func()
+	buffer := func(w io.Writer) io.Writer {
+		if isClosedFD(w) {
+			return w // the guest starts without that fd
+		}
+		bb := &boundedBuffer{limit: b.limit, dst: w}
+		flush = append(flush, bb.flush)
+		return bb
 	}
+	out, errw = buffer(out), buffer(errw)
+	return in, out, errw, func() {
+		for _, f := range flush {
+			f()
+		}
+	}
+}
+
+// isClosedFD: the stream stands for a descriptor the shell closed (see
+// wasi.Proc's Stdin).
+func isClosedFD(x any) bool {
+	c, ok := x.(interface{ IsClosedFD() bool })
+	return ok && c.IsClosedFD()
 }
 
 // boundedBuffer holds a guest's output until it exits.

@@ -192,6 +192,10 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 // terminal is implemented by streams that want the guest to see a tty.
 type terminal interface{ IsTerminal() bool }
 
+// closedFD marks a stdio stream that stands for a descriptor its parent has
+// closed: the process starts without that fd.
+type closedFD interface{ IsClosedFD() bool }
+
 // stdioOfile wraps what the creator gave as fd 0/1/2. It never owns it (closer nil).
 func stdioOfile(x any, in bool) *ofile {
 	var of *ofile

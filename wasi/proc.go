@@ -43,7 +43,8 @@ type Proc struct {
 	// file (fstat, seek work); a *FDRef shares another Proc's open file description;
 	// anything else is a stream. Writers returning syscall.EPIPE/io.ErrClosedPipe give
 	// the guest EPIPE. A stream with an IsTerminal() bool method reporting true looks
-	// like a tty to the guest (isatty).
+	// like a tty to the guest (isatty); one with an IsClosedFD() bool method reporting
+	// true is not opened at all (the parent closed it: `cmd <&-`).
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
@@ -139,9 +140,12 @@ func (p *Proc) Init() error {
 		p.envSize += uint32(len(e)) + 1
 	}
 	p.fds = make([]fdSlot, 4, 8)
-	p.fds[0].of = stdioOfile(p.Stdin, true)
-	p.fds[1].of = stdioOfile(p.Stdout, false)
-	p.fds[2].of = stdioOfile(p.Stderr, false)
+	for fd, x := range []any{p.Stdin, p.Stdout, p.Stderr} {
+		if c, ok := x.(closedFD); ok && c.IsClosedFD() {
+			continue // the parent closed it (cmd <&-): using it is EBADF
+		}
+		p.fds[fd].of = stdioOfile(x, fd == 0)
+	}
 	if p.FS == nil {
 		p.initErr = fmt.Errorf("wasi: Proc.FS is nil")
 		return p.initErr

@@ -20,6 +20,18 @@ func (f *openFile) readUntil(delim int, max int) (data []byte, hitDelim bool, er
 	if f.r == nil {
 		return nil, false, errBadFd
 	}
+	if f.vf != nil {
+		// A file's offset is left just past what read consumed, as bash
+		// leaves it (by seeking back), so that a write or another program
+		// on the same description goes on from there.
+		defer func() {
+			if len(f.buf) > 0 {
+				if _, err := f.vf.Seek(int64(-len(f.buf)), io.SeekCurrent); err == nil {
+					f.buf = nil
+				}
+			}
+		}()
+	}
 	chars := 0
 	for {
 		// consume from the buffer

@@ -99,47 +99,6 @@ func (f *openFile) readByte() (byte, error) {
 	}
 }
 
-// readLineFast reads up to and including delim from a seekable file in
-// chunks, seeking back past what it did not use; ok is false when the file
-// is not seekable (the caller reads byte by byte).
-func (f *openFile) readChunk(delim byte, max int) (line []byte, found bool, err error, ok bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.vf == nil || len(f.buf) > 0 {
-		return nil, false, nil, false
-	}
-	buf := make([]byte, 4096)
-	for {
-		n, rerr := f.vf.Read(buf)
-		chunk := buf[:n]
-		if i := bytes.IndexByte(chunk, delim); i >= 0 && (max < 0 || len(line)+i < max) {
-			line = append(line, chunk[:i+1]...)
-			if back := n - (i + 1); back > 0 {
-				_, _ = f.vf.Seek(int64(-back), io.SeekCurrent)
-			}
-			return line, true, nil, true
-		}
-		if max >= 0 && len(line)+n >= max {
-			take := max - len(line)
-			line = append(line, chunk[:take]...)
-			if back := n - take; back > 0 {
-				_, _ = f.vf.Seek(int64(-back), io.SeekCurrent)
-			}
-			return line, false, nil, true
-		}
-		line = append(line, chunk...)
-		if rerr != nil {
-			if rerr == io.EOF {
-				rerr = nil
-			}
-			return line, false, rerr, true
-		}
-		if n == 0 {
-			return line, false, nil, true
-		}
-	}
-}
-
 func (f *openFile) hold() *openFile {
 	f.refs.Add(1)
 	return f
@@ -221,14 +180,25 @@ func (t *fdTable) list() []int {
 	return out
 }
 
-// reader / writer give a fd as a stream for a program (nil when closed):
+// Closed stands in a program's stdio for a descriptor the shell has closed
+// (`cmd <&-`): the sandbox starts the program without it, so that using it
+// fails with EBADF as it would natively.
+var Closed io.ReadWriter = closedFD{}
+
+type closedFD struct{}
+
+func (closedFD) Read([]byte) (int, error)  { return 0, syscall.EBADF }
+func (closedFD) Write([]byte) (int, error) { return 0, syscall.EBADF }
+func (closedFD) IsClosedFD() bool          { return true }
+
+// reader / writer give a fd as a stream for a program (Closed when closed):
 // the stream itself when the shell holds nothing of it back (so that the
 // sandbox still recognises its terminal, and a VFS file is seen as one),
 // else the open file with its look-ahead buffer.
 func (r *Runner) reader(fd int) io.Reader {
 	f := r.fds.get(fd)
 	if f == nil || f.r == nil {
-		return nil
+		return Closed
 	}
 	f.mu.Lock()
 	buffered := len(f.buf) > 0
@@ -242,7 +212,7 @@ func (r *Runner) reader(fd int) io.Reader {
 func (r *Runner) writer(fd int) io.Writer {
 	f := r.fds.get(fd)
 	if f == nil || f.w == nil {
-		return nil
+		return Closed
 	}
 	if f.c == nil || f.vf != nil {
 		return f.w

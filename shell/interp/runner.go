@@ -297,10 +297,31 @@ func (r *Runner) initVars() {
 
 // SetStdio sets fds 0-2 (streams the shell does not own).
 func (r *Runner) SetStdio(in io.Reader, out, errw io.Writer) {
-	r.fds.set(0, borrowed(in, nil))
-	r.fds.set(1, borrowed(nil, out))
-	r.fds.set(2, borrowed(nil, errw))
+	// nil is empty input or discarded output: the fds are open all the same
+	if in == nil {
+		in = eofReader{}
+	}
+	if out == nil {
+		out = io.Discard
+	}
+	if errw == nil {
+		errw = io.Discard
+	}
+	set := func(fd int, f *openFile, x any) {
+		if x == Closed {
+			f.drop()
+			f = nil // a parent shell closed it
+		}
+		r.fds.set(fd, f)
+	}
+	set(0, borrowed(in, nil), in)
+	set(1, borrowed(nil, out), out)
+	set(2, borrowed(nil, errw), errw)
 }
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // Dir is the current directory.
 func (r *Runner) Dir() string { return r.dir }
