@@ -123,7 +123,7 @@ func runShell(s *Session, ctx context.Context, req *ExecRequest) int {
 	var opts []opt
 	var command *string
 	readStdin, noExec := false, false
-	argv0 := path.Base(req.Argv[0])
+	argv0 := req.Argv[0] // $0 and the name in messages, as the program was invoked
 loop:
 	for len(args) > 0 {
 		a := args[0]

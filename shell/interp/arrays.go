@@ -104,8 +104,11 @@ type assocEntry struct {
 
 const assocBuckets = 1024
 
-func newAssoc() *assocArray {
-	a := &assocArray{buckets: make([][]*assocEntry, assocBuckets), index: map[string]*assocEntry{}}
+func newAssoc() *assocArray { return newHashTable(assocBuckets) }
+
+// newHashTable is a table of n buckets (a power of two).
+func newHashTable(n int) *assocArray {
+	a := &assocArray{buckets: make([][]*assocEntry, n), index: map[string]*assocEntry{}}
 	a.refs.Store(1)
 	return a
 }

@@ -431,20 +431,28 @@ func builtinReturn(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 
 func builtinBreak(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
 	n := 1
-	if len(args) > 1 {
-		v, ok := r.numArg(args[0], args[1])
-		if !ok {
-			return 1
-		}
-		if v < 1 {
-			r.errmsg(args[0] + ": " + args[1] + ": loop count out of range")
-			return 1
-		}
-		n = v
-	}
 	if r.loops == 0 {
 		r.errmsg(args[0] + ": only meaningful in a `for', `while', or `until' loop")
 		return 0
+	}
+	if len(args) > 1 {
+		v, ok := r.numArg(args[0], args[1])
+		if !ok {
+			// bash jumps to the top level: a script ends with 128
+			if !r.interactive {
+				r.exit(128)
+			} else {
+				r.flow = flowAbort
+			}
+			return 128
+		}
+		if v < 1 {
+			// out of range: every enclosing loop ends
+			r.errmsg(args[0] + ": " + args[1] + ": loop count out of range")
+			r.flow, r.flowN = flowBreak, r.loops
+			return 1
+		}
+		n = v
 	}
 	if n > r.loops {
 		n = r.loops
@@ -587,21 +595,33 @@ func builtinExec(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	if o.set['c'] {
 		env = nil
 	}
-	if a, ok := o.vals['a']; ok {
-		_ = a // the program's argv[0]: programs here see their own name
-	}
-	if b, ok := builtins[argv[0]]; ok && r.funcs.get(argv[0]) == nil {
-		st := b(r, ctx, argv, nil)
-		r.exit(st)
-		return st
-	}
-	st := r.execProgram(ctx, argv, env)
-	if st == 127 || st == 126 {
+	// exec runs programs only (no builtins, no functions), found as bash
+	// finds them, and reports a failure in its own words
+	name := argv[0]
+	p, err := r.lookPath(name)
+	if err != nil {
+		errno := errnoOf(err)
+		st := 126
+		switch {
+		case errno == syscall.ENOENT && !strings.Contains(name, "/"):
+			r.errmsg("exec: " + name + ": not found")
+			st = 127
+		case errno == syscall.ENOENT:
+			r.errmsg(name + ": " + Strerror(errno))
+			st = 127
+		default:
+			r.errmsg(name + ": " + Strerror(errno))
+			r.errmsg("exec: " + name + ": cannot execute: " + Strerror(errno))
+		}
 		if !r.interactive && !r.shopt.execfail {
 			r.exit(st)
 		}
 		return st
 	}
+	if a, ok := o.vals['a']; ok {
+		argv[0] = a
+	}
+	st := r.runProgram(ctx, p, argv, env)
 	r.exit(st)
 	return st
 }

@@ -24,6 +24,13 @@ func logicalJoin(cur, dir string) string {
 // updates PWD and OLDPWD.
 func (r *Runner) chdir(dir string, physical bool) error {
 	target := logicalJoin(r.dir, dir)
+	if physical {
+		// the kernel's way: ".." after a symlink is its target's parent
+		target = dir
+		if !strings.HasPrefix(dir, "/") {
+			target = strings.TrimSuffix(r.dir, "/") + "/" + dir
+		}
+	}
 	fi, err := r.cfg.FS.Stat(target)
 	if err != nil {
 		return err

@@ -117,7 +117,7 @@ func (r *Runner) findFiles(name string, all bool) []string {
 		return nil
 	}
 	if !all {
-		if p, ok := r.hashed[name]; ok {
+		if p, ok := r.hashed.lookup(name); ok {
 			return []string{p}
 		}
 		if p, err := r.lookPathNoHash(name); err == nil {
@@ -188,7 +188,7 @@ func (r *Runner) describe(name string, verbose bool, cmd string) bool {
 	case "file":
 		p := r.findFiles(name, false)[0]
 		if verbose {
-			if _, ok := r.hashed[name]; ok {
+			if _, ok := r.hashed.peek(name); ok {
 				b.WriteString(name + " is hashed (" + p + ")\n")
 			} else {
 				b.WriteString(name + " is " + p + "\n")
@@ -262,7 +262,7 @@ func builtinType(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			case k == "file":
 				p := files[fi]
 				fi++
-				if _, ok := r.hashed[name]; ok && !o.set['a'] {
+				if _, ok := r.hashed.peek(name); ok && !o.set['a'] {
 					b.WriteString(name + " is hashed (" + p + ")\n")
 				} else {
 					b.WriteString(name + " is " + p + "\n")
@@ -282,38 +282,38 @@ func builtinHash(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		return 2
 	}
 	if o.set['r'] {
-		r.hashed = map[string]string{}
+		r.hashed = newCmdHash()
 	}
 	if p, ok := o.vals['p']; ok {
 		for _, n := range rest {
-			r.hashed[n] = p
+			r.hashed.insert(n, p, 0)
 		}
 		return 0
 	}
 	if len(rest) == 0 {
-		if o.set['r'] {
+		switch {
+		case o.set['t'] || o.set['d']:
+			r.errmsg("hash: -" + map[bool]string{true: "t", false: "d"}[o.set['t']] + ": option requires an argument")
+			return 1
+		case o.set['r']:
 			return 0
+		case r.hashed.tab.len() == 0:
+			if o.set['l'] {
+				return 0
+			}
+			return r.out("hash", "hash: hash table empty\n")
 		}
-		if len(r.hashed) == 0 {
-			r.errmsg("hash: hash table empty")
-			return 0
-		}
-		names := make([]string, 0, len(r.hashed))
-		for k := range r.hashed {
-			names = append(names, k)
-		}
-		sort.Strings(names)
 		var b strings.Builder
-		if o.set['l'] {
-			for _, n := range names {
-				b.WriteString("builtin hash -p " + r.hashed[n] + " " + n + "\n")
-			}
-		} else {
+		if !o.set['l'] {
 			b.WriteString("hits\tcommand\n")
-			for _, n := range names {
-				b.WriteString("   1\t" + r.hashed[n] + "\n")
-			}
 		}
+		r.hashed.tab.each(func(n, p string) {
+			if o.set['l'] {
+				b.WriteString("builtin hash -p " + p + " " + n + "\n")
+			} else {
+				fmt.Fprintf(&b, "%4d\t%s\n", r.hashed.hits[n], p)
+			}
+		})
 		return r.out("hash", b.String())
 	}
 	st := 0
@@ -321,13 +321,12 @@ func builtinHash(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	for _, n := range rest {
 		switch {
 		case o.set['d']:
-			if _, ok := r.hashed[n]; !ok {
+			if !r.hashed.remove(n) {
 				r.errmsg("hash: " + n + ": not found")
 				st = 1
 			}
-			delete(r.hashed, n)
 		case o.set['t']:
-			p, ok := r.hashed[n]
+			p, ok := r.hashed.lookup(n)
 			if !ok {
 				r.errmsg("hash: " + n + ": not found")
 				st = 1
@@ -347,7 +346,7 @@ func builtinHash(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 				st = 1
 				continue
 			}
-			r.hashed[n] = p
+			r.hashed.insert(n, p, 0)
 		}
 	}
 	if w := r.out("hash", b.String()); w != 0 {

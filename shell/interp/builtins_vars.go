@@ -559,6 +559,14 @@ func builtinUnset(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 		}
 		base, sub, isElem := splitSubscript(n)
 		if !syntax.ValidName(base) {
+			if !o.set['v'] && !o.set['n'] {
+				// not a variable's name: a function's, which bash allows
+				// to be anything
+				if r.funcs.get(n) != nil && !r.funcs.ro[n] {
+					delete(r.mutFuncs(), n)
+				}
+				continue
+			}
 			r.errmsg("unset: `" + n + "': not a valid identifier")
 			st = 1
 			continue

@@ -130,7 +130,7 @@ type Runner struct {
 	release func() // frees the pid of a subshell
 	live    *atomic.Int64
 	hist    []string
-	hashed  map[string]string
+	hashed  *cmdHash
 	mu      *sync.Mutex // guards what background jobs share (jobs, signals)
 
 	disabled    map[string]bool // enable -n
@@ -201,7 +201,7 @@ func New(cfg *Config, env []string, dir string, pid, ppid int) *Runner {
 		traps: newTrapTable(), dir: dir, fds: newFdTable(), umask: 0o022,
 		name: "bash", pid: pid, ppid: ppid, bashpid: pid, jobs: newJobTable(),
 		start: cfg.Now(), sig: newSigQueue(), live: new(atomic.Int64), mu: new(sync.Mutex),
-		hashed: map[string]string{},
+		hashed: newCmdHash(),
 	}
 	r.mainSig = r.sig
 	r.rseed = uint32(cfg.Rand())
@@ -417,7 +417,7 @@ func (r *Runner) clone() *Runner {
 		}
 	}
 	c.sig = newSigQueue()
-	c.hashed = map[string]string{}
+	c.hashed = r.hashed.clone()
 	c.pipeStatus = append([]int(nil), r.pipeStatus...)
 	c.flow = flowNone
 	c.release = nil

@@ -514,11 +514,11 @@ func (r *Runner) withTempFrame(ctx context.Context, assigns []*syntax.Assign, fn
 // lookPath finds a program, remembering it like bash's hash table.
 func (r *Runner) lookPath(name string) (string, error) {
 	if !strings.Contains(name, "/") && r.opts.hashall {
-		if p, ok := r.hashed[name]; ok {
+		if p, ok := r.hashed.lookup(name); ok {
 			if fi, err := r.cfg.FS.Stat(p); err == nil && !fi.IsDir() {
 				return p, nil
 			}
-			delete(r.hashed, name)
+			r.hashed.remove(name)
 		}
 	}
 	if r.cfg.LookPath == nil {
@@ -526,7 +526,7 @@ func (r *Runner) lookPath(name string) (string, error) {
 	}
 	p, err := r.cfg.LookPath(r.environ(), r.dir, name)
 	if err == nil && !strings.Contains(name, "/") && r.opts.hashall {
-		r.hashed[name] = p
+		r.hashed.insert(name, p, 1)
 	}
 	return p, err
 }
@@ -555,6 +555,11 @@ func (r *Runner) execProgram(ctx context.Context, args []string, env []string) i
 		}
 		return 126
 	}
+	return r.runProgram(ctx, p, args, env)
+}
+
+// runProgram runs the program at path p with argv args.
+func (r *Runner) runProgram(ctx context.Context, p string, args, env []string) int {
 	req := &ExecRequest{
 		Path: p, Argv: args, Env: env, Dir: r.dir,
 		Stdin: r.reader(0), Stdout: r.writer(1), Stderr: r.writer(2), Umask: r.umask,

@@ -416,3 +416,47 @@ func (t *jobTable) remove(j *job) {
 		}
 	}
 }
+
+// cmdHash is bash's table of remembered command paths (`hash`), listed in
+// its order, with the number of times each was looked up.
+type cmdHash struct {
+	tab  *assocArray
+	hits map[string]int
+}
+
+func newCmdHash() *cmdHash {
+	return &cmdHash{tab: newHashTable(256), hits: map[string]int{}} // FILENAME_HASH_BUCKETS
+}
+
+func (h *cmdHash) clone() *cmdHash {
+	c := &cmdHash{tab: h.tab.clone(), hits: make(map[string]int, len(h.hits))}
+	for k, v := range h.hits {
+		c.hits[k] = v
+	}
+	return c
+}
+
+// lookup finds name's path, counting a hit.
+func (h *cmdHash) lookup(name string) (string, bool) {
+	p, ok := h.tab.get(name)
+	if ok {
+		h.hits[name]++
+	}
+	return p, ok
+}
+
+func (h *cmdHash) peek(name string) (string, bool) { return h.tab.get(name) }
+
+// insert remembers path for name with hits lookups so far.
+func (h *cmdHash) insert(name, path string, hits int) {
+	h.tab.unset(name)
+	h.tab.set(name, path)
+	h.hits[name] = hits
+}
+
+func (h *cmdHash) remove(name string) bool {
+	_, ok := h.tab.get(name)
+	h.tab.unset(name)
+	delete(h.hits, name)
+	return ok
+}
