@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/wasmsand/wasmsand/shell/pattern"
 	"github.com/wasmsand/wasmsand/shell/syntax"
@@ -339,7 +340,10 @@ func builtinPrintf(r *Runner, _ context.Context, args []string, _ map[int]*declA
 		r.stderr("printf: usage: " + usages["printf"] + "\n")
 		return 2
 	}
-	out, problems := bashPrintf(args[0], args[1:])
+	out, problems := bashPrintf(args[0], args[1:], &printfClock{
+		now: r.cfg.Now(), start: r.start,
+		format: func(layout string, t time.Time) string { return strftime(layout, r.localTime(t)) },
+	})
 	st := 0
 	for _, p := range problems {
 		r.errmsg("printf: " + p)
@@ -626,6 +630,9 @@ func builtinExec(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	return st
 }
 
+// StandardPath is the PATH `command -p` searches (glibc's _CS_PATH).
+const StandardPath = "/bin:/usr/bin"
+
 func builtinCommand(r *Runner, ctx context.Context, args []string, decls map[int]*declArg) int {
 	o, rest, ok := r.getopt("command", args[1:], "pvV", false)
 	if !ok {
@@ -647,8 +654,14 @@ func builtinCommand(r *Runner, ctx context.Context, args []string, decls map[int
 		return b(r, ctx, rest, nil)
 	}
 	env := r.environ()
-	if o.set['p'] {
-		env = mergeEnv(env, []string{"PATH=/usr/local/bin:/usr/bin:/bin"})
+	if o.set['p'] && !strings.Contains(rest[0], "/") && r.cfg.LookPath != nil {
+		// found in the standard PATH; the program still gets the shell's
+		p, err := r.cfg.LookPath(mergeEnv(env, []string{"PATH=" + StandardPath}), r.dir, rest[0])
+		if err != nil {
+			r.errmsg(rest[0] + ": command not found")
+			return 127
+		}
+		return r.runProgram(ctx, p, rest, env)
 	}
 	return r.execProgram(ctx, rest, env)
 }
@@ -763,10 +776,18 @@ func builtinHelp(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	st := 1
 	var b strings.Builder
 	for _, pat := range rest {
-		for _, n := range BuiltinNames() {
-			if n != pat && !strings.HasPrefix(n, pat) {
-				continue
+		// as bash: names equal to or matching the pattern, else (bash-4.2's
+		// way) names it begins
+		var names []string
+		for pass := 1; pass <= 2 && len(names) == 0; pass++ {
+			for _, n := range BuiltinNames() {
+				if pass == 1 && (n == pat || pattern.Compile(pat, pattern.ExtGlob).Match(n)) ||
+					pass == 2 && strings.HasPrefix(n, pat) {
+					names = append(names, n)
+				}
 			}
+		}
+		for _, n := range names {
 			st = 0
 			u, ok := usages[n]
 			if !ok {

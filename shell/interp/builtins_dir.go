@@ -508,7 +508,7 @@ func builtinUlimit(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 	if o.set['a'] {
 		var b strings.Builder
 		for _, e := range ulimitTable {
-			fmt.Fprintf(&b, "%-28s%-18s %s\n", e.label, e.unit, get(e.opt))
+			fmt.Fprintf(&b, "%-20s %20s%s\n", e.label, e.unit+" ", get(e.opt))
 		}
 		return r.out("ulimit", b.String())
 	}

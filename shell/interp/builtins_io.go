@@ -96,9 +96,8 @@ func builtinRead(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	}
 	fd := 0
 	if s, ok := o.vals['u']; ok {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || r.fds.get(n) == nil {
-			r.errmsg("read: " + s + ": invalid file descriptor specification")
+		n, ok := r.fdArg("read", s)
+		if !ok {
 			return 1
 		}
 		fd = n
@@ -362,38 +361,34 @@ func builtinMapfile(r *Runner, ctx context.Context, args []string, _ map[int]*de
 			delim = int(d[0])
 		}
 	}
-	num := func(c byte) (int, bool) {
-		s, ok := o.vals[c]
-		if !ok {
-			return 0, true
-		}
+	count, origin, skip, quantum := 0, 0, 0, 5000
+	for _, c := range o.order { // checked in the order given, as bash does
+		s := o.vals[c]
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			r.errmsg(name + ": " + s + ": invalid number")
-			return 0, false
+		bad := err != nil || n < 0
+		var what string
+		switch c {
+		case 'n':
+			count, what = n, "invalid line count"
+		case 's':
+			skip, what = n, "invalid line count"
+		case 'O':
+			origin, what = n, "invalid array origin"
+		case 'c':
+			quantum, what = n, "invalid callback quantum"
+			bad = bad || n == 0
+		default:
+			continue
 		}
-		return n, true
-	}
-	count, ok1 := num('n')
-	origin, ok2 := num('O')
-	skip, ok3 := num('s')
-	quantum := 5000
-	if _, ok := o.vals['c']; ok {
-		q, ok4 := num('c')
-		if !ok4 || q == 0 {
-			r.errmsg(name + ": " + o.vals['c'] + ": invalid callback quantum")
+		if bad {
+			r.errmsg(name + ": " + s + ": " + what)
 			return 1
 		}
-		quantum = q
-	}
-	if !ok1 || !ok2 || !ok3 {
-		return 1
 	}
 	fd := 0
 	if s, ok := o.vals['u']; ok {
-		n, err := strconv.Atoi(s)
-		if err != nil || r.fds.get(n) == nil {
-			r.errmsg(name + ": " + s + ": invalid file descriptor specification")
+		n, ok := r.fdArg(name, s)
+		if !ok {
 			return 1
 		}
 		fd = n
@@ -451,4 +446,18 @@ func builtinMapfile(r *Runner, ctx context.Context, args []string, _ map[int]*de
 		}
 	}
 	return 0
+}
+
+// fdArg checks a -u FD argument as bash does.
+func (r *Runner) fdArg(name, s string) (int, bool) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		r.errmsg(name + ": " + s + ": invalid file descriptor specification")
+		return 0, false
+	}
+	if f := r.fds.get(n); f == nil || f.r == nil {
+		r.errmsg(name + ": " + s + ": invalid file descriptor: Bad file descriptor")
+		return 0, false
+	}
+	return n, true
 }

@@ -32,7 +32,7 @@ func builtinAlias(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 	var b strings.Builder
 	for _, a := range rest {
 		name, val, has := strings.Cut(a, "=")
-		if !has {
+		if !has || name == "" { // "=x" is a name to look up, as in bash
 			v, ok := r.aliases.get(a)
 			if !ok {
 				r.errmsg("alias: " + a + ": not found")

@@ -21,6 +21,17 @@ func builtinDeclare(r *Runner, ctx context.Context, args []string, decls map[int
 	if name == "local" {
 		spec = "aAfFiIlnrtuxpc"
 	}
+	if name == "local" {
+		// `local -`: the set options become local to the function
+		for _, a := range args[1:] {
+			if a == "-" {
+				if f := r.frames[len(r.frames)-1]; f.savedOpts == nil {
+					saved := r.opts
+					f.savedOpts = &saved
+				}
+			}
+		}
+	}
 	o, rest, ok := r.getopt(name, args[1:], spec, true)
 	if !ok {
 		return 2
@@ -65,6 +76,9 @@ func builtinDeclare(r *Runner, ctx context.Context, args []string, decls map[int
 	local := name == "local" || len(r.frames) > 0 && !o.set['g']
 	st := 0
 	for i, arg := range rest {
+		if arg == "-" && name == "local" {
+			continue // done above
+		}
 		d := decls[restStart+i]
 		if d == nil {
 			d = parseDeclArg(arg)
@@ -508,6 +522,9 @@ func builtinExport(r *Runner, ctx context.Context, args []string, decls map[int]
 	}
 	st := 0
 	for i, arg := range rest {
+		if arg == "-" && name == "local" {
+			continue // done above
+		}
 		d := decls[restStart+i]
 		if d == nil {
 			d = parseDeclArg(arg)

@@ -163,6 +163,9 @@ func (r *Runner) popFrame() {
 	if f.savedGetopts {
 		r.getoptsPos, r.getoptsInd = f.getoptsPos, f.getoptsInd
 	}
+	if f.savedOpts != nil {
+		r.opts = *f.savedOpts
+	}
 }
 
 // makeLocal declares name local to the current function (copying the

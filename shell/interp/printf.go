@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -12,9 +13,9 @@ import (
 // arguments remain; %b expands escapes in its argument and \c in it ends all
 // output; numbers accept C constants (0x1f, 017) and 'c for a character's
 // code. Bad numbers are reported (problems) and count as 0, as in bash.
-func bashPrintf(format string, args []string) (out string, problems []string) {
+func bashPrintf(format string, args []string, clock *printfClock) (out string, problems []string) {
 	var b strings.Builder
-	p := printfState{args: args}
+	p := printfState{args: args, clock: clock}
 	for {
 		stop := p.pass(&b, format)
 		if stop || p.used == 0 || p.next >= len(args) {
@@ -25,7 +26,15 @@ func bashPrintf(format string, args []string) (out string, problems []string) {
 	return b.String(), p.problems
 }
 
+// printfClock gives %(fmt)T its times: now, the shell's start (-2), and
+// the formatting in the sandbox's zone.
+type printfClock struct {
+	now, start time.Time
+	format     func(layout string, t time.Time) string
+}
+
 type printfState struct {
+	clock    *printfClock
 	args     []string
 	next     int
 	used     int // arguments consumed in this pass of the format
@@ -107,18 +116,40 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 		}
 	}
 	// Length modifiers mean nothing here.
-	for i < len(f) && strings.IndexByte("hlLjzt", f[i]) >= 0 {
+	for i < len(f) && strings.IndexByte("hjlLtz", f[i]) >= 0 {
 		i++
 	}
 	if i >= len(f) {
-		p.problems = append(p.problems, fmt.Sprintf("%s: invalid format character", f))
-		return len(f), false
+		p.problems = append(p.problems, "`"+f+"': missing format character")
+		return len(f), true
 	}
 	verb := f[i]
 	i++
 	spec := "%" + flags + width
 	if hasPrec {
 		spec += "." + prec
+	}
+	if verb == '(' && p.clock != nil {
+		end := strings.IndexByte(f[i:], ')')
+		if end >= 0 && i+end+1 < len(f) && f[i+end+1] == 'T' {
+			layout := f[i : i+end]
+			i += end + 2
+			t := p.clock.now
+			if a, ok := p.arg(); ok {
+				switch n := p.integer(a); n {
+				case -1:
+				case -2:
+					t = p.clock.start
+				default:
+					t = time.Unix(n, 0)
+				}
+			}
+			if layout == "" {
+				layout = "%X"
+			}
+			fmt.Fprintf(b, spec+"s", p.clock.format(layout, t))
+			return i, false
+		}
 	}
 	switch verb {
 	case 'd', 'i':
@@ -178,9 +209,18 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 	case 'q':
 		a, _ := p.arg()
 		fmt.Fprintf(b, "%"+flags+width+"s", shellQuote(a))
+	case 'Q':
+		// bash 5.2: the precision cuts the argument before it is quoted
+		a, _ := p.arg()
+		if hasPrec {
+			if n, err := strconv.Atoi(prec); err == nil && n < len(a) {
+				a = a[:n]
+			}
+		}
+		fmt.Fprintf(b, "%"+flags+width+"s", shellQuote(a))
 	default:
-		p.problems = append(p.problems, fmt.Sprintf("%%%c: invalid format character", verb))
-		return len(f), false
+		p.problems = append(p.problems, fmt.Sprintf("`%c': invalid format character", verb))
+		return len(f), true
 	}
 	return i, false
 }

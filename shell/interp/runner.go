@@ -119,6 +119,8 @@ type Runner struct {
 
 	jobs     *jobTable
 	start    time.Time
+	zoneName string         // TZ as last loaded (localTime)
+	zone     *time.Location
 	secsBase int64
 	rseed    uint32
 	lastRand int
@@ -173,6 +175,8 @@ type frame struct {
 	// getopts' state when the function made OPTIND local
 	savedGetopts           bool
 	getoptsPos, getoptsInd int
+	// the shell options when the function ran `local -`: restored on return
+	savedOpts *options
 }
 
 // New makes a shell with env (K=V) exported, in dir.

@@ -316,15 +316,27 @@ func (r *Runner) prompt(ctx context.Context, s string) string {
 		case '#', '!':
 			b.WriteString("1")
 		case 'd':
-			b.WriteString(r.cfg.Now().Format("Mon Jan 02"))
+			b.WriteString(strftime("%a %b %d", r.localTime(r.cfg.Now())))
 		case 't':
-			b.WriteString(r.cfg.Now().Format("15:04:05"))
+			b.WriteString(strftime("%H:%M:%S", r.localTime(r.cfg.Now())))
 		case 'T':
-			b.WriteString(r.cfg.Now().Format("03:04:05"))
+			b.WriteString(strftime("%I:%M:%S", r.localTime(r.cfg.Now())))
 		case '@':
-			b.WriteString(r.cfg.Now().Format("03:04 PM"))
+			b.WriteString(strftime("%I:%M %p", r.localTime(r.cfg.Now())))
 		case 'A':
-			b.WriteString(r.cfg.Now().Format("15:04"))
+			b.WriteString(strftime("%H:%M", r.localTime(r.cfg.Now())))
+		case 'D':
+			// \D{format}: strftime, "%X" when empty
+			if end := strings.IndexByte(s[i:], '}'); i+1 < len(s) && s[i+1] == '{' && end > 0 {
+				layout := s[i+2 : i+end]
+				if layout == "" {
+					layout = "%X"
+				}
+				b.WriteString(strftime(layout, r.localTime(r.cfg.Now())))
+				i += end
+			} else {
+				b.WriteString("\\D")
+			}
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(s[i])

@@ -409,10 +409,14 @@ func (p *Parser) wordToken(m lexMode, line int) token {
 			return token{kind: tWord, assign: a, word: &Word{Raw: a.Raw}, line: line, text: a.Raw}
 		}
 	}
+	from := p.frames[len(p.frames)-1]
 	w := p.readWord(nil, m.cond || p.ExtGlob)
 	t := token{kind: tWord, word: w, line: line, text: w.Raw, lit: w.Lit()}
-	checkAlias := m.cmd || p.aliasNext
-	p.aliasNext = false
+	checkAlias := m.cmd || p.aliasNext && from != p.aliasFrom
+	if from != p.aliasFrom {
+		// a word past the alias's own text takes up its trailing blank
+		p.aliasNext = false
+	}
 	if checkAlias && p.Aliases != nil && t.lit != "" && !IsKeyword(t.lit) {
 		if p.expandAlias(t.lit) {
 			return p.lex(m)
@@ -435,6 +439,7 @@ func (p *Parser) expandAlias(name string) bool {
 	}
 	p.aliasNext = strings.HasSuffix(text, " ") || strings.HasSuffix(text, "\t")
 	p.frames = append(p.frames, &frame{src: text + " ", alias: name})
+	p.aliasFrom = p.frames[len(p.frames)-1]
 	return true
 }
 

@@ -15,6 +15,7 @@ type Parser struct {
 	tok       *token      // a token read ahead
 	pending   []*Redirect // here-documents whose bodies follow the next newline
 	aliasNext bool        // the last alias ended in a blank: check the next word too
+	aliasFrom *frame      // that alias's text
 	virtualNL bool        // the newline bash adds after text without one was read
 	heredoc   bool        // parsing a here-document's body
 
