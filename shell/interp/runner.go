@@ -119,7 +119,7 @@ type Runner struct {
 
 	jobs     *jobTable
 	start    time.Time
-	zoneName string         // TZ as last loaded (localTime)
+	zoneName string // TZ as last loaded (localTime)
 	zone     *time.Location
 	secsBase int64
 	rseed    uint32
