@@ -505,7 +505,9 @@ func builtinEval(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	}
 	r.status = 0
 	r.inEval++
+	r.traceNest++
 	r.runSource(ctx, src, r.line, true)
+	r.traceNest--
 	r.inEval--
 	return r.status
 }
@@ -574,7 +576,9 @@ func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 	r.calls = append(r.calls, callEntry{"source", name, r.line})
 	defer func() { r.calls = r.calls[:len(r.calls)-1] }()
 	r.status = 0
+	r.traceNest++
 	r.runSource(ctx, string(data), 1, false)
+	r.traceNest--
 	r.sourceDepth--
 	r.sourceName = savedSrc
 	if len(args) > 2 {

@@ -26,6 +26,9 @@ func (r *Runner) runStmts(ctx context.Context, stmts []*syntax.Stmt) {
 		if r.flow != flowNone {
 			return
 		}
+		if r.opts.noexec && !r.interactive {
+			return // set -n: read on, run nothing
+		}
 		if r.checkCtx(ctx) {
 			return
 		}

@@ -121,6 +121,12 @@ func (r *Runner) callFunc(ctx context.Context, fn *function, args []string) int 
 	r.loops = 0
 	saveOpt := r.shopt
 	retTrap, _ := r.traps.get("RETURN")
+	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && (r.opts.functrace || fn.trace) {
+		// a traced function starts with a DEBUG trap of its own
+		st := r.status
+		r.runTrap(ctx, "DEBUG", t)
+		r.status = st
+	}
 	r.runCommand(ctx, fn.body)
 	r.loops = savedLoops
 	if r.flow == flowReturn {

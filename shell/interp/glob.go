@@ -58,6 +58,8 @@ func (r *Runner) globPattern(pat string) []string {
 		show string // the path as the result shows it
 		abs  string // where it is
 		lit  bool   // built from literal components (existence unchecked)
+		// found: some component before was a pattern
+		found bool
 	}
 	var cands []cand
 	if strings.HasPrefix(pat, "/") {
@@ -88,12 +90,12 @@ func (r *Runner) globPattern(pat string) []string {
 						continue
 					}
 					if fi, err := r.cfg.FS.Stat(c.abs); err == nil && fi.IsDir() {
-						next = append(next, cand{show: c.show + "/", abs: c.abs})
+						next = append(next, cand{show: c.show + "/", abs: c.abs, found: c.found})
 					}
 				}
 			} else {
 				for _, c := range cands {
-					next = append(next, cand{show: c.show + "/", abs: c.abs, lit: c.lit})
+					next = append(next, cand{show: c.show + "/", abs: c.abs, lit: c.lit, found: c.found})
 				}
 				if len(cands) == 1 && cands[0].show == "/" {
 					next = cands
@@ -101,27 +103,34 @@ func (r *Runner) globPattern(pat string) []string {
 			}
 		case comp == "**" && r.shopt.globstar:
 			for _, c := range cands {
-				next = append(next, cand{show: c.show, abs: c.abs, lit: c.lit})
+				next = append(next, cand{show: c.show, abs: c.abs, lit: c.lit, found: c.found})
 				r.walkDirs(c.abs, c.show, last, flags, func(show, abs string) {
 					if len(next) < maxGlobResults {
-						next = append(next, cand{show: show, abs: abs})
+						next = append(next, cand{show: show, abs: abs, found: true})
 					}
 				}, join)
 			}
 			if last {
-				// ** at the end lists files too; drop the bare directory itself
+				// ** at the end lists files too. The directory it starts
+				// from shows as "dir/" when written literally, as the
+				// "dir" its match was when found by a pattern, not at all
+				// for the current directory (bash's ways).
 				var out []cand
 				for _, c := range next {
-					if c.show != "" {
-						out = append(out, c)
+					if c.show == "" {
+						continue
 					}
+					if !c.found && c.show != "/" && !strings.HasSuffix(c.show, "/") {
+						c.show += "/"
+					}
+					out = append(out, c)
 				}
 				next = out
 			}
 		case !pattern.HasMeta(comp, r.shopt.extglob):
 			name := pattern.Unescape(comp)
 			for _, c := range cands {
-				next = append(next, cand{show: join(c.show, name), abs: join(c.abs, name), lit: true})
+				next = append(next, cand{show: join(c.show, name), abs: join(c.abs, name), lit: true, found: c.found})
 			}
 		default:
 			p := pattern.Compile(comp, flags)
@@ -148,7 +157,7 @@ func (r *Runner) globPattern(pat string) []string {
 							continue
 						}
 					}
-					next = append(next, cand{show: join(c.show, name), abs: join(c.abs, name)})
+					next = append(next, cand{show: join(c.show, name), abs: join(c.abs, name), found: true})
 					if len(next) >= maxGlobResults {
 						break
 					}

@@ -68,7 +68,7 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 		}
 		if !pv.set {
 			if r.opts.nounset {
-				return &fatalError{msg: name + ": unbound variable", status: 127}
+				return &fatalError{msg: "!" + name + ": unbound variable", status: 127}
 			}
 			if pe.Op == syntax.OpNone && !pe.Length {
 				return &fatalError{msg: name + ": invalid indirect expansion"}
@@ -111,6 +111,9 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 		label := name
 		if index != nil {
 			label += "[" + index.Src + "]"
+		}
+		if pe.Indirect {
+			label = "!" + pe.Name
 		}
 		if name == "@" || name == "*" {
 			// "$@" with no parameters is fine under set -u
@@ -235,6 +238,9 @@ func (r *Runner) shortParam(name string, inDq bool, b *fieldBuilder) error {
 		if !r.opts.nounset {
 			b.add("", inDq, false)
 			return nil
+		}
+		if name[0] >= '0' && name[0] <= '9' {
+			name = "$" + name // bash names an unset $1 so
 		}
 		return &fatalError{msg: name + ": unbound variable", status: 127}
 	}
@@ -414,6 +420,9 @@ func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramVal
 	switch pe.Op {
 	case syntax.OpDefault:
 		if !isSet {
+			if inDq {
+				b.cur().keep = true // "${a[@]-}" is one empty word
+			}
 			return operand()
 		}
 	case syntax.OpAlt:

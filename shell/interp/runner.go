@@ -574,6 +574,7 @@ func (r *Runner) runSource(ctx context.Context, src string, line int, isEval boo
 	}
 	r.depth++
 	defer func() { r.depth-- }()
+	echoed := 0
 	for {
 		p.ExtGlob = r.shopt.extglob
 		if r.shopt.expandAliases && r.aliases.len() > 0 {
@@ -582,6 +583,17 @@ func (r *Runner) runSource(ctx context.Context, src string, line int, isEval boo
 			p.Aliases = nil
 		}
 		stmts, err := p.Next()
+		if off := p.Offset(); off > echoed && off <= len(src) {
+			if r.opts.verbose {
+				// set -v: the input as it is read
+				text := src[echoed:off]
+				if !strings.HasSuffix(text, "\n") {
+					text += "\n"
+				}
+				r.stderr(text)
+			}
+			echoed = off
+		}
 		if err == io.EOF {
 			return
 		}

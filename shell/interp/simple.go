@@ -585,6 +585,10 @@ func (r *Runner) trace(ctx context.Context, assigns []*syntax.Assign, args []str
 			continue
 		}
 		v, _ := r.getVar(a.Name)
+		if v == "" {
+			parts = append(parts, a.Name+"=")
+			continue
+		}
 		parts = append(parts, a.Name+"="+xtraceQuote(v))
 	}
 	if len(parts) > 0 && args != nil {

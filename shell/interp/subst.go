@@ -35,6 +35,7 @@ func (r *Runner) cmdSubst(ctx context.Context, body []*syntax.Stmt) (string, err
 		c.noErrexit = r.noErrexit
 	}
 	c.depth++
+	c.traceNest++ // set -x marks it with one more PS4 character
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -136,6 +137,7 @@ func (r *Runner) procSubst(ctx context.Context, p *syntax.ProcSubst) (string, er
 	if err != nil {
 		return "", &fatalError{msg: err.Error()}
 	}
+	c.traceNest++
 	fsys := r.cfg.FS
 	run := func() {
 		defer func() {

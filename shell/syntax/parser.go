@@ -37,6 +37,9 @@ func NewParser(src string, line int) *Parser {
 	return &Parser{frames: []*frame{{src: src}}, line: line, firstLine: line}
 }
 
+// Offset is how much of the source the parser has read.
+func (p *Parser) Offset() int { return p.frames[0].pos }
+
 // Line is the line the parser has reached.
 func (p *Parser) Line() int { return p.line }
 
