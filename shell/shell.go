@@ -186,6 +186,9 @@ func (s *Session) Run(ctx context.Context, script string, stdio Stdio, opt RunOp
 	// terminal: errors name no line, and one that would end a script
 	// abandons its line only.
 	r.SetCommandMode(opt.Script)
+	if opt.Script {
+		r.SetExecutionString(script)
+	}
 	r.SetInteractive(!opt.Script)
 	st := r.Run(ctx, script, interp.RunOpts{Script: opt.Script})
 	if !opt.Script && r.Exited() {

@@ -249,6 +249,9 @@ loop:
 	child.SetStdio(req.Stdin, req.Stdout, req.Stderr)
 	child.SetParams(name, args)
 	child.SetCommandMode(cmdMode)
+	if cmdMode {
+		child.SetExecutionString(script)
+	}
 	child.SetReadsStdin(readStdin)
 	if source != "" {
 		child.SetScript(source)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync"
 	"syscall"
@@ -115,19 +116,76 @@ func (r *Runner) printTime(posix bool, d time.Duration) {
 		r.stderr(fmt.Sprintf("real %.2f\nuser %.2f\nsys %.2f\n", secs, 0.0, 0.0))
 		return
 	}
-	m := int(secs) / 60
-	s := secs - float64(m*60)
-	if tf, ok := r.getVar("TIMEFORMAT"); ok {
-		if tf == "" {
-			return
-		}
-		out := strings.NewReplacer("%3lR", fmt.Sprintf("%dm%.3fs", m, s), "%R", fmt.Sprintf("%.3f", secs),
-			"%3R", fmt.Sprintf("%.3f", secs), "%U", "0.000", "%3U", "0.000", "%S", "0.000", "%3S", "0.000",
-			"%P", "0.00", "%%", "%").Replace(tf)
-		r.stderr(out + "\n")
+	tf, ok := r.getVar("TIMEFORMAT")
+	if !ok {
+		tf = "\nreal\t%3lR\nuser\t%3lU\nsys\t%3lS"
+	}
+	if tf == "" {
 		return
 	}
-	r.stderr(fmt.Sprintf("\nreal\t%dm%.3fs\nuser\t0m0.000s\nsys\t0m0.000s\n", m, s))
+	r.stderr(timeFormat(tf, secs, 0, 0) + "\n")
+}
+
+// timeFormat expands TIMEFORMAT: %[p][l]R|U|S (p digits after the point,
+// at most 3; l for MmS.FFFs), %P (CPU percentage), %%.
+func timeFormat(tf string, real, user, sys float64) string {
+	var b strings.Builder
+	for i := 0; i < len(tf); i++ {
+		if tf[i] != '%' || i+1 >= len(tf) {
+			b.WriteByte(tf[i])
+			continue
+		}
+		j := i + 1
+		prec, long := 3, false
+		if tf[j] >= '0' && tf[j] <= '9' {
+			prec = min(int(tf[j]-'0'), 3)
+			j++
+		}
+		if j < len(tf) && tf[j] == 'l' {
+			long = true
+			j++
+		}
+		if j >= len(tf) {
+			b.WriteString(tf[i:])
+			break
+		}
+		var v float64
+		switch tf[j] {
+		case '%':
+			b.WriteByte('%')
+			i = j
+			continue
+		case 'P':
+			pct := 0.0
+			if real > 0 {
+				pct = (user + sys) * 100 / real
+			}
+			fmt.Fprintf(&b, "%.2f", pct)
+			i = j
+			continue
+		case 'R':
+			v = real
+		case 'U':
+			v = user
+		case 'S':
+			v = sys
+		default:
+			b.WriteString(tf[i : j+1])
+			i = j
+			continue
+		}
+		// bash truncates, it does not round
+		scale := math.Pow10(prec)
+		v = math.Floor(v*scale) / scale
+		if long {
+			m := int(v) / 60
+			fmt.Fprintf(&b, "%dm%.*fs", m, prec, v-float64(m*60))
+		} else {
+			fmt.Fprintf(&b, "%.*f", prec, v)
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // statusOf is a finished subshell's status.

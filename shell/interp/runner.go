@@ -120,11 +120,14 @@ type Runner struct {
 	jobs     *jobTable
 	start    time.Time
 	zoneName string // TZ as last loaded (localTime)
-	zone     *time.Location
-	secsBase int64
-	rseed    uint32
-	lastRand int
-	rseed32  uint32
+	// oneShot is the last command of a bash -c string when bash would exec
+	// it in place of the shell; curSimple the simple command running.
+	oneShot, curSimple *syntax.SimpleCmd
+	zone               *time.Location
+	secsBase           int64
+	rseed              uint32
+	lastRand           int
+	rseed32            uint32
 
 	sig     *sigQueue // signals sent to this shell
 	ctx     context.Context
@@ -244,6 +247,7 @@ func (r *Runner) initVars() {
 	set("PS4", "+ ", 0)
 	set("OPTIND", "1", 0)
 	set("OPTERR", "1", 0)
+	set("COMP_WORDBREAKS", " \t\n\"'@><=;|&(:", 0)
 	set("HOSTNAME", "wasmsand", 0)
 	set("HOSTTYPE", "wasm32", 0)
 	set("MACHTYPE", "wasm32-wasmsand-linux-gnu", 0)
@@ -283,6 +287,7 @@ func (r *Runner) initVars() {
 		"BASH_LINENO": dynBashLineno, "PIPESTATUS": dynPipestatus, "SHELLOPTS": dynShellopts,
 		"BASHOPTS": dynBashopts, "GROUPS": dynGroups, "DIRSTACK": dynDirstack,
 		"BASH_COMMAND": dynBashCommand, "HISTCMD": dynHistcmd, "BASH_ARGV0": dynArgv0, "BASH_ARGC": dynBashArgc, "BASH_ARGV": dynBashArgv,
+		"BASH_ALIASES": dynAliases, "BASH_CMDS": dynCmds,
 	} {
 		a := attr(0)
 		switch d {
@@ -292,6 +297,9 @@ func (r *Runner) initVars() {
 			a = attrArray
 		case dynRandom, dynSeconds, dynSRandom, dynLineno:
 			a = attrInteger
+		case dynAliases, dynCmds:
+			m[name] = &Var{dyn: d, set: true, attrs: attrAssoc, assoc: newAssoc()}
+			continue
 		}
 		m[name] = &Var{dyn: d, set: true, attrs: a}
 	}
@@ -346,6 +354,11 @@ func (r *Runner) SetScript(name string) {
 
 // SetCommandMode makes syntax errors read "NAME: -c: line N" as for bash -c.
 func (r *Runner) SetCommandMode(on bool) { r.cmdMode = on }
+
+// SetExecutionString sets BASH_EXECUTION_STRING, the -c string.
+func (r *Runner) SetExecutionString(s string) {
+	r.mutVars()["BASH_EXECUTION_STRING"] = &Var{str: s, set: true}
+}
 
 // SetInteractive makes errors that would end a script end only the
 // current command line, as at a terminal.
@@ -619,6 +632,9 @@ func (r *Runner) runSource(ctx context.Context, src string, line int, isEval boo
 		if r.opts.noexec && !r.interactive {
 			continue
 		}
+		if r.cmdMode && r.depth == 1 && !isEval && r.subLevel == 0 && strings.TrimSpace(src[min(p.Offset(), len(src)):]) == "" {
+			r.oneShot = oneShotCmd(stmts)
+		}
 		r.runStmts(ctx, stmts)
 		if r.flow == flowAbort && r.depth == 1 {
 			// an expansion error discarded this command: read on
@@ -841,3 +857,24 @@ func (r *Runner) RunExitTrap(ctx context.Context) { r.runExitTrap(ctx) }
 
 // ExitStatus is the status the shell ended with.
 func (r *Runner) ExitStatus() int { return r.statusOf() }
+
+// oneShotCmd is the command bash -c would exec without forking when it ends
+// the string: a lone simple command without redirections.
+func oneShotCmd(stmts []*syntax.Stmt) *syntax.SimpleCmd {
+	if len(stmts) == 0 {
+		return nil
+	}
+	st := stmts[len(stmts)-1]
+	if st.Async || len(st.Pipes) != 1 {
+		return nil
+	}
+	pl := st.Pipes[0]
+	if pl.Negated || pl.Time || len(pl.Cmds) != 1 {
+		return nil
+	}
+	c, ok := pl.Cmds[0].(*syntax.SimpleCmd)
+	if !ok || len(c.Redirs) > 0 {
+		return nil
+	}
+	return c
+}

@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -36,7 +37,11 @@ type arrayElem struct {
 func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	r.line = c.Line
 	r.hadComsub = false
-	r.curCmd = syntax.CommandString([]*syntax.Stmt{{Pipes: []*syntax.Pipeline{{Cmds: []syntax.Command{c}}}}})
+	r.curSimple = c
+	if r.inTrap == 0 {
+		// BASH_COMMAND: in a trap, still the command that was trapped
+		r.curCmd = syntax.CommandString([]*syntax.Stmt{{Pipes: []*syntax.Pipeline{{Cmds: []syntax.Command{c}}}}})
+	}
 	args, decls, err := r.expandCmdWords(ctx, c.Words)
 	if err != nil {
 		r.expansionError(err)
@@ -421,6 +426,15 @@ func (r *Runner) dispatch(ctx context.Context, assigns []*syntax.Assign, args []
 			return 1
 		}
 		env = mergeEnv(env, extra)
+	}
+	if r.oneShot != nil && r.curSimple == r.oneShot && r.traps.noneForExec() {
+		// bash -c execs its last command in place of itself: the program
+		// sees the shell's own SHLVL, not one more
+		if v, ok := r.getVar("SHLVL"); ok {
+			if n, err := strconv.Atoi(v); err == nil {
+				env = mergeEnv(env, []string{"SHLVL=" + strconv.Itoa(n-1)})
+			}
+		}
 	}
 	return r.execProgram(ctx, args, env)
 }

@@ -117,6 +117,17 @@ func (t *trapTable) get(name string) (string, bool) {
 
 func (t *trapTable) unset(name string) { delete(t.m, name) }
 
+// noneForExec: no trap would need the shell after its last command (bash
+// then execs that command without forking).
+func (t *trapTable) noneForExec() bool {
+	for k := range t.m {
+		if k != "DEBUG" && k != "RETURN" {
+			return false
+		}
+	}
+	return true
+}
+
 func (t *trapTable) writable() *trapTable {
 	if t.refs.Load() <= 1 {
 		return t

@@ -51,6 +51,8 @@ const (
 	dynBashArgc
 	dynBashArgv
 	dynArgv0
+	dynAliases // BASH_ALIASES: the alias table as an associative array
+	dynCmds    // BASH_CMDS: the command hash table
 )
 
 // Var is one shell variable at one scope.
@@ -173,6 +175,9 @@ func (r *Runner) resolveName(name string) string {
 // lookup finds the visible variable name refers to, following namerefs.
 func (r *Runner) lookup(name string) *Var {
 	v := r.vars.m[name]
+	if v != nil && (v.dyn == dynAliases || v.dyn == dynCmds) {
+		return r.tableVar(v)
+	}
 	if v != nil && v.attrs&attrNameref != 0 && v.set && v.str != "" {
 		target := r.resolveName(name)
 		if base, _, ok := splitSubscript(target); ok {
@@ -461,6 +466,14 @@ func (r *Runner) attrValue(v *Var, name, val string, appendOp bool, old func() s
 // setElement assigns arr[sub]=val.
 func (r *Runner) setElement(name, sub, val string, f setFlags) error {
 	v, target, _, _ := r.findForWrite(name, f)
+	switch v.dyn {
+	case dynAliases:
+		r.mutAliases()[sub] = val
+		return nil
+	case dynCmds:
+		r.hashed.insert(sub, val, 0)
+		return nil
+	}
 	if v.attrs&attrReadonly != 0 && f&setForce == 0 {
 		return &varError{target + ": readonly variable"}
 	}
@@ -718,6 +731,8 @@ func (r *Runner) varChanged(name string) {
 	switch name {
 	case "IFS":
 		r.ifsCache = nil
+	case "PATH":
+		r.hashed = newCmdHash() // bash forgets remembered paths
 	case "OPTIND":
 		r.getoptsPos = 0
 	case "POSIXLY_CORRECT":
@@ -742,4 +757,23 @@ func (r *Runner) getVarRef(ref string) (string, bool) {
 		return r.element(v, sub)
 	}
 	return r.getVar(ref)
+}
+
+// tableVar shows the alias or command hash table as the associative array
+// BASH_ALIASES or BASH_CMDS (a fresh copy: the tables are the truth).
+func (r *Runner) tableVar(v *Var) *Var {
+	a := newAssoc()
+	if v.dyn == dynCmds {
+		a = r.hashed.tab.clone()
+	} else {
+		names := make([]string, 0, r.aliases.len())
+		for k := range r.aliases.m {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			a.set(k, r.aliases.m[k])
+		}
+	}
+	return &Var{attrs: v.attrs | attrAssoc, set: true, assoc: a, level: v.level}
 }
