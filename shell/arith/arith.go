@@ -149,7 +149,7 @@ func (ev *evaluator) subexpr(expr string) int64 {
 	if i == len(expr) {
 		return 0
 	}
-	if ev.depth >= MaxDepth {
+	if ev.depth >= MaxDepth-1 {
 		panic(bail{&Error{Expr: strings.TrimLeft(expr, " \t\n"), Msg: "expression recursion level exceeded", Token: expr}})
 	}
 	ev.depth++

@@ -618,6 +618,10 @@ func (r *Runner) runSource(ctx context.Context, src string, line int, isEval boo
 		}
 		if err != nil {
 			r.syntaxError(err)
+			if se, ok := err.(*syntax.Error); ok && se.KeepStatus && !isEval && !r.interactive {
+				r.exit(r.status) // bash ends the script, $? unchanged
+				return
+			}
 			r.status = 2
 			if isEval || r.interactive {
 				if r.interactive && !isEval {
@@ -653,6 +657,9 @@ func (r *Runner) syntaxError(err error) {
 	if !errors.As(err, &se) {
 		r.errmsg(err.Error())
 		return
+	}
+	if se.Msg == "" {
+		return // bash says nothing (some errors inside [[ ]])
 	}
 	prefix := r.name
 	if prefix == "" {

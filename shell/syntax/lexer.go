@@ -23,6 +23,9 @@ type Error struct {
 	// Discard: bash drops the line and reads on (an error inside a
 	// compound array assignment), status 1, instead of ending a script.
 	Discard bool
+	// KeepStatus: an error inside [[ ]], which ends a script with the
+	// status it had ($? is not set to 2).
+	KeepStatus bool
 }
 
 func (e *Error) Error() string { return e.Msg }

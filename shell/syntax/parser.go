@@ -16,6 +16,7 @@ type Parser struct {
 	pending   []*Redirect // here-documents whose bodies follow the next newline
 	aliasNext bool        // the last alias ended in a blank: check the next word too
 	aliasFrom *frame      // that alias's text
+	condLine  int         // where the [[ being parsed began
 	virtualNL bool        // the newline bash adds after text without one was read
 	heredoc   bool        // parsing a here-document's body
 
@@ -323,10 +324,15 @@ func (p *Parser) compound() Command {
 		c = p.caseClause(t.line)
 	case t.lit == "[[":
 		p.next(cmdMode)
+		p.condLine = t.line
 		x := p.condOr()
 		end := p.nextCond()
 		if !isWord(end, "]]") {
-			p.condUnexpected(end, "syntax error in conditional expression")
+			msg := "syntax error in conditional expression"
+			if end.kind != tWord && end.kind != tNewline {
+				msg += ": unexpected token `" + end.text + "'"
+			}
+			p.condUnexpected(end, msg)
 		}
 		c = &CondCmd{CmdBase: CmdBase{Line: t.line}, X: x}
 	default:
@@ -702,11 +708,13 @@ func (p *Parser) peekCond() token {
 	}
 }
 
+// condUnexpected reports an error inside [[ ]] as bash does: on the line
+// of the [[ for an end of file, else without the offending line's text.
 func (p *Parser) condUnexpected(t token, msg string) {
 	if t.kind == tEOF {
-		p.failEOF(p.eofLine(), "unexpected EOF while looking for `]]'")
+		p.failEOF(p.condLine, "unexpected EOF while looking for `]]'")
 	}
-	p.fail(t.line, msg, false)
+	panic(&Error{Line: t.line, Msg: msg, KeepStatus: true})
 }
 
 func (p *Parser) condOr() Cond {
@@ -753,12 +761,20 @@ func (p *Parser) condPrimary() Cond {
 	t := p.nextCond()
 	switch t.kind {
 	case tLParen:
+		if isWord(p.peekCond(), "]]") {
+			p.condUnexpected(p.peekCond(), "expected `)'")
+		}
 		x := p.condOr()
 		if e := p.nextCond(); e.kind != tRParen {
-			p.condUnexpected(e, "syntax error in conditional expression: unexpected token `"+e.text+"'")
+			p.condUnexpected(e, "unexpected token `"+e.text+"', expected `)'")
 		}
 		return &CondParen{X: x}
 	case tWord:
+		if isWord(t, "]]") {
+			p.condUnexpected(t, "") // bash gives up without a word
+		}
+	case tAndAnd, tOrOr:
+		p.condUnexpected(t, "")
 	default:
 		p.condUnexpected(t, "unexpected token `"+t.text+"' in conditional command")
 	}
@@ -783,7 +799,7 @@ func (p *Parser) condPrimary() Cond {
 	case n.kind == tWord && CondBinaryOps[n.lit]:
 		op = n.lit
 	case n.kind == tWord && !isWord(n, "]]"):
-		p.condUnexpected(n, "syntax error in conditional expression: unexpected token `"+n.text+"'")
+		p.condUnexpected(n, "conditional binary operator expected")
 	default:
 		return lhs
 	}
