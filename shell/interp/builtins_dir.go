@@ -212,6 +212,8 @@ func builtinDirs(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			numbered = true
 		case (strings.HasPrefix(a, "+") || strings.HasPrefix(a, "-")) && len(a) > 1 && isDigits(a[1:]):
 			idx = a
+		case strings.HasPrefix(a, "+") || strings.HasPrefix(a, "-"):
+			return r.usageError("dirs", a+": invalid number")
 		default:
 			return r.usageError("dirs", a+": invalid option")
 		}
@@ -221,6 +223,10 @@ func builtinDirs(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		return 0
 	}
 	if idx != "" {
+		if len(r.dirs) == 0 {
+			r.errmsg("dirs: directory stack empty")
+			return 1
+		}
 		list := r.dirsList(long)
 		n, _ := strconv.Atoi(idx[1:])
 		if idx[0] == '-' {
@@ -274,6 +280,10 @@ func builtinPushd(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 	}
 	a := args[0]
 	if (a[0] == '+' || a[0] == '-') && len(a) > 1 && isDigits(a[1:]) {
+		if len(r.dirs) == 0 {
+			r.errmsg("pushd: directory stack empty")
+			return 1
+		}
 		list := append([]string{r.dir}, r.dirsReversed()...)
 		n, _ := strconv.Atoi(a[1:])
 		if a[0] == '-' {
@@ -302,7 +312,7 @@ func builtinPushd(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 		}
 		r.dirs = append(r.dirs, cur)
 	} else {
-		r.dirs = append(r.dirs, logicalJoin(r.dir, a))
+		r.dirs = append(r.dirs, a) // kept as written
 	}
 	return r.printDirs(false, false, false)
 }
@@ -338,6 +348,9 @@ func builtinPopd(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 				r.dirs = append(r.dirs, list[i])
 			}
 			return r.printDirs(false, false, false)
+		}
+		if a[0] == '+' || a[0] == '-' {
+			return r.usageError("popd", a+": invalid number")
 		}
 		return r.usageError("popd", a+": invalid argument")
 	}

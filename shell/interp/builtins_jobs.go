@@ -454,7 +454,11 @@ func builtinJobs(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	if !ok {
 		return 2
 	}
-	all := r.jobs.all()
+	tab := r.jobs
+	if len(tab.all()) == 0 && r.parentJobs != nil {
+		tab = r.parentJobs.snapshot()
+	}
+	all := tab.all()
 	var sel []*job
 	if len(rest) > 0 {
 		for _, a := range rest {
@@ -481,7 +485,7 @@ func builtinJobs(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			continue
 		}
 		mark := " "
-		if j == r.jobs.last {
+		if j == tab.last {
 			mark = "+"
 		} else if len(all) >= 2 && j == all[len(all)-2] {
 			mark = "-"

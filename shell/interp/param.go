@@ -344,6 +344,17 @@ func (r *Runner) paramLookup(ctx context.Context, name string, index *syntax.Sub
 		return pv, err
 	}
 	pv.sub, pv.hasSub = sub, true
+	if v != nil && v.isArray() && strings.HasPrefix(sub, "-") {
+		top := int64(len(r.dynArray(v))) - 1
+		if v.arr != nil {
+			top = v.arr.maxIndex()
+		}
+		if i, err := strconv.ParseInt(sub, 10, 64); err == nil && i+top+1 < 0 {
+			// bash complains and expands to nothing
+			r.errmsg(name + ": bad array subscript")
+			return pv, nil
+		}
+	}
 	s, ok := r.element(v, sub)
 	pv.set = ok
 	if ok {
@@ -648,6 +659,8 @@ func (r *Runner) substr(ctx context.Context, pe *syntax.ParamExp, pv paramValue)
 			}
 		} else if pv.v != nil && pv.v.isArray() && !pv.keyed {
 			return r.arraySlice(ctx, pe, pv.v, off)
+		} else if pv.v != nil && pv.v.isAssoc() && pv.keyed {
+			return r.assocSlice(ctx, pe, vals, off)
 		} else if off < 0 {
 			off += int64(len(vals))
 			if off < 0 {
@@ -728,6 +741,35 @@ func (r *Runner) arraySlice(ctx context.Context, pe *syntax.ParamExp, v *Var, of
 		if n < int64(len(out)) {
 			out = out[:n]
 		}
+	}
+	return out, nil
+}
+
+// assocSlice is ${m[@]:off:len} as bash computes it for associative
+// arrays: positive offsets count from 1 (0 is 1 too), negative ones from
+// the end, and a length of 0 still takes one element.
+func (r *Runner) assocSlice(ctx context.Context, pe *syntax.ParamExp, vals []string, off int64) ([]string, error) {
+	n := int64(len(vals))
+	start := off
+	switch {
+	case off == 0:
+		start = 1
+	case off < 0:
+		start = max(n+off+1, 1)
+	}
+	if start > n {
+		return nil, nil
+	}
+	out := vals[start-1:]
+	if pe.HasLen {
+		l, err := r.evalArith(ctx, pe.Len)
+		if err != nil {
+			return nil, err
+		}
+		if l < 0 {
+			return nil, &fatalError{msg: strings.TrimSpace(pe.Len.Src) + ": substring expression < 0"}
+		}
+		out = out[:min(max(l, 1), int64(len(out)))]
 	}
 	return out, nil
 }

@@ -249,6 +249,9 @@ func (r *Runner) assign(ctx context.Context, a *syntax.Assign, f setFlags) error
 			if err != nil {
 				return err
 			}
+			if key == "" {
+				return &varError{a.Name + "[" + a.Index.Src + "]: bad array subscript"}
+			}
 			return r.setElement(r.resolveBase(a.Name), key, val, f)
 		}
 		sub, err := r.expandQuoted(ctx, a.Index.W)

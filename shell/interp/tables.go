@@ -417,6 +417,23 @@ func (t *jobTable) all() []*job {
 	return out
 }
 
+// snapshot copies the table, for a subshell's `jobs`, which lists its
+// parent's jobs as bash's subshells do.
+func (t *jobTable) snapshot() *jobTable {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := newJobTable()
+	n.next = t.next
+	for _, j := range t.list {
+		c := &job{id: j.id, pid: j.pid, cmd: j.cmd, done: j.done, status: j.status}
+		n.list = append(n.list, c)
+		if j == t.last {
+			n.last = c
+		}
+	}
+	return n
+}
+
 func (t *jobTable) remove(j *job) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
