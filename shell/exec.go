@@ -78,6 +78,11 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 				errno = syscall.ENOENT
 			}
 			_ = ip
+			if errno == syscall.ENOENT {
+				// bash 5.2's words when execve(2) fails with ENOENT
+				fmt.Fprintf(req.Stderr, "bash: %s: cannot execute: required file not found\n", name)
+				return 127
+			}
 			fmt.Fprintf(req.Stderr, "bash: %s: %s: bad interpreter: %s\n", name, interpArgv[0], interp.Strerror(errno))
 			return 126
 		}

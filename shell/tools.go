@@ -113,6 +113,14 @@ func (s *Session) eachInput(req *ExecRequest, files []string, prefix string, fn 
 // variables and options) over the same VFS. It accepts bash's invocations:
 // -c STRING [NAME [ARGS]], FILE [ARGS], -s / stdin, set-style options
 // (-e -u -x -o pipefail ...), -O/+O shopt options, -n.
+//
+// bashUsage is what bash prints for --help and a bad option.
+const bashUsage = "Usage:\tbash [GNU long option] [option] ...\n\tbash [GNU long option] [option] script-file ...\n" +
+	"GNU long options:\n\t--debug\n\t--debugger\n\t--dump-po-strings\n\t--dump-strings\n\t--help\n" +
+	"\t--init-file\n\t--login\n\t--noediting\n\t--noprofile\n\t--norc\n\t--posix\n\t--pretty-print\n" +
+	"\t--rcfile\n\t--restricted\n\t--verbose\n\t--version\nShell options:\n" +
+	"\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)\n\t-abefhkmnptuvxBCEHPT or -o option\n"
+
 func runShell(s *Session, ctx context.Context, req *ExecRequest) int {
 	args := req.Argv[1:]
 	type opt struct {
@@ -135,9 +143,14 @@ loop:
 			fmt.Fprintln(req.Stdout, bashVersion)
 			return 0
 		case a == "--help":
-			fmt.Fprintln(req.Stdout, bashVersion+"\nUsage:\tbash [GNU long option] [option] ...\n\tbash [GNU long option] [option] script-file ...")
+			fmt.Fprint(req.Stdout, "GNU bash, version "+bashVersionNumber+"-(wasm32-wasmsand)\n"+bashUsage+
+				"Type `bash -c \"help set\"' for more information about shell options.\n"+
+				"Type `bash -c help' for more information about shell builtin commands.\n")
 			return 0
 		case a == "--login" || a == "--norc" || a == "--noprofile" || a == "--noediting" || a == "--restricted":
+		case a == "--verbose":
+			opts = append(opts, opt{name: "v", on: true})
+		case a == "--debug" || a == "--debugger":
 		case a == "--posix":
 			opts = append(opts, opt{name: "posix", on: true})
 		case a == "--rcfile" || a == "--init-file":
@@ -151,6 +164,10 @@ loop:
 			}
 			opts = append(opts, opt{name: args[1], on: a[0] == '-', shopt: a[1] == 'O'})
 			args = args[1:]
+		case strings.HasPrefix(a, "--") && a != "--":
+			fmt.Fprintf(req.Stderr, "%s: %s: invalid option\n", argv0, a)
+			fmt.Fprint(req.Stderr, bashUsage)
+			return 2
 		case len(a) > 1 && (a[0] == '-' || a[0] == '+') && !strings.HasPrefix(a, "--"):
 			for _, c := range a[1:] {
 				switch c {
@@ -167,8 +184,8 @@ loop:
 				case 'e', 'u', 'x', 'f', 'a', 'C', 'v', 'h', 'b', 'k', 'm', 'p', 't', 'B', 'E', 'H', 'P', 'T':
 					opts = append(opts, opt{name: string(c), on: a[0] == '-'})
 				default:
-					fmt.Fprintf(req.Stderr, "bash: %c%c: invalid option\n", a[0], c)
-					fmt.Fprintln(req.Stderr, "Usage:\tbash [GNU long option] [option] ...\n\tbash [GNU long option] [option] script-file ...")
+					fmt.Fprintf(req.Stderr, "%s: %c%c: invalid option\n", argv0, a[0], c)
+					fmt.Fprint(req.Stderr, bashUsage)
 					return 2
 				}
 			}

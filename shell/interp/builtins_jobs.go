@@ -72,11 +72,16 @@ func builtinTrap(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			for k := range r.traps.m {
 				names = append(names, k)
 			}
+			for k := range r.traps.shown {
+				if _, ok := r.traps.m[k]; !ok {
+					names = append(names, k)
+				}
+			}
 			sort.Slice(names, func(a, b int) bool { return trapSortKey(names[a]) < trapSortKey(names[b]) })
 		}
 		var b strings.Builder
 		for _, n := range names {
-			t, ok := r.traps.get(n)
+			t, ok := r.traps.listed(n)
 			if !ok {
 				continue
 			}
@@ -98,6 +103,7 @@ func builtinTrap(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	}
 	st := 0
 	r.traps = r.traps.writable()
+	r.traps.shown = nil // the parent's traps are no longer listed
 	for _, s := range specs {
 		n, ok := trapName(s)
 		if !ok {

@@ -551,7 +551,13 @@ func (r *Runner) lookPath(name string) (string, error) {
 // execProgram runs a program from the VFS.
 func (r *Runner) execProgram(ctx context.Context, args []string, env []string) int {
 	name := args[0]
-	p, err := r.lookPath(name)
+	var p string
+	var err error
+	if path, ok := envValue(env, "PATH"); ok && !r.samePath(path) && r.cfg.LookPath != nil {
+		p, err = r.cfg.LookPath(env, r.dir, name) // PATH=... cmd: searched there
+	} else {
+		p, err = r.lookPath(name)
+	}
 	if _, hasPath := r.getVar("PATH"); !hasPath && err != nil && !strings.Contains(name, "/") {
 		// without PATH, bash looks in the current directory only
 		r.errmsg(name + ": No such file or directory")
@@ -662,4 +668,20 @@ func (r *Runner) traceArith(ctx context.Context, a *syntax.Arith) {
 		return
 	}
 	r.stderr(r.ps4(ctx) + "(( " + strings.TrimSpace(s) + " ))\n")
+}
+
+// envValue finds K in K=V pairs (the last one wins).
+func envValue(env []string, k string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// samePath: path is the shell's own PATH.
+func (r *Runner) samePath(path string) bool {
+	cur, ok := r.getVar("PATH")
+	return ok && cur == path
 }

@@ -102,6 +102,9 @@ type shoptEntry struct {
 type trapTable struct {
 	refs atomic.Int32
 	m    map[string]string
+	// shown: a subshell's view of its parent's traps, which `trap` lists
+	// (they do not run) until the subshell changes a trap
+	shown map[string]string
 }
 
 func newTrapTable() *trapTable {
@@ -136,17 +139,38 @@ func (t *trapTable) writable() *trapTable {
 	for k, v := range t.m {
 		n.m[k] = v
 	}
+	n.shown = t.shown
 	t.refs.Add(-1)
 	return n
+}
+
+// listed is what `trap` prints for name.
+func (t *trapTable) listed(name string) (string, bool) {
+	if v, ok := t.m[name]; ok {
+		return v, true
+	}
+	v, ok := t.shown[name]
+	return v, ok
 }
 
 // forSubshell: a subshell keeps ignored signals; other traps are reset
 // (their commands printed by `trap` until it sets its own, as bash).
 func (t *trapTable) forSubshell() *trapTable {
 	n := newTrapTable()
+	show := func(k, v string) {
+		if n.shown == nil {
+			n.shown = map[string]string{}
+		}
+		n.shown[k] = v
+	}
+	for k, v := range t.shown {
+		show(k, v)
+	}
 	for k, v := range t.m {
 		if v == "" && k != "EXIT" && k != "ERR" && k != "DEBUG" && k != "RETURN" {
 			n.m[k] = ""
+		} else {
+			show(k, v)
 		}
 	}
 	return n
