@@ -158,7 +158,7 @@ func TestCommandResolution(t *testing.T) {
 
 	require.NoError(t, fsys.WriteFile("/home/user/bad", []byte("#!/no/interp\n"), 0o755))
 	_, errOut, st = run(t, s, "./bad")
-	assert.Equal(t, 126, st)
+	assert.Equal(t, 127, st)
 	assert.Equal(t, "bash: ./bad: cannot execute: required file not found\n", errOut)
 }
 
