@@ -93,11 +93,13 @@ func TestShellForkBombStopped(t *testing.T) {
 	res := mustRun(t, sb, "bomb() { bomb | bomb; }; bomb")
 	assert.Contains(t, string(res.Stderr), "Resource temporarily unavailable")
 	// The classic one keeps replacing its jobs at the limit, as under a
-	// kernel's process limit, until the run's timeout ends it.
+	// kernel's process limit, until the run's timeout ends it, or, on a
+	// loaded machine, the flood of "fork: retry" messages does first
+	// (output past twice OutputLimit ends a run with 141).
 	res, err := sb.Run(context.Background(), ":(){ :|:& };:; while :; do :; done", RunOptions{Timeout: 2 * time.Second})
 	require.NoError(t, err)
 	assert.Contains(t, string(res.Stderr), "Resource temporarily unavailable")
-	assert.True(t, res.TimedOut)
+	assert.True(t, res.TimedOut || res.ExitCode == exitFlooded && res.Truncated, "exit %d", res.ExitCode)
 	assert.Equal(t, "ok\n", string(mustRun(t, sb, "echo ok").Stdout))
 	require.Eventually(t, func() bool { return runtime.NumGoroutine() < before+100 }, 20*time.Second, 100*time.Millisecond,
 		"the bomb's goroutines end")
