@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/wasmsand/wasmsand/shell/interp"
@@ -97,8 +98,9 @@ func newSession(cfg Config) (*Session, error) {
 		cfg.MaxSubshells = 256
 	}
 	if cfg.NewPid == nil {
-		n := cfg.Pid
-		cfg.NewPid = func() (int, func(), error) { n++; return n, func() {}, nil }
+		var n atomic.Int64 // pipeline stages fork concurrently
+		n.Store(int64(cfg.Pid))
+		cfg.NewPid = func() (int, func(), error) { return int(n.Add(1)), func() {}, nil }
 	}
 	s := &Session{cfg: cfg}
 	s.icfg = s.interpConfig()

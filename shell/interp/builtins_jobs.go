@@ -256,20 +256,18 @@ func (r *Runner) signal(target string, sig int) string {
 		}
 	}
 	if sig == 0 {
-		if j.done {
+		if j.isDone() {
 			return "(" + strconv.Itoa(j.pid) + ") - No such process"
 		}
-		return ""
-	}
-	if j.done {
 		return ""
 	}
 	switch sig {
 	case 17, 18, 23, 28: // CHLD CONT URG WINCH: nothing happens
 		return ""
 	}
-	j.killSig = sig
-	j.cancel(errKilled)
+	if j.markKilled(sig) {
+		j.cancel(errKilled)
+	}
 	return ""
 }
 
@@ -327,7 +325,7 @@ func builtinWait(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		if pvar != "" {
 			_ = r.setVar(pvar, strconv.Itoa(j.pid), 0)
 		}
-		return j.status
+		return j.exitStatus()
 	}
 	if o.set['n'] {
 		var pending []*job
@@ -348,7 +346,7 @@ func builtinWait(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			return 127
 		}
 		for _, j := range pending {
-			if j.done && !j.waited {
+			if !j.waited && j.isDone() {
 				r.jobs.remove(j)
 				return waitOne(j)
 			}
@@ -434,13 +432,14 @@ func (r *Runner) findJob(a string) *job {
 }
 
 func jobState(j *job) string {
+	done, status, killSig := j.state()
 	switch {
-	case !j.done:
+	case !done:
 		return "Running"
-	case j.status == 0:
+	case status == 0:
 		return "Done"
-	case j.status > 128 && j.killSig > 0:
-		switch j.killSig {
+	case status > 128 && killSig > 0:
+		switch killSig {
 		case 15:
 			return "Terminated"
 		case 9:
@@ -450,9 +449,9 @@ func jobState(j *job) string {
 		case 1:
 			return "Hangup"
 		}
-		return signalName(j.killSig)
+		return signalName(killSig)
 	}
-	return "Exit " + strconv.Itoa(j.status)
+	return "Exit " + strconv.Itoa(status)
 }
 
 func builtinJobs(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
@@ -483,7 +482,8 @@ func builtinJobs(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	}
 	var b strings.Builder
 	for _, j := range sel {
-		if o.set['r'] && j.done || o.set['s'] {
+		done := j.isDone()
+		if o.set['r'] && done || o.set['s'] {
 			continue
 		}
 		if o.set['p'] {
@@ -497,7 +497,7 @@ func builtinJobs(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			mark = "-"
 		}
 		cmd := j.cmd
-		if !j.done {
+		if !done {
 			cmd += " &"
 		}
 		if o.set['l'] {
@@ -505,12 +505,12 @@ func builtinJobs(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		} else {
 			fmt.Fprintf(&b, "[%d]%s  %-24s%s\n", j.id, mark, jobState(j), cmd)
 		}
-		if j.done {
+		if done {
 			j.notified = true
 		}
 	}
 	for _, j := range sel {
-		if j.done && j.notified {
+		if j.notified && j.isDone() {
 			r.jobs.remove(j)
 		}
 	}

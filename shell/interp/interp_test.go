@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,7 +20,25 @@ import (
 
 // testRunner is a shell over a fresh default VFS whose programs are not
 // run (Exec answers 127 for anything outside the shell).
-func testRunner(t testing.TB) (*Runner, *bytes.Buffer, *bytes.Buffer) {
+// syncBuffer collects output written by concurrent pipeline stages.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func testRunner(t testing.TB) (*Runner, *syncBuffer, *syncBuffer) {
 	fsys := vfs.NewDefault(vfs.Options{MaxBytes: 64 << 20}, []string{"cat", "true"})
 	cfg := &Config{
 		FS: fsys, UID: 1000, GID: 1000, Version: "5.2.15(1)-release",
@@ -29,7 +48,7 @@ func testRunner(t testing.TB) (*Runner, *bytes.Buffer, *bytes.Buffer) {
 		MaxSubshells: 64,
 	}
 	r := New(cfg, []string{"PATH=/usr/bin:/bin", "HOME=/home/user"}, "/home/user", 1, 0)
-	var out, errb bytes.Buffer
+	var out, errb syncBuffer
 	r.SetStdio(strings.NewReader(""), &out, &errb)
 	r.SetCommandMode(true)
 	return r, &out, &errb

@@ -340,16 +340,48 @@ type jobTable struct {
 }
 
 type job struct {
-	id       int
-	pid      int
-	cmd      string
-	done     bool
-	status   int
-	cancel   context.CancelCauseFunc
-	killSig  int
-	notified bool
-	waited   bool
-	doneCh   chan struct{}
+	id     int
+	pid    int
+	cmd    string
+	cancel context.CancelCauseFunc
+	doneCh chan struct{}
+	// the shell's own bookkeeping (its goroutine only)
+	notified, waited bool
+
+	// set by the job's goroutine, read by the shell's: under mu
+	mu      sync.Mutex
+	done    bool
+	status  int
+	killSig int
+}
+
+// state is the job's progress: ended, with what status, killed by what.
+func (j *job) state() (done bool, status, killSig int) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.done, j.status, j.killSig
+}
+
+func (j *job) isDone() bool {
+	done, _, _ := j.state()
+	return done
+}
+
+// exitStatus is the status of an ended job.
+func (j *job) exitStatus() int {
+	_, st, _ := j.state()
+	return st
+}
+
+// markKilled records the signal sent to a running job; false if it ended.
+func (j *job) markKilled(sig int) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.done {
+		return false
+	}
+	j.killSig = sig
+	return true
 }
 
 func newJobTable() *jobTable {
@@ -374,7 +406,7 @@ func (t *jobTable) add(pid int, cmd string, cancel context.CancelCauseFunc) *job
 	if len(t.list) > 256 {
 		var keep []*job
 		for _, o := range t.list {
-			if !o.done || len(keep) < 128 {
+			if !o.isDone() || len(keep) < 128 {
 				keep = append(keep, o)
 			}
 		}
@@ -385,9 +417,10 @@ func (t *jobTable) add(pid int, cmd string, cancel context.CancelCauseFunc) *job
 }
 
 func (t *jobTable) done(j *job, st int) {
+	j.mu.Lock()
+	j.done, j.status = true, st
+	j.mu.Unlock()
 	t.mu.Lock()
-	j.done = true
-	j.status = st
 	close(t.ch)
 	t.ch = make(chan struct{})
 	t.mu.Unlock()
@@ -395,8 +428,8 @@ func (t *jobTable) done(j *job, st int) {
 }
 
 func (j *job) killStatus() int {
-	if j.killSig > 0 {
-		return 128 + j.killSig
+	if _, _, sig := j.state(); sig > 0 {
+		return 128 + sig
 	}
 	return 143
 }
@@ -449,7 +482,8 @@ func (t *jobTable) snapshot() *jobTable {
 	n := newJobTable()
 	n.next = t.next
 	for _, j := range t.list {
-		c := &job{id: j.id, pid: j.pid, cmd: j.cmd, done: j.done, status: j.status}
+		done, st, sig := j.state()
+		c := &job{id: j.id, pid: j.pid, cmd: j.cmd, done: done, status: st, killSig: sig}
 		n.list = append(n.list, c)
 		if j == t.last {
 			n.last = c
