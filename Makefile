@@ -46,7 +46,7 @@ bash-tests: build
 # The shell's parser and evaluator and their arithmetic and pattern engines
 # take untrusted text: each is fuzzed for a bounded time (seeded with the
 # conformance cases); a crash, a recovered panic or a hang fails.
-FUZZTIME ?= 20s
+FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./shell/syntax/
 	$(GO) test -run XXX -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME) ./shell/interp/

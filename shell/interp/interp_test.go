@@ -89,8 +89,13 @@ func TestArithmeticErrorsAtRunTime(t *testing.T) {
 }
 
 // seedScripts are the conformance suite's scripts.
+// seedScripts seeds a fuzz target with the shell's conformance cases (the
+// bash-* groups and "shell"; the other groups exercise guest programs, which
+// the test runner does not have). Go fails a fuzz run whose -fuzztime ends
+// before every seed has run once, so the seeds are kept to those.
 func seedScripts(f *testing.F) {
-	files, _ := filepath.Glob("../../testdata/conformance/cases/*.txt")
+	files, _ := filepath.Glob("../../testdata/conformance/cases/bash-*.txt")
+	files = append(files, "../../testdata/conformance/cases/shell.txt")
 	for _, p := range files {
 		data, err := os.ReadFile(p)
 		if err != nil {
