@@ -230,12 +230,14 @@ loop:
 		if req.Stdin == nil {
 			return 0
 		}
-		data, err := io.ReadAll(req.Stdin)
-		if err != nil {
-			return 1
-		}
-		script = string(data)
 		readStdin = true
+		if noExec {
+			data, err := io.ReadAll(req.Stdin)
+			if err != nil {
+				return 1
+			}
+			script = string(data)
+		}
 	}
 	if noExec {
 		if _, err := syntax.Parse(script); err != nil {
@@ -285,7 +287,7 @@ loop:
 			return 2
 		}
 	}
-	return child.Run(ctx, script, interp.RunOpts{Script: true})
+	return child.Run(ctx, script, interp.RunOpts{Script: true, FromStdin: readStdin && script == ""})
 }
 
 // runWhich is `which [-a] NAME...` over the VFS PATH (debianutils' output:

@@ -65,9 +65,23 @@ func fromTokens(toks []btok) []syntax.Part {
 			esc = false
 		}
 	}
-	for _, t := range toks {
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
 		if t.part != nil {
 			flush()
+			// Braces expand on the text before anything else: in $var{x,y}
+			// the name goes on into what they left ($varx, $vary).
+			if pe, ok := t.part.(*syntax.ParamExp); ok && pe.Short && syntax.ValidName(pe.Name) {
+				name := pe.Name
+				for i+1 < len(toks) && toks[i+1].part == nil && !toks[i+1].esc && !toks[i+1].gen && isNameByte(toks[i+1].c) {
+					name += string(toks[i+1].c)
+					i++
+				}
+				if name != pe.Name {
+					parts = append(parts, &syntax.ParamExp{Short: true, Name: name})
+					continue
+				}
+			}
 			parts = append(parts, t.part)
 			continue
 		}
@@ -280,3 +294,7 @@ func isPadded(s string) bool {
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

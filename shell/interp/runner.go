@@ -529,6 +529,9 @@ type RunOpts struct {
 	Script bool
 	// Name is the source's name for BASH_SOURCE.
 	Source string
+	// FromStdin reads the commands from fd 0 instead of the text, a line
+	// at a time, leaving the rest to the commands (bash -s).
+	FromStdin bool
 }
 
 // Run parses src one complete command at a time and runs each, as bash
@@ -546,7 +549,11 @@ func (r *Runner) Run(ctx context.Context, src string, opt RunOpts) (status int) 
 	if opt.Source != "" {
 		r.sourceName = opt.Source
 	}
-	r.runSource(ctx, src, 1, false)
+	if opt.FromStdin {
+		r.runStdin(ctx)
+	} else {
+		r.runSource(ctx, src, 1, false)
+	}
 	if r.flow == flowAbort {
 		r.flow = flowNone
 	}
@@ -577,7 +584,26 @@ var debugPanics = false
 // runSource parses and runs text (a script, eval, source) starting at line.
 // In an eval, a syntax error does not end the shell.
 func (r *Runner) runSource(ctx context.Context, src string, line int, isEval bool) {
-	p := syntax.NewParser(src, line)
+	r.runParser(ctx, syntax.NewParser(src, line), isEval)
+}
+
+// runStdin runs the commands fd 0 gives, reading a line at a time as the
+// parser needs them, so that what they read of fd 0 is what follows them
+// (bash < script, bash -s).
+func (r *Runner) runStdin(ctx context.Context) {
+	p := syntax.NewParser("", 1)
+	p.More = func() (string, bool) {
+		f := r.fds.get(0)
+		if f == nil || ctx.Err() != nil {
+			return "", false
+		}
+		data, hit, _ := f.readUntil('\n', -1)
+		return string(data), hit
+	}
+	r.runParser(ctx, p, false)
+}
+
+func (r *Runner) runParser(ctx context.Context, p *syntax.Parser, isEval bool) {
 	p.Name = r.sourceName
 	p.Warn = func(line int, msg string) {
 		old := r.line
@@ -596,6 +622,7 @@ func (r *Runner) runSource(ctx context.Context, src string, line int, isEval boo
 			p.Aliases = nil
 		}
 		stmts, err := p.Next()
+		src := p.Source()
 		if off := p.Offset(); off > echoed && off <= len(src) {
 			if r.opts.verbose {
 				// set -v: the input as it is read
@@ -636,7 +663,7 @@ func (r *Runner) runSource(ctx context.Context, src string, line int, isEval boo
 		if r.opts.noexec && !r.interactive {
 			continue
 		}
-		if r.cmdMode && r.depth == 1 && !isEval && r.subLevel == 0 && strings.TrimSpace(src[min(p.Offset(), len(src)):]) == "" {
+		if r.cmdMode && r.depth == 1 && !isEval && r.subLevel == 0 && p.More == nil && strings.TrimSpace(src[min(p.Offset(), len(src)):]) == "" {
 			r.oneShot = oneShotCmd(stmts)
 		}
 		r.runStmts(ctx, stmts)

@@ -9,10 +9,11 @@ package syntax
 
 // Stmt is one element of a list: and-or pipelines with its terminator.
 type Stmt struct {
-	Line  int
-	Pipes []*Pipeline // joined by Ops
-	Ops   []AndOr     // len(Pipes)-1
-	Async bool        // terminated by &
+	Line    int
+	Pipes   []*Pipeline // joined by Ops
+	Ops     []AndOr     // len(Pipes)-1
+	Async   bool        // terminated by &
+	Newline bool        // terminated by a newline (kept when $(...) is reprinted)
 }
 
 // AndOr joins two pipelines of a Stmt.

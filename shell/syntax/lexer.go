@@ -76,28 +76,47 @@ type lexMode struct {
 }
 
 func (p *Parser) peek() int {
-	for i := len(p.frames) - 1; i >= 0; i-- {
-		f := p.frames[i]
-		if f.pos < len(f.src) {
-			return int(f.src[f.pos])
+	for {
+		for i := len(p.frames) - 1; i >= 0; i-- {
+			f := p.frames[i]
+			if f.pos < len(f.src) {
+				return int(f.src[f.pos])
+			}
 		}
-		if i > 0 {
-			continue
+		if !p.more() {
+			return -1
 		}
 	}
-	return -1
 }
 
 // peekAt looks n bytes ahead.
 func (p *Parser) peekAt(n int) int {
-	for i := len(p.frames) - 1; i >= 0; i-- {
-		f := p.frames[i]
-		if f.pos+n < len(f.src) {
-			return int(f.src[f.pos+n])
+	for {
+		m := n
+		for i := len(p.frames) - 1; i >= 0; i-- {
+			f := p.frames[i]
+			if f.pos+m < len(f.src) {
+				return int(f.src[f.pos+m])
+			}
+			m -= len(f.src) - f.pos
 		}
-		n -= len(f.src) - f.pos
+		if !p.more() {
+			return -1
+		}
 	}
-	return -1
+}
+
+// more asks Parser.More for the next line of the source.
+func (p *Parser) more() bool {
+	if p.More == nil || p.moreDone {
+		return false
+	}
+	s, ok := p.More()
+	if !ok {
+		p.moreDone = true
+	}
+	p.frames[0].src += s
+	return s != ""
 }
 
 // rest is what is left of the current frame (for scans that look ahead).
@@ -126,6 +145,9 @@ func (p *Parser) get() int {
 			return int(c)
 		}
 		if len(p.frames) == 1 {
+			if p.more() {
+				continue
+			}
 			return -1
 		}
 		p.popFrame()
@@ -261,7 +283,6 @@ func (p *Parser) lex(m lexMode) token {
 			p.skip(n)
 			return token{kind: k, line: line, text: tokText[k], lit: tokText[k]}
 		}
-		c1 := p.peekAt(1)
 		switch c {
 		case -1:
 			if !p.virtualNL && len(p.frames) == 1 && p.frames[0].src != "" && !strings.HasSuffix(p.frames[0].src, "\n") {
@@ -273,9 +294,14 @@ func (p *Parser) lex(m lexMode) token {
 			}
 			return token{kind: tEOF, line: line, text: "end of file"}
 		case '\n':
+			// nothing past the newline is read (with Parser.More, the rest
+			// of the input belongs to the commands until they are parsed)
 			p.get()
 			p.readHeredocs()
 			return token{kind: tNewline, line: line, text: "newline", lit: "\n"}
+		}
+		c1 := p.peekAt(1)
+		switch c {
 		case ';':
 			if c1 == ';' {
 				if p.peekAt(2) == '&' {
@@ -616,8 +642,15 @@ func (p *Parser) readDollar(inDq bool) Part {
 				p.failEOF(line, "unexpected EOF while looking for matching `)'")
 			}
 		}
+		start := p.histPos() - 1 // at the $
 		p.get()
-		return &CmdSubst{Body: p.subList()}
+		body := p.subList()
+		// bash 5.2 keeps $(...) as its parser reprints it ("$( ls )" is
+		// "$(ls)" in declare -f): the word's text says so too
+		if text := comsubString(body); !strings.Contains(text, "<<") {
+			p.hist = append(p.hist[:start], "$("+text+")"...)
+		}
+		return &CmdSubst{Body: body}
 	case c == '[':
 		if end, ok := scanBracket(p.rest(), 1); ok {
 			p.get()

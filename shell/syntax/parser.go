@@ -28,6 +28,11 @@ type Parser struct {
 	Warn func(line int, msg string)
 	// Name is the source's name, kept in function definitions.
 	Name string
+	// More, when set, gives the source a line at a time, as the parser
+	// needs it (a shell reading its commands from a stream it shares with
+	// them: bash -s, bash < script); false when there is no more.
+	More     func() (string, bool)
+	moreDone bool
 }
 
 // NewParser reads src, whose first line is numbered line.
@@ -40,6 +45,9 @@ func NewParser(src string, line int) *Parser {
 
 // Offset is how much of the source the parser has read.
 func (p *Parser) Offset() int { return p.frames[0].pos }
+
+// Source is the source text read so far (all of it without More).
+func (p *Parser) Source() string { return p.frames[0].src }
 
 // Line is the line the parser has reached.
 func (p *Parser) Line() int { return p.line }
@@ -158,6 +166,7 @@ func (p *Parser) list(top bool) []*Stmt {
 			p.next(lexMode{})
 			st.Async = true
 		case tNewline:
+			st.Newline = true
 			if top {
 				return out
 			}

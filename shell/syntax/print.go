@@ -31,7 +31,11 @@ type pnode struct {
 	negated       bool
 }
 
-func listTree(list []*Stmt) *pnode {
+func listTree(list []*Stmt) *pnode { return listTreeNL(list, false) }
+
+// listTreeNL keeps commands ended by a newline joined by one when keepNL
+// (bash's parser does so inside $(...)).
+func listTreeNL(list []*Stmt, keepNL bool) *pnode {
 	var n *pnode
 	for i, st := range list {
 		t := stmtTree(st)
@@ -41,6 +45,8 @@ func listTree(list []*Stmt) *pnode {
 			conn := ";"
 			if list[i-1].Async {
 				conn = "&"
+			} else if keepNL && list[i-1].Newline {
+				conn = "\n"
 			}
 			n = &pnode{first: n, second: t, connector: conn}
 		}
@@ -142,6 +148,13 @@ func CommandString(stmts []*Stmt) string {
 	return p.b.String()
 }
 
+// comsubString is the body of $(...) as bash 5.2 reprints it.
+func comsubString(stmts []*Stmt) string {
+	p := &printer{}
+	p.node(listTreeNL(stmts, true))
+	return p.b.String()
+}
+
 func (p *printer) put(s string) { p.b.WriteString(s) }
 
 func (p *printer) last() byte {
@@ -208,10 +221,10 @@ func (p *printer) node(n *pnode) {
 		if n.second != nil {
 			p.skipIndent++
 		}
-	default:
+	default: // ";" or, in $(...), "\n"
 		if len(p.deferred) == 0 {
 			if !p.wasHeredoc {
-				p.put(";")
+				p.put(c)
 			} else {
 				p.wasHeredoc = false
 			}
@@ -223,7 +236,9 @@ func (p *printer) node(n *pnode) {
 		if p.inFunc > 0 {
 			p.put("\n")
 		} else {
-			p.put(" ")
+			if c == ";" {
+				p.put(" ")
+			}
 			if n.second != nil {
 				p.skipIndent++
 			}
