@@ -99,7 +99,7 @@ func (r *Runner) kindOf(name string, all bool) []string {
 		kinds = append(kinds, "builtin")
 	}
 	if all || len(kinds) == 0 {
-		if p := r.findFiles(name, all); len(p) > 0 {
+		if p := r.findFilesCounting(name, all, false); len(p) > 0 {
 			for range p {
 				kinds = append(kinds, "file")
 			}
@@ -110,6 +110,12 @@ func (r *Runner) kindOf(name string, all bool) []string {
 
 // findFiles lists the executables name resolves to in PATH.
 func (r *Runner) findFiles(name string, all bool) []string {
+	return r.findFilesCounting(name, all, true)
+}
+
+// findFilesCounting is findFiles; count says whether a hashed name's use
+// counts as a hit (once per command, as bash counts).
+func (r *Runner) findFilesCounting(name string, all, count bool) []string {
 	if strings.Contains(name, "/") {
 		if p, err := r.lookPathNoHash(name); err == nil {
 			return []string{p}
@@ -117,7 +123,11 @@ func (r *Runner) findFiles(name string, all bool) []string {
 		return nil
 	}
 	if !all {
-		if p, ok := r.hashed.lookup(name); ok {
+		lookup := r.hashed.peek
+		if count {
+			lookup = r.hashed.lookup
+		}
+		if p, ok := lookup(name); ok {
 			return []string{p}
 		}
 		if p, err := r.lookPathNoHash(name); err == nil {

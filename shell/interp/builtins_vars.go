@@ -819,9 +819,15 @@ func builtinGetopts(r *Runner, ctx context.Context, args []string, _ map[int]*de
 		return 2
 	}
 	optstring, name := args[1], args[2]
-	if !validVarRef(name) {
-		r.errmsg("getopts: `" + name + "': not a valid identifier")
-		return 1
+	// bash parses the option (OPTIND moves on) before it finds that the
+	// name is not one it can assign
+	bind := func(v string) int {
+		if !validVarRef(name) {
+			r.errmsg("getopts: `" + name + "': not a valid identifier")
+			return 1
+		}
+		_ = r.setVar(name, v, 0)
+		return 0
 	}
 	argv := r.params
 	if len(args) > 3 {
@@ -848,8 +854,8 @@ func builtinGetopts(r *Runner, ctx context.Context, args []string, _ map[int]*de
 		r.getoptsInd = n
 	}
 	done := func() int {
-		_ = r.setVar(name, "?", 0)
-		_ = r.unsetVar("OPTARG", false)
+		bind("?")
+		r.dropVar("OPTARG")
 		return 1
 	}
 	if optind-1 >= len(argv) {
@@ -887,15 +893,15 @@ func builtinGetopts(r *Runner, ctx context.Context, args []string, _ map[int]*de
 		if printErrs {
 			r.stderr(r.name + ": illegal option -- " + string(c) + "\n")
 		}
-		_ = r.setVar(name, "?", 0)
+		st := bind("?")
 		if silent {
 			if err := r.setVar("OPTARG", string(c), 0); err != nil {
 				r.errmsg(err.Error())
 			}
 		} else {
-			_ = r.unsetVar("OPTARG", false)
+			r.dropVar("OPTARG")
 		}
-		return 0
+		return st
 	}
 	if i+1 < len(optstring) && optstring[i+1] == ':' {
 		var val string
@@ -911,13 +917,11 @@ func builtinGetopts(r *Runner, ctx context.Context, args []string, _ map[int]*de
 					r.stderr(r.name + ": option requires an argument -- " + string(c) + "\n")
 				}
 				if silent {
-					_ = r.setVar(name, ":", 0)
 					_ = r.setVar("OPTARG", string(c), 0)
-				} else {
-					_ = r.setVar(name, "?", 0)
-					_ = r.unsetVar("OPTARG", false)
+					return bind(":")
 				}
-				return 0
+				r.dropVar("OPTARG")
+				return bind("?")
 			}
 			val = argv[optind]
 			setInd(optind + 2)
@@ -925,13 +929,11 @@ func builtinGetopts(r *Runner, ctx context.Context, args []string, _ map[int]*de
 		if err := r.setVar("OPTARG", val, 0); err != nil {
 			r.errmsg(err.Error())
 		}
-		_ = r.setVar(name, string(c), 0)
-		return 0
+		return bind(string(c))
 	}
 	next()
-	_ = r.unsetVar("OPTARG", false)
-	_ = r.setVar(name, string(c), 0)
-	return 0
+	r.dropVar("OPTARG")
+	return bind(string(c))
 }
 
 // optFlags is " -LETTERS" without the given letter ("" when none is left).

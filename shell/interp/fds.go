@@ -29,6 +29,8 @@ func newOpenFile(r io.Reader, w io.Writer, c io.Closer) *openFile {
 	f.refs.Store(1)
 	if vf, ok := c.(*vfs.File); ok {
 		f.vf = vf
+	} else if vf, ok := r.(*vfs.File); ok {
+		f.vf = vf // a file a parent shell shares with this one (bash < script)
 	}
 	return f
 }

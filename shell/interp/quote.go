@@ -16,6 +16,11 @@ func quoteSingle(s string) string {
 	if needsAnsiC(s) {
 		return ansiCQuote(s)
 	}
+	return shSingleQuote(s)
+}
+
+// shSingleQuote is sh_single_quote itself, whatever the text holds.
+func shSingleQuote(s string) string {
 	if s == "'" {
 		return `\'`
 	}
@@ -183,18 +188,20 @@ func xtraceQuote(s string) string {
 	if s == "" {
 		return "''"
 	}
-	if needsAnsiC(s) {
-		return ansiCQuote(s)
-	}
+	// as bash: shell metacharacters mean single quotes (control
+	// characters and all), else unprintable ones mean $'...'
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>', '!', '{', '}', '*', '[', '?', ']', '^', '$', '`':
-			return quoteSingle(s)
+			return shSingleQuote(s)
 		case '~', '#':
 			if i == 0 {
-				return quoteSingle(s)
+				return shSingleQuote(s)
 			}
 		}
+	}
+	if needsAnsiC(s) {
+		return ansiCQuote(s)
 	}
 	return s
 }

@@ -590,6 +590,16 @@ func (r *Runner) setArray(name string, vals []string, f setFlags) error {
 }
 
 // unsetVar removes a variable (unset NAME).
+// dropVar removes name even when it is readonly (bash's getopts so unsets
+// OPTARG).
+func (r *Runner) dropVar(name string) {
+	m := r.mutVars()
+	if v := m[name]; v != nil && v.attrs&attrReadonly != 0 {
+		m[name] = &Var{attrs: v.attrs &^ attrReadonly, level: v.level, prev: v.prev}
+	}
+	_ = r.unsetVar(name, false)
+}
+
 func (r *Runner) unsetVar(name string, followRef bool) error {
 	m := r.mutVars()
 	if followRef {

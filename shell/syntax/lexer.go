@@ -663,8 +663,13 @@ func (p *Parser) readDollar(inDq bool) Part {
 		p.get()
 		return p.readParamExp(inDq)
 	case c == '\'' && !inDq:
+		start := p.histPos() - 1 // at the $
 		p.get()
-		return &SglQuoted{Val: p.readAnsiC(), Dollar: true}
+		val := p.readAnsiC()
+		// bash decodes $'...' as it reads it: the word's text is then the
+		// single-quoted result (what declare -f prints)
+		p.hist = append(p.hist[:start], singleQuote(val)...)
+		return &SglQuoted{Val: val, Dollar: true}
 	case c == '"' && !inDq:
 		p.get()
 		return &DblQuoted{Parts: p.readDquote(), Dollar: true}
@@ -1645,4 +1650,12 @@ func ParseDouble(s string) (w *Word, err error) {
 	}()
 	p := NewParser("", 1)
 	return p.subWord(s, 1, textHeredoc), nil
+}
+
+// singleQuote quotes s as bash's sh_single_quote does.
+func singleQuote(s string) string {
+	if s == "'" {
+		return `\'`
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
