@@ -98,8 +98,10 @@ func (r *Runner) funcNest() int {
 // callFunc runs a function with args ($0 stays the shell's).
 func (r *Runner) callFunc(ctx context.Context, fn *function, args []string) int {
 	if n := r.funcNest(); n > 0 && len(r.frames) >= n {
+		// bash abandons the whole command and reads on
 		r.errorf("%s: maximum function nesting level exceeded (%d)", fn.name, n)
-		r.exit(1)
+		r.status = 1
+		r.flow = flowAbort
 		return 1
 	}
 	if r.depth >= maxDepth {

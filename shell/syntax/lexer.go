@@ -438,12 +438,17 @@ func (p *Parser) wordToken(m lexMode, line int) token {
 			return token{kind: tWord, assign: a, word: &Word{Raw: a.Raw}, line: line, text: a.Raw}
 		}
 	}
+	for len(p.frames) > 1 && p.frames[len(p.frames)-1].pos >= len(p.frames[len(p.frames)-1].src) {
+		p.popFrame()
+	}
 	from := p.frames[len(p.frames)-1]
 	w := p.readWord(nil, m.cond || p.ExtGlob)
 	t := token{kind: tWord, word: w, line: line, text: w.Raw, lit: w.Lit()}
-	checkAlias := m.cmd || p.aliasNext && from != p.aliasFrom
+	// An alias's first word is an alias's name too; a word past the
+	// alias's text is one when the text ends in a blank.
+	checkAlias := m.cmd || p.aliasNext && from != p.aliasFrom || from == p.aliasFirst
+	p.aliasFirst = nil
 	if from != p.aliasFrom {
-		// a word past the alias's own text takes up its trailing blank
 		p.aliasNext = false
 	}
 	if checkAlias && p.Aliases != nil && t.lit != "" && !IsKeyword(t.lit) {
@@ -458,8 +463,8 @@ func (p *Parser) wordToken(m lexMode, line int) token {
 // already), reporting whether it did.
 func (p *Parser) expandAlias(name string) bool {
 	for _, f := range p.frames[1:] {
-		if f.alias == name && f.pos < len(f.src) {
-			return false
+		if f.alias == name {
+			return false // being expanded: not again
 		}
 	}
 	text, ok := p.Aliases(name)
@@ -467,8 +472,9 @@ func (p *Parser) expandAlias(name string) bool {
 		return false
 	}
 	p.aliasNext = strings.HasSuffix(text, " ") || strings.HasSuffix(text, "\t")
-	p.frames = append(p.frames, &frame{src: text + " ", alias: name})
+	p.frames = append(p.frames, &frame{src: text, alias: name})
 	p.aliasFrom = p.frames[len(p.frames)-1]
+	p.aliasFirst = p.aliasFrom
 	return true
 }
 
@@ -1249,11 +1255,17 @@ func (p *Parser) paramArg(stopSlash, inDq, pattern bool) (*Word, bool) {
 		case c == '\'':
 			// In double quotes a default value's single quotes are literal,
 			// but they still hide what they enclose from the search for
-			// the closing brace; double quotes in them are removed.
+			// the closing brace; what they enclose expands as the rest of
+			// the double-quoted word does, and double quotes in it go.
 			p.get()
+			line := p.line
 			v := strings.ReplaceAll(p.readSingle(), `"`, "")
-			lit.WriteString(`'` + strings.ReplaceAll(v, `\`, `\\`) + `'`)
-			esc = esc || strings.Contains(v, `\`)
+			lit.WriteByte('\'')
+			if w := p.subWord(v, line, textHeredoc); w != nil && len(w.Parts) > 0 {
+				flush()
+				parts = append(parts, w.Parts...)
+			}
+			lit.WriteByte('\'')
 		case c == '"':
 			p.get()
 			flush()

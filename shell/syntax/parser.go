@@ -8,17 +8,18 @@ import (
 
 // Parser reads bash source one complete command at a time.
 type Parser struct {
-	frames    []*frame
-	hist      []byte // every byte read, for the source text of words
-	line      int
-	firstLine int
-	tok       *token      // a token read ahead
-	pending   []*Redirect // here-documents whose bodies follow the next newline
-	aliasNext bool        // the last alias ended in a blank: check the next word too
-	aliasFrom *frame      // that alias's text
-	condLine  int         // where the [[ being parsed began
-	virtualNL bool        // the newline bash adds after text without one was read
-	heredoc   bool        // parsing a here-document's body
+	frames     []*frame
+	hist       []byte // every byte read, for the source text of words
+	line       int
+	firstLine  int
+	tok        *token      // a token read ahead
+	pending    []*Redirect // here-documents whose bodies follow the next newline
+	aliasNext  bool        // the last alias ended in a blank: check the next word too
+	aliasFrom  *frame      // that alias's text
+	aliasFirst *frame      // an alias's text whose first word is still to come
+	condLine   int         // where the [[ being parsed began
+	virtualNL  bool        // the newline bash adds after text without one was read
+	heredoc    bool        // parsing a here-document's body
 
 	// ExtGlob enables ?(...) *(...) +(...) @(...) !(...) patterns (shopt extglob).
 	ExtGlob bool
@@ -177,8 +178,12 @@ func (p *Parser) list(top bool) []*Stmt {
 	}
 }
 
-func (p *Parser) skipNewlines() {
-	for p.peekTok(cmdMode).kind == tNewline {
+func (p *Parser) skipNewlines() { p.skipNewlinesIn(cmdMode) }
+
+// skipNewlinesIn skips newlines, reading what follows in mode m (a case
+// pattern is no command word: no alias applies to it).
+func (p *Parser) skipNewlinesIn(m lexMode) {
+	for p.peekTok(m).kind == tNewline {
 		p.next(lexMode{})
 	}
 }
@@ -545,10 +550,10 @@ func (p *Parser) caseClause(line int) Command {
 		p.unexpected(t)
 	}
 	c := &Case{CmdBase: CmdBase{Line: line}, Word: t.word}
-	p.skipNewlines()
+	p.skipNewlinesIn(lexMode{})
 	p.expectWord("in")
 	for {
-		p.skipNewlines()
+		p.skipNewlinesIn(lexMode{})
 		t := p.peekTok(lexMode{})
 		if isWord(t, "esac") {
 			p.next(lexMode{})
