@@ -74,7 +74,7 @@ func TestBashSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, h := range []string{"recho", "zecho"} {
+	for _, h := range []string{"recho", "zecho", "xcase"} {
 		data, err := os.ReadFile(filepath.Join(bashTestsDir, h))
 		if err != nil {
 			t.Fatal(err)

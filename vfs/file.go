@@ -218,7 +218,7 @@ func (fl *File) Read(p []byte) (int, error) {
 	case fkDir:
 		return 0, fl.err("read", syscall.EISDIR)
 	case fkFIFO:
-		n, err := fl.pipe.read(p, true)
+		n, err := fl.pipe.read(p, true, &fl.closed)
 		if err != nil && err != io.EOF {
 			err = fl.err("read", toErrno(err))
 		}
@@ -300,7 +300,7 @@ func (fl *File) Write(p []byte) (int, error) {
 	case fkDir:
 		return 0, fl.err("write", syscall.EISDIR)
 	case fkFIFO:
-		n, err := fl.pipe.write(p, true)
+		n, err := fl.pipe.write(p, true, &fl.closed)
 		if err != nil {
 			err = fl.err("write", toErrno(err))
 		}
@@ -590,7 +590,7 @@ func (fl *File) Close() error {
 		}
 		if idle {
 			f.omu.Lock()
-			if f.fifos[fl.ino] == fl.pipe {
+			if f.fifos[fl.ino] == fl.pipe && !fl.pipe.sticky {
 				delete(f.fifos, fl.ino)
 			}
 			f.omu.Unlock()

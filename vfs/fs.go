@@ -203,6 +203,11 @@ func (f *FS) free(n *inode) {
 	if n.isRegular() {
 		f.t.bytes -= n.size
 	}
+	if n.isFIFO() {
+		f.omu.Lock()
+		delete(f.fifos, n.ino) // its pipe goes with it
+		f.omu.Unlock()
+	}
 	f.t.inodes.set(n.ino, nil, f.gen)
 	f.t.ninodes--
 }

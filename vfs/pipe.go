@@ -3,6 +3,7 @@ package vfs
 import (
 	"io"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -22,6 +23,7 @@ type pipe struct {
 	writers  int
 	hadRead  bool // a reader existed: only then does "no reader" mean EPIPE
 	hadWrite bool // a writer existed: only then does "no writer" mean EOF
+	sticky   bool // kept while its FIFO exists (FS.KeepPipe)
 }
 
 func newPipe(size int) *pipe {
@@ -50,25 +52,29 @@ func (p *pipe) addWriter() {
 	p.rc.Broadcast()
 }
 
-// closeReader/closeWriter report idle when nobody holds the pipe and no
-// data is waiting: the FIFO can then be forgotten. Data written before any
-// reader arrived is kept for the next reader (a real FIFO would have made
-// the writer's open wait for a reader instead; we never block in open).
+// closeReader/closeWriter report idle when nobody holds the pipe any more
+// and a reader has had it: the FIFO can then be forgotten (what was not
+// read is lost, as when a real FIFO's last holder closes it). A pipe whose
+// writers came and went before any reader is kept, data and end of file,
+// for the next reader: a real FIFO would have made the writer's open wait
+// for a reader instead, and we never block in open.
 func (p *pipe) closeReader() (idle bool) {
 	p.mu.Lock()
 	p.readers--
-	idle = p.readers == 0 && p.writers == 0 && p.n == 0
+	idle = p.readers == 0 && p.writers == 0 && p.hadRead
 	p.mu.Unlock()
 	p.wc.Broadcast()
+	p.rc.Broadcast() // a reader blocked on the end just closed
 	return idle
 }
 
 func (p *pipe) closeWriter() (idle bool) {
 	p.mu.Lock()
 	p.writers--
-	idle = p.readers == 0 && p.writers == 0 && p.n == 0
+	idle = p.readers == 0 && p.writers == 0 && p.hadRead
 	p.mu.Unlock()
 	p.rc.Broadcast()
+	p.wc.Broadcast() // a writer blocked on the end just closed
 	return idle
 }
 
@@ -111,7 +117,10 @@ func (p *pipe) put(b []byte) int {
 	return c
 }
 
-func (p *pipe) read(b []byte, block bool) (int, error) {
+// read takes what is buffered, waiting for some if block; closed reports
+// that the reading end itself was closed meanwhile (by another goroutine:
+// a killed process's handles), which ends the wait with EBADF.
+func (p *pipe) read(b []byte, block bool, closed *atomic.Bool) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
@@ -125,6 +134,10 @@ func (p *pipe) read(b []byte, block bool) (int, error) {
 			p.mu.Unlock()
 			return 0, syscall.EAGAIN
 		}
+		if closed != nil && closed.Load() {
+			p.mu.Unlock()
+			return 0, syscall.EBADF
+		}
 		p.rc.Wait()
 	}
 	c := p.take(b)
@@ -133,13 +146,17 @@ func (p *pipe) read(b []byte, block bool) (int, error) {
 	return c, nil
 }
 
-func (p *pipe) write(b []byte, block bool) (int, error) {
+func (p *pipe) write(b []byte, block bool, closed *atomic.Bool) (int, error) {
 	p.mu.Lock()
 	total := 0
 	for {
 		if p.readers == 0 && p.hadRead {
 			p.mu.Unlock()
 			return total, syscall.EPIPE
+		}
+		if closed != nil && closed.Load() {
+			p.mu.Unlock()
+			return total, syscall.EBADF
 		}
 		if total == len(b) {
 			break
@@ -172,14 +189,16 @@ func (p *pipe) buffered() int {
 
 // PipeReader is the read end of an anonymous pipe.
 type PipeReader struct {
-	p    *pipe
-	once sync.Once
+	p      *pipe
+	once   sync.Once
+	closed atomic.Bool
 }
 
 // PipeWriter is the write end of an anonymous pipe.
 type PipeWriter struct {
-	p    *pipe
-	once sync.Once
+	p      *pipe
+	once   sync.Once
+	closed atomic.Bool
 }
 
 // Pipe returns a connected pair over a bounded buffer of size bytes
@@ -193,29 +212,36 @@ func Pipe(size int) (*PipeReader, *PipeWriter) {
 
 // Read blocks until data is available; io.EOF once the writer closed and
 // the buffer is drained.
-func (r *PipeReader) Read(b []byte) (int, error) { return r.p.read(b, true) }
+func (r *PipeReader) Read(b []byte) (int, error) { return r.p.read(b, true, &r.closed) }
 
 // TryRead never blocks: syscall.EAGAIN when empty and the writer is open.
-func (r *PipeReader) TryRead(b []byte) (int, error) { return r.p.read(b, false) }
+func (r *PipeReader) TryRead(b []byte) (int, error) { return r.p.read(b, false, &r.closed) }
 
 // Buffered is the number of bytes waiting to be read.
 func (r *PipeReader) Buffered() int { return r.p.buffered() }
 
-// Close closes the read end; pending and later writes fail with EPIPE.
+// Close closes the read end; pending and later writes fail with EPIPE, a
+// read blocked on it (another goroutine's) fails with EBADF.
 func (r *PipeReader) Close() error {
-	r.once.Do(func() { r.p.closeReader() })
+	r.once.Do(func() {
+		r.closed.Store(true)
+		r.p.closeReader()
+	})
 	return nil
 }
 
 // Write blocks while the buffer is full until all of b is written;
 // syscall.EPIPE (with the count written so far) once the reader closed.
-func (w *PipeWriter) Write(b []byte) (int, error) { return w.p.write(b, true) }
+func (w *PipeWriter) Write(b []byte) (int, error) { return w.p.write(b, true, &w.closed) }
 
 // TryWrite writes what fits without blocking: syscall.EAGAIN if nothing fits.
-func (w *PipeWriter) TryWrite(b []byte) (int, error) { return w.p.write(b, false) }
+func (w *PipeWriter) TryWrite(b []byte) (int, error) { return w.p.write(b, false, &w.closed) }
 
 // Close closes the write end: the reader sees EOF after the buffered data.
 func (w *PipeWriter) Close() error {
-	w.once.Do(func() { w.p.closeWriter() })
+	w.once.Do(func() {
+		w.closed.Store(true)
+		w.p.closeWriter()
+	})
 	return nil
 }

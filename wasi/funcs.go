@@ -69,6 +69,11 @@ func def(module, name string, impl hostFn, params ...string) Func {
 		if !p.inited {
 			_ = p.Init()
 		}
+		if ctx != nil && ctx.Err() != nil {
+			// stopped (killed, timed out): no more I/O, as after a signal;
+			// the binding reports the cancellation
+			panic(&ExitError{Code: 137})
+		}
 		e := impl(ctx, p, m, s)
 		if p.Trace != nil {
 			p.Trace(name, s[:len(params)], e)

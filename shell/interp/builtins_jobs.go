@@ -428,7 +428,13 @@ func (r *Runner) findJob(a string) *job {
 	if err != nil {
 		return nil
 	}
-	return r.jobs.byPid(pid)
+	if j := r.jobs.byPid(pid); j != nil {
+		return j
+	}
+	if r.psubJobs != nil {
+		return r.psubJobs.byPid(pid)
+	}
+	return nil
 }
 
 func jobState(j *job) string {

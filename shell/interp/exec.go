@@ -30,12 +30,15 @@ func (r *Runner) runStmts(ctx context.Context, stmts []*syntax.Stmt) {
 		if r.opts.noexec && !r.interactive {
 			return // set -n: read on, run nothing
 		}
+		if len(r.coprocs) > 0 {
+			r.reapCoprocs()
+		}
 		if r.checkCtx(ctx) {
 			return
 		}
 		r.runStmt(ctx, st)
 		if len(r.psubs) > 0 {
-			r.finishPsubs()
+			r.finishPsubsFrom(r.depth)
 		}
 		if r.sig.pending() {
 			r.handleSignals(ctx)
@@ -736,8 +739,51 @@ func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 	go run()
 }
 
+// coproc remembers a coprocess's fds, which its NAME array shows.
+type coproc struct {
+	name  string
+	fds   [2]int
+	files [2]*openFile
+	job   *job
+}
+
+// reapCoprocs forgets the coprocesses that have ended, as bash does when
+// it reaps one: their fds close, NAME and NAME_PID are unset.
+func (r *Runner) reapCoprocs() {
+	keep := r.coprocs[:0]
+	for _, cp := range r.coprocs {
+		if !cp.job.isDone() {
+			keep = append(keep, cp)
+			continue
+		}
+		for k := 0; k < 2; k++ {
+			if cp.fds[k] >= 0 && r.fds.get(cp.fds[k]) == cp.files[k] {
+				r.fds.set(cp.fds[k], nil)
+			}
+		}
+		_ = r.unsetVar(cp.name, false)
+		_ = r.unsetVar(cp.name+"_PID", false)
+	}
+	r.coprocs = keep
+}
+
+// syncCoprocs marks -1 in NAME the coprocess fds that were closed or moved
+// (exec 3<&${COPROC[0]}-), as bash does.
+func (r *Runner) syncCoprocs() {
+	for i := range r.coprocs {
+		cp := &r.coprocs[i]
+		for k := 0; k < 2; k++ {
+			if cp.fds[k] >= 0 && r.fds.get(cp.fds[k]) != cp.files[k] {
+				cp.fds[k] = -1
+				_ = r.setVar(cp.name+"["+itoa(k)+"]", "-1", 0)
+			}
+		}
+	}
+}
+
 // runCoproc runs a coprocess: a background job with pipes to and from it.
 func (r *Runner) runCoproc(ctx context.Context, c *syntax.Coproc) {
+	r.reapCoprocs()
 	if r.cfg.Sequential {
 		r.errorf("coproc: not supported on this platform")
 		r.status = 1
@@ -753,14 +799,28 @@ func (r *Runner) runCoproc(ctx context.Context, c *syntax.Coproc) {
 	outR, outW := vfs.Pipe(0)
 	child.fds.set(0, newOpenFile(inR, nil, inR))
 	child.fds.set(1, newOpenFile(nil, outW, outW))
-	readFd := r.fds.lowestFree(60)
-	r.fds.set(readFd, newOpenFile(outR, nil, outR))
-	writeFd := r.fds.lowestFree(readFd + 1)
-	r.fds.set(writeFd, newOpenFile(nil, inW, inW))
+	// bash's places: the read end at 63, the write end at 60 (or the
+	// highest free below)
+	readFd := r.fds.highestFree(63)
+	rf := newOpenFile(outR, nil, outR)
+	r.fds.set(readFd, rf)
+	writeFd := r.fds.highestFree(60)
+	wf := newOpenFile(nil, inW, inW)
+	r.fds.set(writeFd, wf)
 	_ = r.setArray(c.Name, []string{itoa(readFd), itoa(writeFd)}, 0)
+	cp := coproc{name: c.Name, fds: [2]int{readFd, writeFd}, files: [2]*openFile{rf, wf}}
 	_ = r.setVar(c.Name+"_PID", itoa(child.bashpid), 0)
 	jctx, cancel := context.WithCancelCause(ctx)
-	j := r.jobs.add(child.bashpid, "coproc "+c.Name, cancel)
+	// killed, the coprocess also loses its ends of the pipes: a program
+	// blocked reading or writing them stops as a signal would stop it
+	kill := func(err error) {
+		cancel(err)
+		_ = inR.Close()
+		_ = outW.Close()
+	}
+	j := r.jobs.add(child.bashpid, "coproc "+c.Name, kill)
+	cp.job = j
+	r.coprocs = append(r.coprocs, cp)
 	r.lastBg = child.bashpid
 	go func() {
 		defer func() {

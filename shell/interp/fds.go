@@ -173,6 +173,17 @@ func (t *fdTable) lowestFree(min int) int {
 	}
 }
 
+// highestFree is the highest fd at or below max that is not open (or the
+// lowest free above it when all are).
+func (t *fdTable) highestFree(max int) int {
+	for fd := max; fd >= 3; fd-- {
+		if _, ok := t.m[fd]; !ok {
+			return fd
+		}
+	}
+	return t.lowestFree(max + 1)
+}
+
 func (t *fdTable) list() []int {
 	out := make([]int, 0, len(t.m))
 	for fd := range t.m {

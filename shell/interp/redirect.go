@@ -52,6 +52,7 @@ func (r *Runner) redirect(ctx context.Context, rs []*syntax.Redirect, permanent 
 		}
 	}
 	if permanent {
+		r.syncCoprocs()
 		return func() {}, nil
 	}
 	return undo, nil

@@ -90,8 +90,10 @@ type Runner struct {
 	params []string // $1 ...
 	frames []*frame // function calls
 
-	status      int // $?
-	lastBg      int // $!
+	status      int       // $?
+	lastBg      int       // $!
+	psubJobs    *jobTable // process substitutions, for wait $!
+	coprocs     []coproc
 	pid         int // $$
 	ppid        int
 	bashpid     int
@@ -425,6 +427,7 @@ func (r *Runner) clone() *Runner {
 	c.dirs = append([]string(nil), r.dirs...)
 	c.parentJobs = r.jobs
 	c.jobs = newJobTable()
+	c.psubJobs = nil
 	c.subLevel++
 	c.psubs = nil
 	if r.disabled != nil {

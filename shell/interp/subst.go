@@ -123,8 +123,9 @@ var psubCount atomic.Int64
 
 // psub is a process substitution waiting for its command to end.
 type psub struct {
-	path string
-	wait func()
+	path  string
+	wait  func()
+	level int // the shell depth (functions, eval, source) that made it
 }
 
 // procSubst runs <(cmd) or >(cmd) and returns a path that reads its
@@ -139,12 +140,22 @@ func (r *Runner) procSubst(ctx context.Context, p *syntax.ProcSubst) (string, er
 	}
 	c.traceNest++
 	fsys := r.cfg.FS
+	// $! is its pid, and `wait $!` its status (as in bash), though jobs
+	// does not list it
+	if r.psubJobs == nil {
+		r.psubJobs = newJobTable()
+	}
+	j := r.psubJobs.add(c.bashpid, "", nil)
+	r.lastBg = c.bashpid
+	psubs := r.psubJobs
 	run := func() {
 		defer func() {
 			if p := recover(); p != nil {
 				c.internalError(p)
 			}
+			st := c.statusOf()
 			c.finish()
+			psubs.done(j, st)
 		}()
 		c.runStmts(ctx, p.Body)
 		c.runExitTrap(ctx)
@@ -158,7 +169,7 @@ func (r *Runner) procSubst(ctx context.Context, p *syntax.ProcSubst) (string, er
 			}
 			c.fds.set(1, newOpenFile(nil, vf, vf))
 			run()
-			r.psubs = append(r.psubs, psub{path: path, wait: func() { _ = fsys.Remove(path) }})
+			r.psubs = append(r.psubs, psub{path: path, wait: func() { _ = fsys.Remove(path) }, level: r.depth})
 			return path, nil
 		}
 		if err := fsys.WriteFile(path, nil, 0o600); err != nil {
@@ -171,13 +182,16 @@ func (r *Runner) procSubst(ctx context.Context, p *syntax.ProcSubst) (string, er
 			}
 			run()
 			_ = fsys.Remove(path)
-		}})
+		}, level: r.depth})
 		return path, nil
 	}
 	if err := fsys.Mkfifo(path, 0o600); err != nil {
 		c.finish()
 		return "", &fatalError{msg: "process substitution: " + Strerror(errnoOf(err))}
 	}
+	// One pipe for the FIFO's whole life, as bash's /dev/fd/N is: opened
+	// again after its writer is done, it reads end of file.
+	_ = fsys.KeepPipe(path)
 	flag := os.O_WRONLY
 	if p.Out {
 		flag = os.O_RDONLY
@@ -211,15 +225,27 @@ func (r *Runner) procSubst(ctx context.Context, p *syntax.ProcSubst) (string, er
 		}
 		wg.Wait()
 		_ = fsys.Remove(path)
-	}})
+	}, level: r.depth})
 	return path, nil
 }
 
 // finishPsubs waits for the process substitutions of a finished command.
-func (r *Runner) finishPsubs() {
-	ps := r.psubs
-	r.psubs = nil
-	for _, p := range ps {
+func (r *Runner) finishPsubs() { r.finishPsubsFrom(0) }
+
+// finishPsubsFrom finishes those made at function-call depth level or
+// deeper: a function's commands leave alone those of its own call's
+// arguments, which last until the call ends (as bash keeps them).
+func (r *Runner) finishPsubsFrom(level int) {
+	var keep, done []psub
+	for _, p := range r.psubs {
+		if p.level >= level {
+			done = append(done, p)
+		} else {
+			keep = append(keep, p)
+		}
+	}
+	r.psubs = keep
+	for _, p := range done {
 		p.wait()
 	}
 }

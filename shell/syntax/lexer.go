@@ -535,7 +535,7 @@ func (p *Parser) readWord(parts []Part, extglob bool) *Word {
 			p.get()
 			flush()
 			parts = append(parts, p.readBackquote(false))
-		case (c == '<' || c == '>') && p.peekAt(1) == '(' && depth == 0 && lit.Len() == 0 && len(parts) == 0 && p.histPos() == start:
+		case (c == '<' || c == '>') && p.peekAt(1) == '(' && depth == 0: // anywhere in a word, as in bash
 			flush()
 			parts = append(parts, p.readProcSubst())
 		case extglob && (c == '?' || c == '*' || c == '+' || c == '@' || c == '!') && p.peekAt(1) == '(':

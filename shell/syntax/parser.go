@@ -638,6 +638,22 @@ func (p *Parser) coproc(line int) Command {
 var declBuiltins = map[string]bool{"declare": true, "typeset": true, "local": true, "export": true, "readonly": true,
 	"alias": true, "eval": true, "let": true}
 
+// assignWord is NAME=value as a plain word.
+func assignWord(a *Assign) *Word {
+	prefix := a.Name
+	if a.Index != nil {
+		prefix += "[" + a.Index.Src + "]"
+	}
+	if a.Append {
+		prefix += "+"
+	}
+	parts := []Part{&Lit{Val: prefix + "="}}
+	if a.Value != nil {
+		parts = append(parts, a.Value.Parts...)
+	}
+	return &Word{Parts: parts, Raw: a.Raw}
+}
+
 // evalLike builtins read NAME=(...) words but get them as text.
 var evalLike = map[string]bool{"eval": true, "let": true, "alias": true}
 
@@ -671,9 +687,12 @@ func (p *Parser) simpleFrom(first *token) Command {
 			if t.assign != nil {
 				if len(sc.Words) == 0 {
 					sc.Assigns = append(sc.Assigns, t.assign)
-				} else if evalLike[sc.Words[0].Lit()] {
+				} else if evalLike[sc.Words[0].Lit()] && t.assign.Array != nil {
 					// eval and let take NAME=(...) as text
 					sc.Words = append(sc.Words, p.subWord(t.assign.Raw, t.line, textWord))
+				} else if evalLike[sc.Words[0].Lit()] {
+					// and NAME=value as a word, expanded before they run
+					sc.Words = append(sc.Words, assignWord(t.assign))
 				} else {
 					sc.Words = append(sc.Words, &Word{Raw: t.assign.Raw, Assign: t.assign})
 				}
