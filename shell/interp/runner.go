@@ -102,7 +102,7 @@ type Runner struct {
 	cmdMode     bool // bash -c: syntax errors say "-c: line N"
 	line        int
 	lastArg     string // $_
-	curCmd      string // BASH_COMMAND
+	curCmd      *syntax.SimpleCmd // BASH_COMMAND (printed when read)
 	sourceName  string // BASH_SOURCE of the code running outside functions
 
 	flow       flowKind

@@ -40,7 +40,7 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	r.curSimple = c
 	if r.inTrap == 0 {
 		// BASH_COMMAND: in a trap, still the command that was trapped
-		r.curCmd = syntax.CommandString([]*syntax.Stmt{{Pipes: []*syntax.Pipeline{{Cmds: []syntax.Command{c}}}}})
+		r.curCmd = c
 	}
 	args, decls, err := r.expandCmdWords(ctx, c.Words)
 	if err != nil {

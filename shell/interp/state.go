@@ -41,7 +41,10 @@ func (r *Runner) dynValue(v *Var) (string, bool) {
 		}
 		return strings.Join(on, ":"), true
 	case dynBashCommand:
-		return r.curCmd, true
+		if r.curCmd == nil {
+			return "", true
+		}
+		return syntax.CommandString([]*syntax.Stmt{{Pipes: []*syntax.Pipeline{{Cmds: []syntax.Command{r.curCmd}}}}}), true
 	case dynArgv0:
 		return r.name, true
 	case dynHistcmd:
