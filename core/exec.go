@@ -123,6 +123,9 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 		env = withDefaults(env, t.env(req.Tool))
 	}
 	mod, err := sb.module(ctx, req)
+	if err != nil && ctx.Err() != nil {
+		return platform.ExitKilled // killed before it could start: nothing to say
+	}
 	if err != nil {
 		fmt.Fprintf(req.Stderr, "bash: %s: cannot execute: %v\n", req.Argv[0], err)
 		if errors.Is(err, platform.ErrInvalidModule) || errors.Is(err, errCorruptAsset) {

@@ -57,8 +57,18 @@ func (f *openFile) readUntil(delim int, max int) (data []byte, hitDelim bool, er
 		}
 		data = append(data, f.buf[:i]...)
 		f.buf = f.buf[i:]
-		if max >= 0 && chars >= max {
+		if max >= 0 && chars >= max && !partialRune(data) {
 			return data, false, nil
+		}
+		if max >= 0 && chars >= max && len(f.buf) > 0 {
+			// the last character's remaining bytes
+			for len(f.buf) > 0 && !utf8.RuneStart(f.buf[0]) && partialRune(data) {
+				data = append(data, f.buf[0])
+				f.buf = f.buf[1:]
+			}
+			if !partialRune(data) || len(f.buf) > 0 {
+				return data, false, nil
+			}
 		}
 		chunk := make([]byte, 4096)
 		if max >= 0 && max-chars < 4096 && f.vf == nil {
@@ -141,7 +151,7 @@ func builtinRead(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		}
 	}
 	if t, ok := o.vals['t']; ok {
-		if _, err := strconv.ParseFloat(t, 64); err != nil {
+		if v, err := strconv.ParseFloat(t, 64); err != nil || v < 0 || strings.ContainsAny(t, "eEnNxX") {
 			r.errmsg("read: " + t + ": invalid timeout specification")
 			return 1
 		}
@@ -187,7 +197,6 @@ func builtinRead(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		line = append(line, data...)
 		break
 	}
-	_ = exact
 	if bytes.IndexByte(line, 0) >= 0 {
 		line = bytes.ReplaceAll(line, []byte{0}, nil)
 	}
@@ -216,14 +225,25 @@ func builtinRead(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		}
 		return st
 	}
-	fields := splitRead(s, ifs, len(names), raw)
+	var fields []string
+	if exact {
+		// read -N takes the characters as they are: no splitting, no
+		// trimming; the first name gets them all
+		v := s
+		if !raw {
+			v = unescapeRead(s)
+		}
+		fields = []string{v}
+	} else {
+		fields = splitRead(s, ifs, len(names), raw)
+	}
 	for i, n := range names {
 		v := ""
 		if i < len(fields) {
 			v = fields[i]
 		}
 		if err := r.setVar(n, v, 0); err != nil {
-			r.errmsg("read: " + err.Error())
+			r.errmsg(err.Error()) // bash: "NAME: readonly variable", no "read:"
 			return 1
 		}
 	}
@@ -460,4 +480,15 @@ func (r *Runner) fdArg(name, s string) (int, bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// partialRune: data ends inside a multibyte character.
+func partialRune(data []byte) bool {
+	for k := 1; k <= utf8.UTFMax && k <= len(data); k++ {
+		b := data[len(data)-k]
+		if utf8.RuneStart(b) {
+			return b >= utf8.RuneSelf && !utf8.FullRune(data[len(data)-k:])
+		}
+	}
+	return false
 }

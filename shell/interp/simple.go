@@ -42,6 +42,13 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 		// BASH_COMMAND: in a trap, still the command that was trapped
 		r.curCmd = c
 	}
+	// bash runs the DEBUG trap before it expands the command
+	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && (len(r.frames) == 0 || r.opts.functrace) {
+		r.runTrap(ctx, "DEBUG", t)
+		if r.flow != flowNone {
+			return
+		}
+	}
 	args, decls, err := r.expandCmdWords(ctx, c.Words)
 	if err != nil {
 		r.expansionError(err)
@@ -53,12 +60,6 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	}
 	if r.opts.xtrace {
 		r.trace(ctx, c.Assigns, args)
-	}
-	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && (len(r.frames) == 0 || r.opts.functrace) {
-		r.runTrap(ctx, "DEBUG", t)
-		if r.flow != flowNone {
-			return
-		}
 	}
 	restore, err := r.redirect(ctx, c.Redirs, args[0] == "exec" && len(args) == 1)
 	if err != nil {

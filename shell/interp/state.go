@@ -251,7 +251,13 @@ func (r *Runner) runTrap(ctx context.Context, name, cmd string) {
 	line := r.line
 	flow := r.flow
 	r.flow = flowNone
-	r.runSource(ctx, cmd, r.line, true)
+	start := r.line
+	switch name {
+	case "DEBUG", "ERR", "RETURN":
+	default:
+		start = 1 // a signal's or EXIT's handler counts its own lines, as bash's
+	}
+	r.runSource(ctx, cmd, start, true)
 	if r.flow == flowNone || r.flow == flowReturn && name != "RETURN" && len(r.frames) == 0 {
 		r.flow = flow
 		r.status = st
