@@ -101,9 +101,9 @@ type Runner struct {
 	interactive bool
 	cmdMode     bool // bash -c: syntax errors say "-c: line N"
 	line        int
-	lastArg     string // $_
+	lastArg     string            // $_
 	curCmd      *syntax.SimpleCmd // BASH_COMMAND (printed when read)
-	sourceName  string // BASH_SOURCE of the code running outside functions
+	sourceName  string            // BASH_SOURCE of the code running outside functions
 
 	flow       flowKind
 	flowN      int
