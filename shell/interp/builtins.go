@@ -340,11 +340,14 @@ func builtinPrintf(r *Runner, _ context.Context, args []string, _ map[int]*declA
 		r.stderr("printf: usage: " + usages["printf"] + "\n")
 		return 2
 	}
-	out, problems := bashPrintf(args[0], args[1:], &printfClock{
+	out, problems, notes := bashPrintf(args[0], args[1:], &printfClock{
 		now: r.cfg.Now(), start: r.start,
 		format: func(layout string, t time.Time) string { return strftime(layout, r.localTime(t)) },
 	})
 	st := 0
+	for _, n := range notes {
+		r.errmsg("printf: " + n)
+	}
 	for _, p := range problems {
 		r.errmsg("printf: " + p)
 		st = 1

@@ -13,7 +13,7 @@ import (
 // arguments remain; %b expands escapes in its argument and \c in it ends all
 // output; numbers accept C constants (0x1f, 017) and 'c for a character's
 // code. Bad numbers are reported (problems) and count as 0, as in bash.
-func bashPrintf(format string, args []string, clock *printfClock) (out string, problems []string) {
+func bashPrintf(format string, args []string, clock *printfClock) (out string, problems, notes []string) {
 	var b strings.Builder
 	p := printfState{args: args, clock: clock}
 	for {
@@ -23,7 +23,7 @@ func bashPrintf(format string, args []string, clock *printfClock) (out string, p
 		}
 		p.used = 0
 	}
-	return b.String(), p.problems
+	return b.String(), p.problems, p.notes
 }
 
 // printfClock gives %(fmt)T its times: now, the shell's start (-2), and
@@ -35,6 +35,7 @@ type printfClock struct {
 
 type printfState struct {
 	clock    *printfClock
+	notes    []string // messages that leave the status alone (warnings)
 	args     []string
 	next     int
 	used     int // arguments consumed in this pass of the format
@@ -57,6 +58,7 @@ func (p *printfState) pass(b *strings.Builder, f string) bool {
 		c := f[i]
 		switch {
 		case c == '\\':
+			p.checkHex(f[i:])
 			n, stop := writeEscape(b, f[i:], false)
 			if stop {
 				return true
@@ -147,7 +149,7 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 			if layout == "" {
 				layout = "%X"
 			}
-			fmt.Fprintf(b, spec+"s", p.clock.format(layout, t))
+			b.WriteString(cpad(cprec(p.clock.format(layout, t), hasPrec, prec), flags, width))
 			return i, false
 		}
 	}
@@ -157,12 +159,11 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 		fmt.Fprintf(b, spec+"d", p.integer(a))
 	case 'u', 'o', 'x', 'X':
 		a, _ := p.arg()
-		n := p.integer(a)
 		v := "d"
 		if verb != 'u' {
 			v = string(verb)
 		}
-		fmt.Fprintf(b, spec+v, uint64(n))
+		fmt.Fprintf(b, spec+v, p.unsigned(a))
 	case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
 		a, _ := p.arg()
 		v := string(verb)
@@ -174,23 +175,44 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 		case 'A':
 			v = "X"
 		}
-		fmt.Fprintf(b, spec+v, p.float(a))
+		f := p.float(a)
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			// C's words for them, in the conversion's case
+			word := "inf"
+			switch {
+			case math.IsNaN(f):
+				word = "nan"
+			case f < 0:
+				word = "-inf"
+			case strings.Contains(flags, "+"):
+				word = "+inf"
+			}
+			if verb >= 'A' && verb <= 'Z' {
+				word = strings.ToUpper(word)
+			}
+			b.WriteString(cpad(word, strings.ReplaceAll(flags, "0", ""), width))
+			break
+		}
+		fmt.Fprintf(b, spec+v, f)
 	case 'c':
 		a, _ := p.arg()
 		if a != "" {
 			_, size := utf8.DecodeRuneInString(a)
 			a = a[:size]
+		} else {
+			a = "\x00" // C's %c of an empty string's terminating NUL
 		}
-		fmt.Fprintf(b, "%"+flags+width+"s", a)
+		b.WriteString(cpad(a, flags, width))
 	case 's':
 		a, _ := p.arg()
-		fmt.Fprintf(b, spec+"s", a)
+		b.WriteString(cpad(cprec(a, hasPrec, prec), flags, width))
 	case 'b':
 		a, _ := p.arg()
 		var eb strings.Builder
 		stop := false
 		for j := 0; j < len(a); {
 			if a[j] == '\\' {
+				p.checkHex(a[j:])
 				n, st := writeEscape(&eb, a[j:], true)
 				if st {
 					stop = true
@@ -202,13 +224,13 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 			eb.WriteByte(a[j])
 			j++
 		}
-		fmt.Fprintf(b, spec+"s", eb.String())
+		b.WriteString(cpad(cprec(eb.String(), hasPrec, prec), flags, width))
 		if stop {
 			return i, true
 		}
 	case 'q':
 		a, _ := p.arg()
-		fmt.Fprintf(b, "%"+flags+width+"s", shellQuote(a))
+		b.WriteString(cpad(shellQuote(a), flags, width))
 	case 'Q':
 		// bash 5.2: the precision cuts the argument before it is quoted
 		a, _ := p.arg()
@@ -217,12 +239,70 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 				a = a[:n]
 			}
 		}
-		fmt.Fprintf(b, "%"+flags+width+"s", shellQuote(a))
+		b.WriteString(cpad(shellQuote(a), flags, width))
 	default:
 		p.problems = append(p.problems, fmt.Sprintf("`%c': invalid format character", verb))
 		return len(f), true
 	}
 	return i, false
+}
+
+// cpad pads s to width as C's printf does: counting bytes, with spaces
+// (a 0 flag means nothing for strings), on the right with -.
+func cpad(s, flags, width string) string {
+	w, _ := strconv.Atoi(width)
+	if len(s) >= w {
+		return s
+	}
+	pad := strings.Repeat(" ", w-len(s))
+	if strings.Contains(flags, "-") {
+		return s + pad
+	}
+	return pad + s
+}
+
+// cprec cuts s to a precision of bytes, as C's %.Ns.
+func cprec(s string, has bool, prec string) string {
+	if !has {
+		return s
+	}
+	if n, err := strconv.Atoi(prec); err == nil && n < len(s) {
+		return s[:n]
+	}
+	return s
+}
+
+// checkHex notes bash's complaint about \x without a hex digit.
+func (p *printfState) checkHex(s string) {
+	if len(s) >= 2 && s[1] == 'x' && (len(s) < 3 || !isHex(s[2])) {
+		p.notes = append(p.notes, `missing hex digit for \x`)
+	}
+}
+
+// unsigned parses an argument of %u %o %x %X as strtoumax does: negative
+// numbers wrap, larger ones are clamped with a warning.
+func (p *printfState) unsigned(a string) uint64 {
+	s := strings.TrimSpace(a)
+	if s == "" || s[0] == '\'' || s[0] == '"' {
+		return uint64(p.integer(a))
+	}
+	neg := false
+	t := s
+	if t[0] == '-' || t[0] == '+' {
+		neg, t = t[0] == '-', t[1:]
+	}
+	u, err := strconv.ParseUint(t, 0, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			p.notes = append(p.notes, "warning: "+a+": Numerical result out of range")
+			return math.MaxUint64
+		}
+		return uint64(p.integer(a))
+	}
+	if neg {
+		return -u
+	}
+	return u
 }
 
 // integer parses a printf numeric argument like bash.
@@ -239,10 +319,15 @@ func (p *printfState) integer(a string) int64 {
 		return int64(r)
 	}
 	n, err := strconv.ParseInt(s, 0, 64)
-	if err != nil {
-		if u, uerr := strconv.ParseUint(s, 0, 64); uerr == nil {
-			return int64(u)
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		// strtoimax: clamped, with a warning (the status stays 0)
+		p.notes = append(p.notes, "warning: "+a+": Numerical result out of range")
+		if strings.HasPrefix(s, "-") {
+			return math.MinInt64
 		}
+		return math.MaxInt64
+	}
+	if err != nil {
 		// bash uses the leading digits and complains.
 		p.problems = append(p.problems, a+": invalid number")
 		j := 0
