@@ -400,7 +400,11 @@ func builtinExit(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			return 2
 		}
 		if len(args) > 2 && args[1] != "--" {
+			// bash complains, and a script still ends (with 1)
 			r.errmsg(args[0] + ": too many arguments")
+			if !r.interactive {
+				r.exit(1)
+			}
 			return 1
 		}
 		st = n

@@ -73,7 +73,20 @@ func cdErrText(err error) string {
 }
 
 // SetDir changes the directory for the host (a session's run option).
-func (r *Runner) SetDir(dir string) error { return r.chdir(dir, false) }
+// It is where the shell starts, not a cd: OLDPWD is left alone.
+func (r *Runner) SetDir(dir string) error {
+	old, had := r.getVar("OLDPWD")
+	if err := r.chdir(dir, false); err != nil {
+		return err
+	}
+	if had {
+		_ = r.setVar("OLDPWD", old, setForce)
+	} else if v := r.vars.m["OLDPWD"]; v != nil {
+		_ = r.unsetVar("OLDPWD", false)
+		r.mutVars()["OLDPWD"] = &Var{attrs: attrExport}
+	}
+	return nil
+}
 
 func builtinCd(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
 	o, rest, ok := r.getopt("cd", args[1:], "LPe@", false)

@@ -390,9 +390,9 @@ func builtinWait(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		if j == nil {
 			if strings.HasPrefix(a, "%") {
 				r.errmsg("wait: " + a + ": no such job")
-			} else if _, err := strconv.Atoi(a); err != nil {
+			} else if n, err := strconv.Atoi(a); err != nil || n < 0 {
 				r.errmsg("wait: `" + a + "': not a pid or valid job spec")
-				st = 2
+				st = 1
 				continue
 			} else {
 				r.errmsg("wait: pid " + a + " is not a child of this shell")

@@ -331,10 +331,7 @@ func builtinHash(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	for _, n := range rest {
 		switch {
 		case o.set['d']:
-			if !r.hashed.remove(n) {
-				r.errmsg("hash: " + n + ": not found")
-				st = 1
-			}
+			r.hashed.remove(n) // a name that was not there: nothing to say
 		case o.set['t']:
 			p, ok := r.hashed.lookup(n)
 			if !ok {

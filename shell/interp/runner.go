@@ -608,6 +608,9 @@ func (r *Runner) runStdin(ctx context.Context) {
 
 func (r *Runner) runParser(ctx context.Context, p *syntax.Parser, isEval bool) {
 	p.Name = r.sourceName
+	if isEval && r.inEval > 0 {
+		p.HeredocLineBias = 1
+	}
 	p.Warn = func(line int, msg string) {
 		old := r.line
 		r.line = line

@@ -1341,6 +1341,16 @@ func (p *Parser) tryAssign() *Assign {
 func (p *Parser) readArrayLit() *ArrayLit {
 	line := p.line
 	arr := &ArrayLit{}
+	// any syntax error inside ( ... ) makes bash drop the line (status 1),
+	// an unfinished list at the end of the input too
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(*Error); ok {
+				e.Discard = true
+			}
+			panic(r)
+		}
+	}()
 	for {
 		c := p.peek()
 		switch {
@@ -1389,7 +1399,7 @@ func (p *Parser) readArrayLit() *ArrayLit {
 			func() {
 				defer func() {
 					if e, ok := recover().(*Error); ok {
-						e.Discard = !e.Incomplete
+						e.Discard = true
 						panic(e)
 					}
 				}()
@@ -1417,7 +1427,7 @@ func (p *Parser) readHeredocs() {
 					if len(p.hist) > 0 && p.hist[len(p.hist)-1] == '\n' && line > startLine {
 						line--
 					}
-					p.Warn(line, "warning: here-document at line "+itoa(r.Line)+" delimited by end-of-file (wanted `"+delim+"')")
+					p.Warn(line, "warning: here-document at line "+itoa(r.Line+p.HeredocLineBias)+" delimited by end-of-file (wanted `"+delim+"')")
 				}
 				break
 			}

@@ -29,6 +29,9 @@ type Parser struct {
 	Warn func(line int, msg string)
 	// Name is the source's name, kept in function definitions.
 	Name string
+	// HeredocLineBias is added to the line an unterminated here-document
+	// is reported at (bash's eval counts one more).
+	HeredocLineBias int
 	// More, when set, gives the source a line at a time, as the parser
 	// needs it (a shell reading its commands from a stream it shares with
 	// them: bash -s, bash < script); false when there is no more.
