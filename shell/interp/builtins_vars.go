@@ -153,6 +153,8 @@ func (r *Runner) declareOne(ctx context.Context, cmd string, d *declArg, raw str
 		}
 	} else if global {
 		v, _, _, _ = r.findForWrite(d.name, setGlobal)
+	} else if (add|remove)&attrNameref != 0 && m[d.name] != nil {
+		v = m[d.name] // -n and +n apply to the reference itself
 	} else {
 		v = r.lookup(d.name)
 		if v == nil {
@@ -237,14 +239,9 @@ func (r *Runner) declareOne(ctx context.Context, cmd string, d *declArg, raw str
 		if err != nil {
 			return err
 		}
-	} else if add&attrInteger != 0 && v.set && v.str != "" && !v.isArray() && !v.isAssoc() {
-		n, err := r.arithExpr(v.str)
-		if err == nil {
-			v.str = strconv.FormatInt(n, 10)
-		}
-	} else if add&(attrLower|attrUpper|attrCapital) != 0 && v.set {
-		v.str = convertCase(v.attrs, v.str)
 	}
+	// (a value already there keeps its text: attributes apply to the next
+	// assignment, as in bash)
 	if add&attrReadonly != 0 {
 		v.attrs |= attrReadonly
 	}

@@ -88,6 +88,11 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline) {
 	case 0:
 		r.status = 0
 	case 1:
+		if sub, ok := pl.Cmds[0].(*syntax.Subshell); ok && pl.Time && len(sub.Redirs) > 0 {
+			// bash reports the time of a redirected subshell from inside
+			// it, through its redirections
+			r.timeInSubshell = &timeReport{start: start, posix: pl.TimePosix}
+		}
 		r.runCommand(ctx, pl.Cmds[0])
 		if _, simple := pl.Cmds[0].(*syntax.SimpleCmd); simple || true {
 			r.pipeStatus = append(r.pipeStatus[:0], r.status)
@@ -107,9 +112,16 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline) {
 	} else if len(pl.Cmds) > 1 && r.flow == flowNone {
 		r.afterCommand(ctx, r.status)
 	}
-	if pl.Time {
+	if pl.Time && r.timeInSubshell == nil {
 		r.printTime(pl.TimePosix, r.cfg.Now().Sub(start))
 	}
+	r.timeInSubshell = nil
+}
+
+// timeReport is a `time` whose report a subshell prints.
+type timeReport struct {
+	start time.Time
+	posix bool
 }
 
 // printTime writes the `time` report (TIMEFORMAT's default).
@@ -356,7 +368,13 @@ func (r *Runner) runCommand(ctx context.Context, cmd syntax.Command) {
 	case *syntax.Block:
 		r.runStmts(ctx, c.Body)
 	case *syntax.Subshell:
+		tr := r.timeInSubshell
+		r.timeInSubshell = nil
 		r.runSubshell(ctx, c.Body)
+		if tr != nil {
+			r.printTime(tr.posix, r.cfg.Now().Sub(tr.start))
+			r.timeInSubshell = tr // printed: the pipeline does not again
+		}
 		if r.flow == flowNone {
 			r.afterCommand(ctx, r.status)
 		}
@@ -863,7 +881,11 @@ func (r *Runner) runSelect(ctx context.Context, c *syntax.For, items []string) {
 		r.stderr(ps3)
 		line, eof := r.readLine(0)
 		if eof && line == "" {
-			r.stderr("\n")
+			// end of input: bash ends the menu's line on stdout, status 1
+			if f := r.fds.get(1); f != nil {
+				_, _ = f.WriteString("\n")
+			}
+			status = 1
 			break
 		}
 		_ = r.setVar("REPLY", line, 0)

@@ -90,20 +90,22 @@ type Runner struct {
 	params []string // $1 ...
 	frames []*frame // function calls
 
-	status      int       // $?
-	lastBg      int       // $!
-	psubJobs    *jobTable // process substitutions, for wait $!
-	coprocs     []coproc
-	pid         int // $$
-	ppid        int
-	bashpid     int
-	subLevel    int // BASH_SUBSHELL
-	interactive bool
-	cmdMode     bool // bash -c: syntax errors say "-c: line N"
-	line        int
-	lastArg     string            // $_
-	curCmd      *syntax.SimpleCmd // BASH_COMMAND (printed when read)
-	sourceName  string            // BASH_SOURCE of the code running outside functions
+	status   int       // $?
+	lastBg   int       // $!
+	psubJobs *jobTable // process substitutions, for wait $!
+	coprocs  []coproc
+	// timeInSubshell: the pending `time` report of a redirected subshell
+	timeInSubshell *timeReport
+	pid            int // $$
+	ppid           int
+	bashpid        int
+	subLevel       int // BASH_SUBSHELL
+	interactive    bool
+	cmdMode        bool // bash -c: syntax errors say "-c: line N"
+	line           int
+	lastArg        string            // $_
+	curCmd         *syntax.SimpleCmd // BASH_COMMAND (printed when read)
+	sourceName     string            // BASH_SOURCE of the code running outside functions
 
 	flow       flowKind
 	flowN      int
