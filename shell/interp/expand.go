@@ -29,6 +29,9 @@ type fieldBuilder struct {
 	// splitLits: literal text is split too (the operand of an unquoted
 	// ${x:-word}, whose whole result is subject to splitting)
 	splitLits bool
+	// oneString: the word becomes one string (assignments, case words,
+	// [[ ]] operands), where an unquoted $* is joined by IFS as "$*" is
+	oneString bool
 }
 
 func (b *fieldBuilder) cur() *field {
@@ -162,7 +165,7 @@ func (r *Runner) expandString(ctx context.Context, w *syntax.Word, c wordCtx) (s
 			return l.Val, nil
 		}
 	}
-	b := &fieldBuilder{}
+	b := &fieldBuilder{oneString: true}
 	if err := r.expandParts(ctx, w.Parts, false, c, b); err != nil {
 		return "", err
 	}

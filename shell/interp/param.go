@@ -202,7 +202,7 @@ func validRef(s string) bool {
 // emitList adds a list of words: "$@"-like words in quotes, "$*"-like
 // joined by IFS's first character, split fields unquoted.
 func (r *Runner) emitList(vals []string, star, inDq bool, b *fieldBuilder) {
-	if inDq {
+	if inDq || (star && b.oneString) {
 		if star {
 			b.add(strings.Join(vals, r.ifsJoiner()), true, false)
 			return
