@@ -143,7 +143,7 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 	if stderr != nil && unwrapWriter(stderr) == sb.ttyErr {
 		stderr = terminalWriter{stderr}
 	}
-	return sb.runProc(ctx, mod, req.Tool, name, pid, req.Argv, env, req.Dir, req.Umask, stdin, stdout, stderr)
+	return sb.runProc(ctx, mod, req.Tool, name, pid, req.Argv, env, req.Dir, req.Umask, stdin, stdout, stderr, req.Files)
 }
 
 // preinit says how an asset command's engine may pre-initialize it (see
@@ -227,7 +227,7 @@ func withDefaults(env []string, defaults map[string]string) []string {
 
 // runProc runs one guest process to its end and returns its exit status. tool
 // names the asset command it runs ("" for none), for a pre-initialized start.
-func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name string, pid int, argv, env []string, dir string, umask uint32, stdin io.Reader, stdout, stderr io.Writer) int {
+func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name string, pid int, argv, env []string, dir string, umask uint32, stdin io.Reader, stdout, stderr io.Writer, files map[int]any) int {
 	stdin, stdout, stderr, finish := sb.sched.start(stdin, stdout, stderr)
 	defer finish()
 	p := &wasi.Proc{
@@ -244,6 +244,7 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name 
 		Stdin:   stdin,
 		Stdout:  stdout,
 		Stderr:  stderr,
+		Files:   files,
 		MaxFDs:  sb.opt.MaxFDs,
 		Spawner: spawner{sb},
 	}
@@ -320,7 +321,7 @@ func (sb *Sandbox) RunWASI(ctx context.Context, wasm []byte, argv []string, opt 
 		dir = sb.abs(opt.Cwd)
 	}
 	start := time.Now()
-	code := sb.runProc(runCtx, mod, "", path.Base(argv[0]), pid, argv, env, dir, wasi.DefaultUmask, opt.Stdin, stdout, stderr)
+	code := sb.runProc(runCtx, mod, "", path.Base(argv[0]), pid, argv, env, dir, wasi.DefaultUmask, opt.Stdin, stdout, stderr, nil)
 	res := &Result{ExitCode: code, Duration: time.Since(start)}
 	if errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		res.TimedOut, res.ExitCode = true, 124

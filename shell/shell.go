@@ -29,7 +29,8 @@ type ExecRequest struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
-	Umask  uint32 // the file-creation mask the process starts with
+	Umask  uint32      // the file-creation mask the process starts with
+	Files  map[int]any // open fds above 2 it inherits (see wasi.Proc.Files)
 }
 
 // Config wires a shell to its sandbox.
@@ -113,7 +114,7 @@ func (s *Session) interpConfig() *interp.Config {
 		FS: s.cfg.FS,
 		Exec: func(ctx context.Context, req *interp.ExecRequest) int {
 			return s.run(ctx, &ExecRequest{Path: req.Path, Argv: req.Argv, Env: req.Env, Dir: req.Dir,
-				Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr, Umask: req.Umask}, 0)
+				Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr, Umask: req.Umask, Files: req.Files}, 0)
 		},
 		LookPath: s.LookPath,
 		NewPid:   s.cfg.NewPid,

@@ -266,6 +266,7 @@ loop:
 	child := interp.New(s.icfg, req.Env, req.Dir, pid, s.cfg.Pid)
 	child.SetUmask(req.Umask)
 	child.SetStdio(req.Stdin, req.Stdout, req.Stderr)
+	child.SetFiles(req.Files)
 	child.SetParams(name, args)
 	child.SetCommandMode(cmdMode)
 	if cmdMode {

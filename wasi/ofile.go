@@ -3,6 +3,7 @@ package wasi
 import (
 	"io"
 	"io/fs"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -232,6 +233,43 @@ func stdioOfile(x any, in bool) *ofile {
 			of.tty = true
 			of.ftype = FiletypeCharacterDevice
 		}
+	}
+	of.refs.Store(1)
+	return of
+}
+
+// reopenable: a regular file or directory still at the path it was opened
+// by, which /dev/fd/N opens anew.
+func (o *ofile) reopenable(fsys *vfs.FS) bool {
+	if o.kind != kindFile || o.f == nil || !strings.HasPrefix(o.path, "/") ||
+		(o.ftype != FiletypeRegularFile && o.ftype != FiletypeDirectory) {
+		return false
+	}
+	fi, err := fsys.Stat(o.path)
+	if err != nil {
+		return false
+	}
+	cur, err := o.f.Stat()
+	return err == nil && fi.Sys().(*vfs.Stat).Ino == cur.Sys().(*vfs.Stat).Ino && fi.Sys().(*vfs.Stat).Dev == cur.Sys().(*vfs.Stat).Dev
+}
+
+// inheritedOfile opens an fd of Proc.Files: a file or FDRef as stdio are,
+// a stream readable and/or writable as it implements io.Reader/io.Writer.
+func inheritedOfile(x any) *ofile {
+	switch x.(type) {
+	case nil:
+		return nil
+	case *vfs.File, *FDRef:
+		return stdioOfile(x, true)
+	}
+	if c, ok := x.(closedFD); ok && c.IsClosedFD() {
+		return nil
+	}
+	of := &ofile{kind: kindStream, ftype: FiletypeUnknown}
+	of.r, of.read = x.(io.Reader)
+	of.w, of.write = x.(io.Writer)
+	if !of.read && !of.write {
+		return nil
 	}
 	of.refs.Store(1)
 	return of

@@ -76,7 +76,15 @@ func (p *Proc) slashCheck(abs, raw string) Errno {
 // stdioPath maps /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N to
 // the process's own fd N: the vfs holds placeholder nodes for them (opening those gives
 // ENXIO), the meaning is per process.
-func stdioPath(abs string) (int32, bool) {
+func (p *Proc) stdioPath(abs string) (int32, bool) {
+	fd, ok := stdioFD(abs)
+	if a, aliased := p.alias[fd]; ok && aliased {
+		fd = a
+	}
+	return fd, ok
+}
+
+func stdioFD(abs string) (int32, bool) {
 	switch abs {
 	case "/dev/stdin":
 		return 0, true
@@ -104,8 +112,14 @@ func pathOpen(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if _, ok := readBytes(m, result, 4); !ok {
 		return EFAULT
 	}
-	if fd, ok := stdioPath(abs); ok {
-		return p.openDup(m, fd, result)
+	if fd, ok := p.stdioPath(abs); ok {
+		// Linux reopens a file named by /dev/fd/N (a new offset, the
+		// flags asked for); a pipe or terminal is the same one
+		of, e := p.lookup(fd)
+		if e != 0 || !of.reopenable(p.FS) {
+			return p.openDup(m, fd, result)
+		}
+		abs, raw = of.path, of.path
 	}
 	if oflags&oflagDirectory != 0 && oflags&oflagCreat != 0 {
 		return EINVAL // use path_create_directory
@@ -162,7 +176,7 @@ func pathOpen(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 		e := ToErrno(err)
 		if e == ENXIO { // maybe a symlink to /dev/stdout and the like
 			if real, err := p.FS.Realpath(abs); err == nil {
-				if fd, ok := stdioPath(real); ok {
+				if fd, ok := p.stdioPath(real); ok {
 					return p.openDup(m, fd, result)
 				}
 			}
@@ -231,7 +245,7 @@ func pathFilestatGet(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 		return EFAULT
 	}
 	follow := flags&lookupSymlinkFollow != 0 || hasSlash(raw)
-	if fd, ok := stdioPath(abs); ok && follow {
+	if fd, ok := p.stdioPath(abs); ok && follow {
 		if _, e := p.lookup(fd); e != 0 {
 			return ENOENT
 		}

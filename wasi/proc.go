@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -48,6 +49,12 @@ type Proc struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Files are the fds above 2 the process inherits (a shell's `exec 4<f`,
+	// `cmd 3<<<x`): a *vfs.File, a *FDRef, or a stream that is an io.Reader,
+	// an io.Writer or both. Each keeps its number, except 3, where the
+	// preopen lives (wasi-libc looks for it there): an inherited 3 takes the
+	// first free fd, and /dev/fd/3 opens it.
+	Files map[int]any
 
 	MaxFDs  int       // fd table size (EMFILE beyond); 0 = DefaultMaxFDs
 	Clock   Clock     // nil = the real clock
@@ -65,6 +72,7 @@ type Proc struct {
 	envSize  uint32
 	start    int64
 	fds      []fdSlot
+	alias    map[int32]int32 // /dev/fd/N → the fd holding the inherited N
 	children map[int32]Child
 
 	mu     sync.Mutex // guards pipes: Interrupt runs on another goroutine
@@ -158,7 +166,39 @@ func (p *Proc) Init() error {
 	of := &ofile{kind: kindFile, f: f, ftype: FiletypeDirectory, path: "/", read: true, closer: f}
 	of.refs.Store(1)
 	p.fds[PreopenFD] = fdSlot{of: of, preopen: "/"}
+	p.inherit()
 	return nil
+}
+
+// inherit installs Files in the fd table.
+func (p *Proc) inherit() {
+	if len(p.Files) == 0 {
+		return
+	}
+	fds := make([]int, 0, len(p.Files))
+	for fd := range p.Files {
+		if fd > 2 && fd < p.maxFDs {
+			fds = append(fds, fd)
+		}
+	}
+	sort.Ints(fds)
+	for _, fd := range fds {
+		if fd == PreopenFD {
+			continue
+		}
+		if of := inheritedOfile(p.Files[fd]); of != nil {
+			p.setFD(int32(fd), of)
+		}
+	}
+	if x, ok := p.Files[PreopenFD]; ok {
+		if of := inheritedOfile(x); of != nil {
+			if nfd, e := p.allocFD(of); e == 0 {
+				p.alias = map[int32]int32{PreopenFD: nfd}
+			} else {
+				of.decref()
+			}
+		}
+	}
 }
 
 func hasEnv(env []string, k string) bool {

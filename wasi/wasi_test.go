@@ -605,3 +605,42 @@ func TestSetFlagsAppendAndLink(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotZero(t, fi.Mode()&fs.ModeSymlink)
 }
+
+func TestInheritedFiles(t *testing.T) {
+	e := newEnv(t)
+	f, err := e.p.FS.Open("/data/a.txt")
+	require.NoError(t, err)
+	defer f.Close()
+	var five bytes.Buffer
+	p := &Proc{FS: e.p.FS, Files: map[int]any{3: strings.NewReader("three"), 5: &five, 6: f}}
+	require.NoError(t, p.Init())
+	defer p.Close()
+	call := func(name string, args ...uint64) Errno {
+		fn := e.fns[ModuleWASI+"."+name]
+		stack := make([]uint64, max(len(fn.Params), len(fn.Results), 1))
+		copy(stack, args)
+		fn.Call(context.Background(), p, e.m, stack)
+		return Errno(stack[0])
+	}
+	require.Equal(t, ESUCCESS, call("fd_prestat_get", 3, 0), "3 stays the preopen")
+	assert.Equal(t, EBADF, call("fd_prestat_get", 4, 0), "the inherited 3 does not look like a preopen")
+	// iovec at 100 → buffer 200, 16 bytes
+	binary.LittleEndian.PutUint32(e.m.Buf[100:], 200)
+	binary.LittleEndian.PutUint32(e.m.Buf[104:], 16)
+	copy(e.m.Buf[200:], "x\n")
+	binary.LittleEndian.PutUint32(e.m.Buf[108:], 2)
+	require.Equal(t, ESUCCESS, call("fd_write", 5, 100, 1, 300), "5 keeps its number")
+	assert.Equal(t, "x", five.String()[:1])
+	binary.LittleEndian.PutUint32(e.m.Buf[104:], 16)
+	path, n := e.str(1000, "dev/fd/3")
+	require.Equal(t, ESUCCESS, call("path_open", PreopenFD, 1, path, n, 0, rightFdRead, 0, 0, 2000))
+	require.Equal(t, ESUCCESS, call("fd_read", uint64(e.u32(2000)), 100, 1, 300))
+	assert.Equal(t, "three", string(e.m.Buf[200:200+e.u32(300)]), "/dev/fd/3 is the inherited 3")
+	// a regular file named by /dev/fd/N is opened anew, from offset 0
+	_, err = f.Read(make([]byte, 3))
+	require.NoError(t, err)
+	path, n = e.str(1000, "dev/fd/6")
+	require.Equal(t, ESUCCESS, call("path_open", PreopenFD, 1, path, n, 0, rightFdRead, 0, 0, 2000))
+	require.Equal(t, ESUCCESS, call("fd_read", uint64(e.u32(2000)), 100, 1, 300))
+	assert.Equal(t, "alpha\n", string(e.m.Buf[200:200+e.u32(300)]))
+}

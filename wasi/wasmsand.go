@@ -317,7 +317,7 @@ func (p *Proc) statTarget(m Memory, fd int32, flags, ptr, n uint32) (of *ofile, 
 		return nil, "", nil, e
 	}
 	follow := flags&lookupSymlinkFollow != 0 || hasSlash(raw)
-	if sfd, ok := stdioPath(abs); ok && follow {
+	if sfd, ok := p.stdioPath(abs); ok && follow {
 		return p.statTarget(m, sfd, 0, 0, 0)
 	}
 	var err error

@@ -233,6 +233,39 @@ func (r *Runner) writer(fd int) io.Writer {
 	return f
 }
 
+// inheritedFiles are the fds above 2 a program gets: each as the narrowest
+// stream that does what the fd allows (a VFS file as itself, so that it
+// stays seekable and shares its offset).
+func (r *Runner) inheritedFiles() map[int]any {
+	var m map[int]any
+	for fd, f := range r.fds.m {
+		if fd <= 2 || f == nil {
+			continue
+		}
+		var x any
+		f.mu.Lock()
+		buffered := len(f.buf) > 0
+		f.mu.Unlock()
+		switch {
+		case f.vf != nil && !buffered:
+			x = f.vf
+		case f.r != nil && f.w != nil:
+			x = f
+		case f.r != nil:
+			x = struct{ io.Reader }{f}
+		case f.w != nil:
+			x = struct{ io.Writer }{f}
+		default:
+			continue
+		}
+		if m == nil {
+			m = make(map[int]any, len(r.fds.m))
+		}
+		m[fd] = x
+	}
+	return m
+}
+
 // capture is the output of a command substitution: bounded, so that
 // $(cat /dev/zero) fails with EFBIG instead of filling the host's memory.
 type capture struct {

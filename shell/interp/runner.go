@@ -33,6 +33,10 @@ type ExecRequest struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Umask  uint32
+	// Files are the open fds above 2 the program inherits (`exec 3<f`,
+	// `cmd 4>&1`): a *vfs.File, or a stream that is an io.Reader, an
+	// io.Writer or both.
+	Files map[int]any
 }
 
 // Config connects a shell to its sandbox.
@@ -333,6 +337,21 @@ func (r *Runner) SetStdio(in io.Reader, out, errw io.Writer) {
 	set(0, borrowed(in, nil), in)
 	set(1, borrowed(nil, out), out)
 	set(2, borrowed(nil, errw), errw)
+}
+
+// SetFiles opens the fds above 2 a parent passed (ExecRequest.Files); the
+// shell does not close them.
+func (r *Runner) SetFiles(files map[int]any) {
+	for fd, x := range files {
+		if fd <= 2 || x == Closed {
+			continue
+		}
+		in, _ := x.(io.Reader)
+		out, _ := x.(io.Writer)
+		if f := borrowed(in, out); f != nil {
+			r.fds.set(fd, f)
+		}
+	}
 }
 
 type eofReader struct{}
