@@ -229,7 +229,8 @@ func TestNoHostAccess(t *testing.T) {
 	// The only program run went through Exec: no host process.
 	require.Len(t, *calls, 1)
 	assert.Equal(t, "fakecmd", (*calls)[0].Argv[0])
-	assert.Contains(t, out, "ran fakecmd /tmp/.wasmsand-psub-")
+	assert.Contains(t, out, "ran fakecmd /dev/fd/63")
+	assert.NotNil(t, (*calls)[0].Files[63], "the process substitution is the program's fd 63")
 	hostTmpAfter, _ := filepath.Glob(filepath.Join(os.TempDir(), "sh-interp-*"))
 	assert.Equal(t, hostTmpBefore, hostTmpAfter, "no FIFO or file made in the host temp dir")
 	_, err := os.Stat(filepath.Join(os.TempDir(), "sh-interp-1"))

@@ -9,10 +9,28 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/wasmsand/wasmsand/shell/interp"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
+
+// readArg reads a file named on a tool's command line: /dev/stdin and
+// /dev/fd/N are the fds the tool was given (a process substitution).
+func (s *Session) readArg(req *ExecRequest, abs string) ([]byte, error) {
+	n, ok := interp.DevFD(abs)
+	if !ok {
+		return s.cfg.FS.ReadFile(abs)
+	}
+	var x any = req.Files[n]
+	if n == 0 {
+		x = req.Stdin
+	}
+	if x == nil {
+		return nil, syscall.ENOENT
+	}
+	return interp.ReadOpenFile(s.cfg.FS, x)
+}
 
 // internalTools are the /bin entries the shell runs itself.
 var internalTools map[string]func(s *Session, ctx context.Context, req *ExecRequest) int
@@ -96,7 +114,7 @@ func (s *Session) eachInput(req *ExecRequest, files []string, prefix string, fn 
 		if !path.IsAbs(p) {
 			p = path.Join(req.Dir, p)
 		}
-		data, err := s.cfg.FS.ReadFile(p)
+		data, err := s.readArg(req, p)
 		if err != nil {
 			fmt.Fprintf(req.Stderr, "%s%s: %s\n", prefix, f, interp.Strerror(errnoOf(err)))
 			st = 1
@@ -220,7 +238,7 @@ loop:
 			fmt.Fprintf(req.Stderr, "%s: %s: Is a directory\n", argv0, name)
 			return 126
 		}
-		data, err := s.cfg.FS.ReadFile(p)
+		data, err := s.readArg(req, p)
 		if err != nil {
 			fmt.Fprintf(req.Stderr, "%s: %s: %s\n", argv0, name, interp.Strerror(errnoOf(err)))
 			return 127

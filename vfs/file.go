@@ -590,7 +590,7 @@ func (fl *File) Close() error {
 		}
 		if idle {
 			f.omu.Lock()
-			if f.fifos[fl.ino] == fl.pipe && !fl.pipe.sticky {
+			if f.fifos[fl.ino] == fl.pipe {
 				delete(f.fifos, fl.ino)
 			}
 			f.omu.Unlock()

@@ -691,25 +691,6 @@ func (f *FS) mknode(op, name string, mode fs.FileMode, dev Device) error {
 	return nil
 }
 
-// KeepPipe makes the FIFO name behave as one pipe for as long as it
-// exists, as /dev/fd/N does for a shell's process substitution: once its
-// writers are gone a reader gets end of file, whenever it opens it, instead
-// of waiting for a writer to come (the FIFO is otherwise forgotten when the
-// last holder closes it).
-func (f *FS) KeepPipe(name string) error {
-	fi, err := f.Stat(name)
-	if err != nil {
-		return err
-	}
-	if fi.Mode()&fs.ModeNamedPipe == 0 {
-		return perr("keeppipe", name, syscall.EINVAL)
-	}
-	f.omu.Lock()
-	f.fifo(fi.st.Ino).sticky = true
-	f.omu.Unlock()
-	return nil
-}
-
 // Mkfifo creates a named pipe.
 func (f *FS) Mkfifo(name string, perm fs.FileMode) error {
 	return f.mknode("mkfifo", name, fs.ModeNamedPipe|perm&permMask, DevNone)

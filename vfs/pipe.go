@@ -23,14 +23,16 @@ type pipe struct {
 	writers  int
 	hadRead  bool // a reader existed: only then does "no reader" mean EPIPE
 	hadWrite bool // a writer existed: only then does "no writer" mean EOF
-	sticky   bool // kept while its FIFO exists (FS.KeepPipe)
+	id       uint64
 }
+
+var pipeIDs atomic.Uint64
 
 func newPipe(size int) *pipe {
 	if size <= 0 {
 		size = DefaultPipeSize
 	}
-	p := &pipe{size: size}
+	p := &pipe{size: size, id: pipeIDs.Add(1)}
 	p.rc.L = &p.mu
 	p.wc.L = &p.mu
 	return p
@@ -179,6 +181,13 @@ func (p *pipe) write(b []byte, block bool, closed *atomic.Bool) (int, error) {
 	p.mu.Unlock()
 	return total, nil
 }
+
+// PipeID tells pipes apart (both ends of one pipe have the same): what a
+// process's fstat reports as the inode, as Linux's pipefs does.
+func (r *PipeReader) PipeID() uint64 { return r.p.id }
+
+// PipeID is the pipe's identity (see PipeReader.PipeID).
+func (w *PipeWriter) PipeID() uint64 { return w.p.id }
 
 // Buffered is the number of bytes waiting to be read.
 func (p *pipe) buffered() int {

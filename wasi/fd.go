@@ -209,6 +209,10 @@ func fdFilestatGet(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 		}
 		putFilestat(buf[:], fi)
 	} else {
+		if of.pipeID != 0 {
+			le.PutUint64(buf[0:], pipeDev)
+			le.PutUint64(buf[8:], of.pipeID) // two pipes are not the same file (diff <(a) <(b))
+		}
 		buf[16] = of.ftype
 		le.PutUint64(buf[24:], 1) // nlink
 	}
@@ -217,6 +221,9 @@ func fdFilestatGet(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	}
 	return 0
 }
+
+// pipeDev is the device number of pipes' inodes, apart from the VFS's.
+const pipeDev = 1 << 40
 
 func putFilestat(buf []byte, fi *vfs.FileInfo) {
 	buf[16] = filetypeOf(fi.Mode())

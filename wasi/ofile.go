@@ -48,6 +48,7 @@ type ofile struct {
 	emuAppend bool // FD_APPEND set later with fd_fdstat_set_flags: we seek to the end
 	nonblock  bool
 	tty       bool
+	pipeID    uint64 // a stream over a pipe: its inode for fstat (0: none)
 
 	dirMu   sync.Mutex
 	dirents []dirent // fd_readdir snapshot, taken at cookie 0
@@ -233,9 +234,18 @@ func stdioOfile(x any, in bool) *ofile {
 			of.tty = true
 			of.ftype = FiletypeCharacterDevice
 		}
+		of.pipeID = pipeIDOf(x)
 	}
 	of.refs.Store(1)
 	return of
+}
+
+// pipeIDOf is a stream's pipe identity, when it has one.
+func pipeIDOf(x any) uint64 {
+	if p, ok := x.(interface{ PipeID() uint64 }); ok {
+		return p.PipeID()
+	}
+	return 0
 }
 
 // reopenable: a regular file or directory still at the path it was opened
@@ -271,6 +281,7 @@ func inheritedOfile(x any) *ofile {
 	if !of.read && !of.write {
 		return nil
 	}
+	of.pipeID = pipeIDOf(x)
 	of.refs.Store(1)
 	return of
 }

@@ -84,6 +84,47 @@ func (p *Proc) stdioPath(abs string) (int32, bool) {
 	return fd, ok
 }
 
+// underFD: a path below /dev/fd/N names nothing when N is open and not a
+// directory (ENOTDIR, as `cat <(a)<(b)` finds /dev/fd/63/dev/fd/62).
+func (p *Proc) underFD(abs string) Errno {
+	for _, pre := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		if rest, ok := strings.CutPrefix(abs, pre); ok {
+			if i := strings.IndexByte(rest, '/'); i > 0 {
+				if fd, ok := p.stdioPath(pre + rest[:i]); ok {
+					if of, e := p.lookup(fd); e == 0 && of.ftype != FiletypeDirectory {
+						return ENOTDIR
+					}
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// fdLink is what the symlink /dev/fd/N (or /proc/self/fd/N) of an open fd
+// points to: the file's path, or pipe:[ino] as Linux says.
+func (p *Proc) fdLink(abs string) (string, bool) {
+	if !strings.HasPrefix(abs, "/dev/fd/") && !strings.HasPrefix(abs, "/proc/self/fd/") {
+		return "", false
+	}
+	fd, ok := p.stdioPath(abs)
+	if !ok {
+		return "", false
+	}
+	of, e := p.lookup(fd)
+	switch {
+	case e != 0:
+		return "", false
+	case of.kind == kindFile && of.path != "":
+		return of.path, true
+	case of.pipeID != 0:
+		return "pipe:[" + strconv.FormatUint(of.pipeID, 10) + "]", true
+	case of.tty:
+		return "/dev/pts/0", true
+	}
+	return "anon_inode:[stream]", true
+}
+
 func stdioFD(abs string) (int32, bool) {
 	switch abs {
 	case "/dev/stdin":
@@ -120,6 +161,8 @@ func pathOpen(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 			return p.openDup(m, fd, result)
 		}
 		abs, raw = of.path, of.path
+	} else if e := p.underFD(abs); e != 0 {
+		return e
 	}
 	if oflags&oflagDirectory != 0 && oflags&oflagCreat != 0 {
 		return EINVAL // use path_create_directory
@@ -251,6 +294,14 @@ func pathFilestatGet(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 		}
 		return fdFilestatGet(ctx, p, m, []uint64{uint64(fd), uint64(result)})
 	}
+	if target, ok := p.fdLink(abs); ok && !follow {
+		var buf [64]byte // /dev/fd/N itself is a symlink, as Linux shows it
+		buf[16] = FiletypeSymbolicLink
+		le.PutUint64(buf[24:], 1)
+		le.PutUint64(buf[32:], uint64(len(target)))
+		m.Write(result, buf[:])
+		return 0
+	}
 	var fi *vfs.FileInfo
 	var err error
 	if follow {
@@ -333,9 +384,12 @@ func pathReadlink(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if _, ok := readBytes(m, result, 4); !ok {
 		return EFAULT
 	}
-	target, err := p.FS.Readlink(abs)
-	if err != nil {
-		return ToErrno(err)
+	target, ok := p.fdLink(abs)
+	if !ok {
+		var err error
+		if target, err = p.FS.Readlink(abs); err != nil {
+			return ToErrno(err)
+		}
 	}
 	// POSIX readlink truncates silently (wazero returns ERANGE, which breaks callers that
 	// grow their buffer until the result is shorter than it).

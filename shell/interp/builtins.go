@@ -535,7 +535,7 @@ func (r *Runner) findSource(name string) (string, error) {
 		}
 	}
 	p := r.abs(name)
-	fi, err := r.cfg.FS.Stat(p)
+	fi, err := r.testStat(p, true) // knows /dev/fd/N
 	if err != nil {
 		return "", err
 	}
@@ -563,7 +563,7 @@ func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 		}
 		return 1
 	}
-	data, err := r.cfg.FS.ReadFile(p)
+	data, err := r.readFile(p)
 	if err != nil {
 		r.errmsg(name + ": " + Strerror(errnoOf(err)))
 		return 1

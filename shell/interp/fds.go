@@ -252,9 +252,9 @@ func (r *Runner) inheritedFiles() map[int]any {
 		case f.r != nil && f.w != nil:
 			x = f
 		case f.r != nil:
-			x = struct{ io.Reader }{f}
+			x = readOnly{f}
 		case f.w != nil:
-			x = struct{ io.Writer }{f}
+			x = writeOnly{f}
 		default:
 			continue
 		}
@@ -264,6 +264,26 @@ func (r *Runner) inheritedFiles() map[int]any {
 		m[fd] = x
 	}
 	return m
+}
+
+// readOnly and writeOnly hand a program one direction of an open file.
+type readOnly struct{ f *openFile }
+type writeOnly struct{ f *openFile }
+
+func (x readOnly) Read(p []byte) (int, error)   { return x.f.Read(p) }
+func (x readOnly) PipeID() uint64               { return x.f.PipeID() }
+func (x writeOnly) Write(p []byte) (int, error) { return x.f.Write(p) }
+func (x writeOnly) PipeID() uint64              { return x.f.PipeID() }
+
+// PipeID is the identity of the pipe under f, 0 if it is none (see
+// vfs.PipeReader.PipeID): programs tell two pipes apart by it.
+func (f *openFile) PipeID() uint64 {
+	for _, x := range []any{f.r, f.w} {
+		if p, ok := x.(interface{ PipeID() uint64 }); ok {
+			return p.PipeID()
+		}
+	}
+	return 0
 }
 
 // capture is the output of a command substitution: bounded, so that

@@ -59,7 +59,7 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 			return nil
 		}
 		if v := r.vars.m[name]; v != nil && v.attrs&attrNameref != 0 && index == nil {
-			b.add(v.str, inDq, !inDq)
+			b.add(r.resolveName(name), inDq, !inDq) // the name at the end of the chain
 			return nil
 		}
 		pv, err := r.paramLookup(ctx, name, index)

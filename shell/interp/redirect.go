@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -209,6 +210,59 @@ func (r *Runner) redirTarget(ctx context.Context, rd *syntax.Redirect) (string, 
 	return ws[0], nil
 }
 
+// DevFD is the fd that /dev/stdin, /dev/stdout, /dev/stderr or
+// /dev/fd/N (an absolute path) names.
+func DevFD(abs string) (int, bool) {
+	switch abs {
+	case "/dev/stdin":
+		return 0, true
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
+	}
+	if s, ok := strings.CutPrefix(abs, "/dev/fd/"); ok {
+		if n, err := strconv.Atoi(s); err == nil && n >= 0 && s[0] != '+' {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// readFile reads a file the shell itself reads (source): /dev/fd/N is
+// its own fd N, read to its end (a file from its start, as Linux opens
+// /dev/fd/N anew).
+func (r *Runner) readFile(abs string) ([]byte, error) {
+	if n, ok := DevFD(abs); ok {
+		f := r.fds.get(n)
+		if f == nil {
+			return nil, syscall.EBADF
+		}
+		return ReadOpenFile(r.cfg.FS, f)
+	}
+	return r.cfg.FS.ReadFile(abs)
+}
+
+// ReadOpenFile reads what an inherited fd (ExecRequest.Files) holds: a
+// VFS file anew from its start, a stream to its end.
+func ReadOpenFile(fsys *vfs.FS, x any) ([]byte, error) {
+	switch v := x.(type) {
+	case *openFile:
+		if v.vf != nil {
+			return fsys.ReadFile(v.vf.Name())
+		}
+		if v.r == nil {
+			return nil, syscall.EBADF
+		}
+		return io.ReadAll(v)
+	case *vfs.File:
+		return fsys.ReadFile(v.Name())
+	case io.Reader:
+		return io.ReadAll(v)
+	}
+	return nil, syscall.EBADF
+}
+
 // openTarget opens a redirection's file in the VFS (special /dev paths are
 // the shell's own descriptors).
 func (r *Runner) openTarget(name string, flag int, clobberCheck bool) (*openFile, error) {
@@ -217,20 +271,10 @@ func (r *Runner) openTarget(name string, flag int, clobberCheck bool) (*openFile
 	}
 	abs := r.abs(name)
 	switch {
-	case abs == "/dev/stdin", abs == "/dev/stdout", abs == "/dev/stderr", strings.HasPrefix(abs, "/dev/fd/"):
-		n := 0
-		switch abs {
-		case "/dev/stdout":
-			n = 1
-		case "/dev/stderr":
-			n = 2
-		case "/dev/stdin":
-		default:
-			v, err := strconv.Atoi(strings.TrimPrefix(abs, "/dev/fd/"))
-			if err != nil {
-				return nil, &redirErr{name + ": No such file or directory"}
-			}
-			n = v
+	case strings.HasPrefix(abs, "/dev/"):
+		n, ok := DevFD(abs)
+		if !ok {
+			break
 		}
 		f := r.fds.get(n)
 		if f == nil {

@@ -5,11 +5,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
 	"github.com/wasmsand/wasmsand/shell/syntax"
+	"github.com/wasmsand/wasmsand/vfs"
 )
 
 // cmdSubst runs $(...) in a subshell and returns its output without the
@@ -123,20 +124,29 @@ var psubCount atomic.Int64
 
 // psub is a process substitution waiting for its command to end.
 type psub struct {
-	path  string
+	fd    int       // the shell's fd /dev/fd/N names
+	hold  *openFile // what the shell holds there
 	wait  func()
 	level int // the shell depth (functions, eval, source) that made it
 }
 
-// procSubst runs <(cmd) or >(cmd) and returns a path that reads its
-// output or feeds its input. Natively the command runs alongside over a
-// VFS FIFO; one after another (GOOS=js), <(cmd) runs first into a file and
-// >(cmd) reads what was written when the command using it is done.
+// procSubst runs <(cmd) or >(cmd) and returns the /dev/fd/N path that
+// reads its output or feeds its input, N being a fd of the shell (63 and
+// down, as bash picks them) that programs of the command inherit.
+// Natively the command runs alongside over a pipe; one after another
+// (GOOS=js), <(cmd) runs first into a file and >(cmd) reads what was
+// written when the command using it is done.
 func (r *Runner) procSubst(ctx context.Context, p *syntax.ProcSubst) (string, error) {
-	path := fmt.Sprintf("/tmp/.wasmsand-psub-%d-%d", r.pid, psubCount.Add(1))
 	c, err := r.subshell()
 	if err != nil {
 		return "", &fatalError{msg: err.Error()}
+	}
+	// the others' fds are not this one's to hold: a >(cmd) would never
+	// see end of file while a sibling kept its write end
+	for _, ps := range r.psubs {
+		if c.fds.get(ps.fd) == ps.hold {
+			c.fds.set(ps.fd, nil)
+		}
 	}
 	c.traceNest++
 	fsys := r.cfg.FS
@@ -160,52 +170,57 @@ func (r *Runner) procSubst(ctx context.Context, p *syntax.ProcSubst) (string, er
 		c.runStmts(ctx, p.Body)
 		c.runExitTrap(ctx)
 	}
+	fd := r.fds.highestFree(63)
+	install := func(hold *openFile, wait func()) string {
+		r.fds.set(fd, hold)
+		r.psubs = append(r.psubs, psub{fd: fd, hold: hold, level: r.depth, wait: func() {
+			if r.fds.get(fd) == hold {
+				r.fds.set(fd, nil)
+			}
+			wait()
+		}})
+		return "/dev/fd/" + strconv.Itoa(fd)
+	}
 	if r.cfg.Sequential {
+		path := fmt.Sprintf("/tmp/.wasmsand-psub-%d-%d", r.pid, psubCount.Add(1))
+		fail := func(err error) (string, error) {
+			c.finish()
+			_ = fsys.Remove(path)
+			return "", &fatalError{msg: "process substitution: " + Strerror(errnoOf(err))}
+		}
 		if !p.Out {
 			vf, err := fsys.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 			if err != nil {
-				c.finish()
-				return "", &fatalError{msg: "process substitution: " + Strerror(errnoOf(err))}
+				return fail(err)
 			}
 			c.fds.set(1, newOpenFile(nil, vf, vf))
 			run()
-			r.psubs = append(r.psubs, psub{path: path, wait: func() { _ = fsys.Remove(path) }, level: r.depth})
-			return path, nil
+			rf, err := fsys.OpenFile(path, os.O_RDONLY, 0)
+			if err != nil {
+				return fail(err)
+			}
+			return install(newOpenFile(rf, nil, rf), func() { _ = fsys.Remove(path) }), nil
 		}
-		if err := fsys.WriteFile(path, nil, 0o600); err != nil {
-			c.finish()
-			return "", &fatalError{msg: "process substitution: " + Strerror(errnoOf(err))}
+		wf, err := fsys.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		if err != nil {
+			return fail(err)
 		}
-		r.psubs = append(r.psubs, psub{path: path, wait: func() {
+		return install(newOpenFile(nil, wf, wf), func() {
 			if vf, err := fsys.OpenFile(path, os.O_RDONLY, 0); err == nil {
 				c.fds.set(0, newOpenFile(vf, nil, vf))
 			}
 			run()
 			_ = fsys.Remove(path)
-		}, level: r.depth})
-		return path, nil
+		}), nil
 	}
-	if err := fsys.Mkfifo(path, 0o600); err != nil {
-		c.finish()
-		return "", &fatalError{msg: "process substitution: " + Strerror(errnoOf(err))}
-	}
-	// One pipe for the FIFO's whole life, as bash's /dev/fd/N is: opened
-	// again after its writer is done, it reads end of file.
-	_ = fsys.KeepPipe(path)
-	flag := os.O_WRONLY
+	pr, pw := vfs.Pipe(psubPipeSize)
+	var hold *openFile
 	if p.Out {
-		flag = os.O_RDONLY
-	}
-	vf, err := fsys.OpenFile(path, flag, 0)
-	if err != nil {
-		c.finish()
-		_ = fsys.Remove(path)
-		return "", &fatalError{msg: "process substitution: " + Strerror(errnoOf(err))}
-	}
-	if p.Out {
-		c.fds.set(0, newOpenFile(vf, nil, vf))
+		c.fds.set(0, newOpenFile(pr, nil, pr))
+		hold = newOpenFile(nil, pw, pw)
 	} else {
-		c.fds.set(1, newOpenFile(nil, vf, vf))
+		c.fds.set(1, newOpenFile(nil, pw, pw))
+		hold = newOpenFile(pr, nil, pr)
 	}
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -213,21 +228,13 @@ func (r *Runner) procSubst(ctx context.Context, p *syntax.ProcSubst) (string, er
 		defer wg.Done()
 		run()
 	}()
-	r.psubs = append(r.psubs, psub{path: path, wait: func() {
-		// Open and close the other end, so that a side nobody opened sees
-		// end of file or a broken pipe instead of waiting forever.
-		other := os.O_RDONLY
-		if p.Out {
-			other = os.O_WRONLY
-		}
-		if f, err := fsys.OpenFile(path, other, 0); err == nil {
-			_ = f.Close()
-		}
-		wg.Wait()
-		_ = fsys.Remove(path)
-	}, level: r.depth})
-	return path, nil
+	// the shell letting go of its end is what ends the other side: end of
+	// file for >(cmd), a broken pipe for an unread <(cmd)
+	return install(hold, wg.Wait), nil
 }
+
+// psubPipeSize is a process substitution's pipe buffer (Linux's).
+const psubPipeSize = 64 << 10
 
 // finishPsubs waits for the process substitutions of a finished command.
 func (r *Runner) finishPsubs() { r.finishPsubsFrom(0) }
@@ -249,5 +256,3 @@ func (r *Runner) finishPsubsFrom(level int) {
 		p.wait()
 	}
 }
-
-var _ = strings.Contains

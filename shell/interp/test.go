@@ -312,8 +312,16 @@ func (r *Runner) testStat(name string, follow bool) (*vfs.FileInfo, error) {
 		return nil, fs.ErrNotExist
 	}
 	if f, ok := strings.CutPrefix(name, "/dev/fd/"); ok {
-		if n, err := strconv.Atoi(f); err == nil && r.fds.get(n) == nil {
-			return nil, fs.ErrNotExist
+		if n, err := strconv.Atoi(f); err == nil {
+			of := r.fds.get(n)
+			switch {
+			case of == nil:
+				return nil, fs.ErrNotExist
+			case of.vf != nil && follow:
+				return of.vf.Stat()
+			case of.PipeID() != 0 && follow:
+				return vfs.NewFileInfo(f, vfs.Stat{Mode: fs.ModeNamedPipe | 0o600, Nlink: 1, Ino: of.PipeID()}), nil
+			}
 		}
 	}
 	abs := r.abs(name)
