@@ -28,16 +28,20 @@ func (s *Session) Exec(ctx context.Context, req *ExecRequest) int {
 
 func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 	name := req.Argv[0]
+	prefix := req.ErrPrefix
+	if prefix == "" {
+		prefix = "bash: "
+	}
 	p, errno := req.Path, syscall.Errno(0)
 	if p == "" || depth > 0 {
 		p, errno = s.lookPath(req.Env, req.Dir, name)
 	}
 	if errno != 0 {
 		if errno == syscall.ENOENT && !strings.Contains(name, "/") {
-			fmt.Fprintf(req.Stderr, "bash: %s: command not found\n", name)
+			fmt.Fprintf(req.Stderr, prefix+"%s: command not found\n", name)
 			return 127
 		}
-		fmt.Fprintf(req.Stderr, "bash: %s: %s\n", name, interp.Strerror(errno))
+		fmt.Fprintf(req.Stderr, prefix+"%s: %s\n", name, interp.Strerror(errno))
 		if errno == syscall.ENOENT {
 			return 127
 		}
@@ -45,7 +49,7 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 	}
 	head, err := s.readHead(p)
 	if err != nil {
-		fmt.Fprintf(req.Stderr, "bash: %s: %s\n", name, interp.Strerror(errnoOf(err)))
+		fmt.Fprintf(req.Stderr, prefix+"%s: %s\n", name, interp.Strerror(errnoOf(err)))
 		return 126
 	}
 	switch {
@@ -65,7 +69,7 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 		line := strings.SplitN(string(head[2:]), "\n", 2)[0]
 		interpArgv := strings.Fields(line)
 		if len(interpArgv) == 0 || depth >= maxShebangDepth {
-			fmt.Fprintf(req.Stderr, "bash: %s: bad interpreter\n", name)
+			fmt.Fprintf(req.Stderr, prefix+"%s: bad interpreter\n", name)
 			return 126
 		}
 		// Linux passes everything after the interpreter as one argument.
@@ -80,10 +84,10 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 			_ = ip
 			if errno == syscall.ENOENT {
 				// bash 5.2's words when execve(2) fails with ENOENT
-				fmt.Fprintf(req.Stderr, "bash: %s: cannot execute: required file not found\n", name)
+				fmt.Fprintf(req.Stderr, prefix+"%s: cannot execute: required file not found\n", name)
 				return 127
 			}
-			fmt.Fprintf(req.Stderr, "bash: %s: %s: bad interpreter: %s\n", name, interpArgv[0], interp.Strerror(errno))
+			fmt.Fprintf(req.Stderr, prefix+"%s: %s: bad interpreter: %s\n", name, interpArgv[0], interp.Strerror(errno))
 			return 126
 		}
 		r := *req

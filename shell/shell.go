@@ -31,6 +31,9 @@ type ExecRequest struct {
 	Stderr io.Writer
 	Umask  uint32      // the file-creation mask the process starts with
 	Files  map[int]any // open fds above 2 it inherits (see wasi.Proc.Files)
+	// ErrPrefix starts messages about a failed exec ("bash: line 3: ");
+	// empty is "bash: ".
+	ErrPrefix string
 }
 
 // Config wires a shell to its sandbox.
@@ -114,7 +117,7 @@ func (s *Session) interpConfig() *interp.Config {
 		FS: s.cfg.FS,
 		Exec: func(ctx context.Context, req *interp.ExecRequest) int {
 			return s.run(ctx, &ExecRequest{Path: req.Path, Argv: req.Argv, Env: req.Env, Dir: req.Dir,
-				Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr, Umask: req.Umask, Files: req.Files}, 0)
+				Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr, Umask: req.Umask, Files: req.Files, ErrPrefix: req.ErrPrefix}, 0)
 		},
 		LookPath: s.LookPath,
 		NewPid:   s.cfg.NewPid,

@@ -235,7 +235,7 @@ loop:
 		}
 		fi, err := s.cfg.FS.Stat(p)
 		if err == nil && fi.IsDir() {
-			fmt.Fprintf(req.Stderr, "%s: %s: Is a directory\n", argv0, name)
+			fmt.Fprintf(req.Stderr, "%s: %s: Is a directory\n", name, name) // bash has taken the script's name
 			return 126
 		}
 		data, err := s.readArg(req, p)

@@ -37,6 +37,9 @@ type ExecRequest struct {
 	// `cmd 4>&1`): a *vfs.File, or a stream that is an io.Reader, an
 	// io.Writer or both.
 	Files map[int]any
+	// ErrPrefix starts the messages of a failed exec as the shell's own
+	// ("bash: line 3: "), for the caller to print.
+	ErrPrefix string
 }
 
 // Config connects a shell to its sandbox.
@@ -501,18 +504,20 @@ func (r *Runner) errorf(format string, a ...any) {
 }
 
 func (r *Runner) errmsg(msg string) {
-	prefix := r.errPrefix()
+	r.stderr(r.msgPrefix() + msg + "\n")
+}
+
+// msgPrefix starts an error message: "bash: line 3: ".
+func (r *Runner) msgPrefix() string {
 	var b strings.Builder
-	b.WriteString(prefix)
+	b.WriteString(r.errPrefix())
 	b.WriteString(": ")
 	if !r.interactive {
 		b.WriteString("line ")
 		b.WriteString(strconv.Itoa(r.line))
 		b.WriteString(": ")
 	}
-	b.WriteString(msg)
-	b.WriteByte('\n')
-	r.stderr(b.String())
+	return b.String()
 }
 
 // errPrefix names where an error happened as bash does: the script, the

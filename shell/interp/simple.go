@@ -587,7 +587,7 @@ func (r *Runner) runProgram(ctx context.Context, p string, args, env []string) i
 	req := &ExecRequest{
 		Path: p, Argv: args, Env: env, Dir: r.dir,
 		Stdin: r.reader(0), Stdout: r.writer(1), Stderr: r.writer(2), Umask: r.umask,
-		Files: r.inheritedFiles(),
+		Files: r.inheritedFiles(), ErrPrefix: r.msgPrefix(),
 	}
 	st := r.cfg.Exec(ctx, req)
 	if ctx.Err() != nil && st != 0 {
