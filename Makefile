@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test test-go test-js-build vet bench demo clean fuzz
+.PHONY: all deps build test test-go test-js-build test-js vet bench demo clean fuzz
 
 all: build
 
@@ -19,18 +19,24 @@ assets: deps
 
 # The core packages must build for the browser/Node (GOOS=js) and never link wazero.
 test-js-build:
-	GOOS=js GOARCH=wasm $(GO) build ./core/ ./vfs/ ./wasi/ ./shell/ ./platform/ ./platform/instrument/ ./assets/
+	GOOS=js GOARCH=wasm $(GO) build ./core/ ./vfs/ ./wasi/ ./shell/ ./platform/ ./platform/instrument/ ./platform/js/ ./assets/
 	@if GOOS=js GOARCH=wasm $(GO) list -deps ./core/ ./vfs/ ./wasi/ ./shell/ | grep -q tetratelabs/wazero; then \
 		echo "FAIL: a GOOS=js core package depends on wazero"; exit 1; fi
 	@echo "GOOS=js build: ok (no wazero)"
 
+# The JS engine (platform/js) under Node: the GOOS=js core running the built
+# assets on V8's WebAssembly, through the engine's JS half (host.js).
+test-js: build
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec "node $(CURDIR)/platform/js/testdata/go_js_exec.js" ./platform/js/
+
 vet:
 	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./platform/js/
 
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet test-js-build test-go fuzz conformance bash-tests
+test: build vet test-js-build test-go test-js fuzz conformance bash-tests
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of

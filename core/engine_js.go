@@ -4,13 +4,21 @@ package core
 
 import (
 	"context"
-	"errors"
+	"sync"
 
 	"github.com/wasmsand/wasmsand/platform"
+	jsengine "github.com/wasmsand/wasmsand/platform/js"
 )
 
-// defaultEngine: under GOOS=js the engine (the JS WebAssembly API) is given by
-// the web/ or node/ entry point through Options.Engine.
+var (
+	jsOnce sync.Once
+	jsEng  *jsengine.Engine
+	jsErr  error
+)
+
+// defaultEngine is the JS engine of this page or process (platform/js): its
+// JS half, host.js, must have been installed before the core started.
 func defaultEngine(ctx context.Context) (platform.Engine, error) {
-	return nil, errors.New("no default engine under GOOS=js: set Options.Engine")
+	jsOnce.Do(func() { jsEng, jsErr = jsengine.New(jsengine.Options{}) })
+	return jsEng, jsErr
 }

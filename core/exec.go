@@ -272,7 +272,7 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name 
 			fmt.Fprintf(stderr, "wasmsand: %s: out of memory (limit %d MB)\n", name, sb.opt.MemoryLimitMB)
 		case errors.Is(err, platform.ErrTrap):
 			// the engine already told the guest's stderr, like a crash report
-		case ctx.Err() != nil:
+		case ctx.Err() != nil, errors.Is(err, platform.ErrTimeout), errors.Is(err, platform.ErrKilled):
 			// killed by the run's timeout or cancellation: reported by Run
 		default:
 			fmt.Fprintf(stderr, "wasmsand: %s: %v\n", name, err)

@@ -297,7 +297,7 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	res := &Result{ExitCode: out.status, Duration: time.Since(start), Exited: sh.Exited()}
 	if context.Cause(floodCtx) == errOutputFlood && ctx.Err() == nil {
 		res.ExitCode = exitFlooded
-	} else if errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+	} else if timedOut(runCtx, out.status) && ctx.Err() == nil {
 		res.TimedOut = true
 		res.ExitCode = 124
 		fmt.Fprintf(stderr, "wasmsand: run timed out after %v and was killed\n", timeout)
@@ -311,6 +311,17 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	res.Stderr, t2 = stderr.result()
 	res.Truncated = t1 || t2
 	return res, nil
+}
+
+// timedOut: the run's deadline ended it. Under GOOS=js its timer may not
+// have fired yet when the run comes back (none can while a guest runs), so
+// a run that ended as timed out is also checked against the clock.
+func timedOut(runCtx context.Context, status int) bool {
+	if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+		return true
+	}
+	d, ok := runCtx.Deadline()
+	return ok && status == platform.ExitTimeout && !time.Now().Before(d)
 }
 
 // errOutputFlood ends a run that keeps printing far past OutputLimit.

@@ -773,7 +773,7 @@ func (r *Runner) fatal(err error, status int) {
 
 // checkCtx stops the shell when its context ended (timeout, kill).
 func (r *Runner) checkCtx(ctx context.Context) bool {
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || pastDeadline(ctx) {
 		if r.flow != flowExit {
 			r.exit(124)
 			if errors.Is(context.Cause(ctx), errKilled) {

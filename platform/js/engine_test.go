@@ -1,0 +1,110 @@
+//go:build js && wasm
+
+package js_test
+
+// Run with: GOOS=js GOARCH=wasm go test -exec "node platform/js/testdata/go_js_exec.js" ./platform/js/
+// (make test-js does). The guests are the built assets ($WASMSAND_ASSETS or
+// build/assets).
+
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmsand/wasmsand/core"
+)
+
+func assetsDir(t *testing.T) string {
+	dir := os.Getenv("WASMSAND_ASSETS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "build", "assets")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+		t.Skipf("no assets in %s (make assets)", dir)
+	}
+	return dir
+}
+
+func newSandbox(t *testing.T) *core.Sandbox {
+	dir := assetsDir(t)
+	fetch := func(_ context.Context, file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(path.Clean("/"+file))))
+	}
+	manifest, err := fetch(context.Background(), "manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := core.NewAssetTools(manifest, fetch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := core.New(context.Background(), core.Options{Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	return sb
+}
+
+func run(t *testing.T, sb *core.Sandbox, script string, opt core.RunOptions) *core.Result {
+	t.Helper()
+	res, err := sb.Run(context.Background(), script, opt)
+	if err != nil {
+		t.Fatalf("%q: %v", script, err)
+	}
+	return res
+}
+
+func TestGuestsRun(t *testing.T) {
+	sb := newSandbox(t)
+	for _, c := range []struct{ script, want string }{
+		{"echo hi | cat", "hi\n"},
+		{"seq 3 | sort -r", "3\n2\n1\n"},
+		{"printf 'b\\na\\n' > f; sort f; wc -l < f", "a\nb\n2\n"},
+		{"echo abc | tr a-z A-Z | rev", "CBA\n"},
+		{"grep -c x /dev/null; echo $?", "0\n1\n"},
+		{"cat nosuch 2>&1; echo $?", "cat: nosuch: No such file or directory\n1\n"},
+		{"seq 100000 | tail -1", "100000\n"},
+	} {
+		res := run(t, sb, c.script, core.RunOptions{})
+		if got := string(res.Stdout); got != c.want {
+			t.Errorf("%q: got %q (stderr %q), want %q", c.script, got, res.Stderr, c.want)
+		}
+	}
+}
+
+func TestTimeoutStopsGuest(t *testing.T) {
+	sb := newSandbox(t)
+	start := time.Now()
+	res := run(t, sb, "yes > /dev/null", core.RunOptions{Timeout: 300 * time.Millisecond})
+	if !res.TimedOut || res.ExitCode != 124 {
+		t.Errorf("yes > /dev/null: exit %d timedOut %v, want 124 true (stderr %q)", res.ExitCode, res.TimedOut, res.Stderr)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("stopped after %v", d)
+	}
+	if got := string(run(t, sb, "echo after", core.RunOptions{}).Stdout); got != "after\n" {
+		t.Errorf("after a timeout: %q", got)
+	}
+}
+
+func TestTimeoutStopsShellLoop(t *testing.T) {
+	sb := newSandbox(t)
+	res := run(t, sb, "while :; do :; done", core.RunOptions{Timeout: 300 * time.Millisecond})
+	if !res.TimedOut || res.ExitCode != 124 {
+		t.Errorf("shell loop: exit %d timedOut %v (stderr %q)", res.ExitCode, res.TimedOut, res.Stderr)
+	}
+}
+
+func TestSleep(t *testing.T) {
+	sb := newSandbox(t)
+	start := time.Now()
+	res := run(t, sb, "sleep 0.2; echo done", core.RunOptions{})
+	if d := time.Since(start); d < 150*time.Millisecond || !strings.Contains(string(res.Stdout), "done") {
+		t.Errorf("sleep 0.2 took %v, output %q %q", d, res.Stdout, res.Stderr)
+	}
+}

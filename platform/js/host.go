@@ -1,0 +1,239 @@
+//go:build js && wasm
+
+package js
+
+import (
+	"context"
+	"fmt"
+	"syscall/js"
+	"time"
+	"unsafe"
+
+	"github.com/wasmsand/wasmsand/platform/instrument"
+	"github.com/wasmsand/wasmsand/wasi"
+)
+
+// funcs is the table of host functions guests import, in the order host.js
+// learns it (bindHost): the index is what a guest's import passes to
+// wasmsand_hostcall. The last one is the instrumentation's tick.
+var (
+	funcs     = append(wasi.Funcs(), wasi.Func{Module: instrument.ImportModule, Name: instrument.ImportName})
+	tickIndex = int32(len(funcs) - 1)
+	funcIndex = func() map[string]int32 {
+		m := make(map[string]int32, len(funcs))
+		for i, f := range funcs {
+			m[f.Module+"."+f.Name] = int32(i)
+		}
+		return m
+	}()
+)
+
+// bindHost tells host.js the function table and where the argument buffer is.
+func bindHost(h js.Value) error {
+	table := make([]any, len(funcs))
+	for i, f := range funcs {
+		params := make([]any, len(f.Params))
+		for j, t := range f.Params {
+			params[j] = valName(t)
+		}
+		results := make([]any, len(f.Results))
+		for j, t := range f.Results {
+			results[j] = valName(t)
+		}
+		table[i] = map[string]any{"module": f.Module, "name": f.Name, "params": params, "results": results}
+	}
+	res := h.Call("bind", table)
+	if !res.Truthy() {
+		return fmt.Errorf("js: host.js refused the binding (is the core built from the same version?)")
+	}
+	return nil
+}
+
+func valName(t wasi.ValType) string {
+	if t == wasi.I64 {
+		return "i64"
+	}
+	return "i32"
+}
+
+// argBuf carries a host call's arguments in and its result out: host.js
+// writes and reads it through the Go instance's memory (wasmsand_argbuf).
+var argBuf [16]uint64
+
+//go:wasmexport wasmsand_argbuf
+func argBufAddr() uint32 { return uint32(uintptr(unsafe.Pointer(&argBuf[0]))) }
+
+// run is one guest instance in progress.
+type run struct {
+	id       int32
+	ctx      context.Context
+	deadline time.Time // zero: none
+	proc     *wasi.Proc
+	mem      memory
+	stopped  bool   // a tick or host call ended it for its context
+	panicMsg string // a host function panicked (a bug of ours)
+}
+
+// runs holds the runs in progress: a guest's host call may spawn another
+// guest (a nested run), so several can be live, innermost last.
+var (
+	runs   = map[int32]*run{}
+	nextID int32
+)
+
+func startRun(ctx context.Context, p *wasi.Proc) *run {
+	nextID++
+	r := &run{id: nextID, ctx: ctx, proc: p}
+	r.mem.run = r.id
+	if d, ok := ctx.Deadline(); ok {
+		r.deadline = d
+	}
+	runs[r.id] = r
+	return r
+}
+
+func (r *run) end() { delete(runs, r.id) }
+
+// expired: the run's context is done. Timers cannot fire while a guest
+// holds the thread, so the deadline is compared with the clock.
+func (r *run) expired() bool {
+	if r.ctx.Err() != nil {
+		return true
+	}
+	return !r.deadline.IsZero() && !time.Now().Before(r.deadline)
+}
+
+func deadlinePassed(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
+}
+
+// Results of wasmsand_hostcall, which host.js turns into a return or a throw.
+const (
+	callOK        = 0
+	callExit      = 1 // proc_exit: argBuf[0] holds the status
+	callStop      = 2 // the run's context is done
+	callHostPanic = 3
+)
+
+// hostcall runs host function fn for run id with the arguments in argBuf.
+//
+//go:wasmexport wasmsand_hostcall
+func hostcall(id, fn int32) (res int32) {
+	r := runs[id]
+	if r == nil || fn < 0 || int(fn) >= len(funcs) {
+		return callHostPanic
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			if ex, ok := v.(*wasi.ExitError); ok {
+				argBuf[0] = uint64(ex.Code)
+				if ex.Code == 137 && r.expired() { // a host call saw the context done
+					r.stopped = true
+					res = callStop
+					return
+				}
+				res = callExit
+				return
+			}
+			r.panicMsg = fmt.Sprint(v)
+			res = callHostPanic
+		}
+	}()
+	if fn == tickIndex || r.expired() {
+		if r.expired() {
+			r.stopped = true
+			return callStop
+		}
+		return callOK
+	}
+	funcs[fn].Call(r.ctx, r.proc, &r.mem, argBuf[:])
+	return callOK
+}
+
+// Guest memory, reached through host.js by copies.
+//
+//go:wasmimport wasmsand_host mem_size
+func memSize(run int32) uint32
+
+//go:wasmimport wasmsand_host mem_read
+func memRead(run int32, off uint32, dst unsafe.Pointer, n uint32) bool
+
+//go:wasmimport wasmsand_host mem_write
+func memWrite(run int32, off uint32, src unsafe.Pointer, n uint32) bool
+
+//go:wasmimport wasmsand_host sleep
+func hostSleep(ms float64)
+
+// memory is wasi.Memory over a run's guest memory: Read returns a copy,
+// which the wasi host publishes back with Write when it fills one.
+type memory struct{ run int32 }
+
+var _ wasi.Memory = (*memory)(nil)
+
+func (m *memory) Size() uint32 { return memSize(m.run) }
+
+func (m *memory) Read(off, n uint32) ([]byte, bool) {
+	b := make([]byte, n)
+	if n == 0 {
+		return b, uint64(off) <= uint64(m.Size())
+	}
+	if !memRead(m.run, off, unsafe.Pointer(&b[0]), n) {
+		return nil, false
+	}
+	return b, true
+}
+
+func (m *memory) Write(off uint32, v []byte) bool {
+	if len(v) == 0 {
+		return uint64(off) <= uint64(m.Size())
+	}
+	return memWrite(m.run, off, unsafe.Pointer(&v[0]), uint32(len(v)))
+}
+
+func (m *memory) ReadUint32Le(off uint32) (uint32, bool) {
+	var b [4]byte
+	if !memRead(m.run, off, unsafe.Pointer(&b[0]), 4) {
+		return 0, false
+	}
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24, true
+}
+
+func (m *memory) WriteUint32Le(off, v uint32) bool {
+	b := [4]byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}
+	return memWrite(m.run, off, unsafe.Pointer(&b[0]), 4)
+}
+
+func (m *memory) ReadUint64Le(off uint32) (uint64, bool) {
+	lo, ok1 := m.ReadUint32Le(off)
+	hi, ok2 := m.ReadUint32Le(off + 4)
+	return uint64(lo) | uint64(hi)<<32, ok1 && ok2 && off <= ^uint32(0)-4
+}
+
+func (m *memory) WriteUint64Le(off uint32, v uint64) bool {
+	b := [8]byte{}
+	for i := range b {
+		b[i] = byte(v >> (8 * i))
+	}
+	return memWrite(m.run, off, unsafe.Pointer(&b[0]), 8)
+}
+
+// jsClock sleeps without Go's scheduler (nothing may block inside a host
+// call): Atomics.wait in host.js, in slices so that a deadline ends it.
+type jsClock struct{}
+
+func (jsClock) Now() time.Time   { return time.Now() }
+func (jsClock) Nanotime() int64  { return wasi.RealClock.Nanotime() }
+func (jsClock) Sleep(ctx context.Context, d time.Duration) {
+	end := time.Now().Add(d)
+	for {
+		left := time.Until(end)
+		if left <= 0 || ctx.Err() != nil || deadlinePassed(ctx) {
+			return
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < left {
+			left = time.Until(dl)
+		}
+		hostSleep(float64(min(left, 50*time.Millisecond)) / float64(time.Millisecond))
+	}
+}

@@ -1,0 +1,148 @@
+// The JS half of platform/js: compiles and runs guests on this engine's
+// WebAssembly for the Go core (GOOS=js). Load it before the core and call
+// wasmsandInstallHost(go) on the Go object of wasm_exec.js before
+// instantiating the core: it adds the imports the core's //go:wasmimport
+// functions need and sets globalThis.__wasmsandHost, which platform/js's
+// New binds to. Every guest import becomes a call of the core's export
+// wasmsand_hostcall(run, fn) with the arguments in a Go buffer; nothing
+// here blocks except sleep (Atomics.wait).
+"use strict";
+(function (g) {
+  let go = null;        // wasm_exec.js's Go object (its _inst is the core)
+  let table = null;     // [{module, name, params, results}], index = fn
+  let byName = null;    // "module.name" → index
+  let argView = null;   // BigUint64Array over the core's argument buffer
+  const modules = new Map(); // id → WebAssembly.Module
+  let nextModule = 1;
+  const runs = new Map();    // run id → {memory}
+
+  class Stop { constructor(kind, code) { this.kind = kind; this.code = code; } }
+
+  function exportsOf() { return go._inst.exports; }
+  function coreBuffer() { return exportsOf().mem.buffer; }
+  function args() {
+    const buf = coreBuffer();
+    if (argView === null || argView.buffer !== buf) {
+      argView = new BigUint64Array(buf, exportsOf().wasmsand_argbuf() >>> 0, 16);
+    }
+    return argView;
+  }
+  function ptr(p) { return typeof p === "bigint" ? Number(p) : p >>> 0; }
+  function guestBytes(run, off, n) {
+    const r = runs.get(run);
+    if (!r || !r.memory) return null;
+    const buf = r.memory.buffer;
+    off >>>= 0; n >>>= 0;
+    if (off + n > buf.byteLength) return null;
+    return new Uint8Array(buf, off, n);
+  }
+
+  const sleepCell = typeof SharedArrayBuffer !== "undefined" ? new Int32Array(new SharedArrayBuffer(4)) : null;
+
+  const coreImports = {
+    mem_size(run) {
+      const r = runs.get(run);
+      return r && r.memory ? r.memory.buffer.byteLength >>> 0 : 0;
+    },
+    mem_read(run, off, dst, n) {
+      const src = guestBytes(run, off, n);
+      if (src === null) return 0;
+      new Uint8Array(coreBuffer(), ptr(dst), n >>> 0).set(src);
+      return 1;
+    },
+    mem_write(run, off, src, n) {
+      const dst = guestBytes(run, off, n);
+      if (dst === null) return 0;
+      dst.set(new Uint8Array(coreBuffer(), ptr(src), n >>> 0));
+      return 1;
+    },
+    sleep(ms) {
+      if (sleepCell !== null) {
+        Atomics.wait(sleepCell, 0, 0, ms);
+        return;
+      }
+      const end = Date.now() + ms; // no SharedArrayBuffer: spin (bounded by the caller)
+      while (Date.now() < end) { /* wait */ }
+    },
+  };
+
+  function importFor(run, fn) {
+    const f = table[fn];
+    const np = f.params.length;
+    const is64 = f.params.map((t) => t === "i64");
+    const result = f.results.length ? f.results[0] : null;
+    const hostcall = exportsOf().wasmsand_hostcall;
+    return function () {
+      const a = args();
+      for (let i = 0; i < np; i++) {
+        const v = arguments[i];
+        a[i] = is64[i] ? BigInt.asUintN(64, v) : BigInt(v >>> 0);
+      }
+      const st = hostcall(run, fn);
+      if (st !== 0) {
+        const b = args();
+        throw new Stop(st === 1 ? "exit" : st === 2 ? "stopped" : "hostpanic", Number(b[0] & 0xffn));
+      }
+      if (result === null) return undefined;
+      const b = args();
+      return result === "i64" ? BigInt.asIntN(64, b[0]) : Number(b[0] & 0xffffffffn) | 0;
+    };
+  }
+
+  const host = {
+    bind(t) {
+      table = t;
+      byName = new Map(t.map((f, i) => [f.module + "." + f.name, i]));
+      return true;
+    },
+    compile(bytes) {
+      let mod;
+      try {
+        mod = new WebAssembly.Module(bytes);
+      } catch (e) {
+        return { error: String(e && e.message || e) };
+      }
+      const id = nextModule++;
+      modules.set(id, mod);
+      const exps = WebAssembly.Module.exports(mod);
+      return {
+        id,
+        imports: WebAssembly.Module.imports(mod),
+        hasStart: exps.some((e) => e.name === "_start" && e.kind === "function"),
+        minPages: 0,
+      };
+    },
+    release(id) { modules.delete(id); },
+    run(id, run, maxPages) {
+      const mod = modules.get(id);
+      if (!mod) return { kind: "trap", message: "module released" };
+      const imports = {};
+      for (const imp of WebAssembly.Module.imports(mod)) {
+        if (imp.kind !== "function") continue;
+        const fn = byName.get(imp.module + "." + imp.name);
+        (imports[imp.module] ??= {})[imp.name] = importFor(run, fn);
+      }
+      const r = { memory: null };
+      runs.set(run, r);
+      try {
+        const inst = new WebAssembly.Instance(mod, imports);
+        r.memory = inst.exports.memory || null;
+        inst.exports._start();
+        return { kind: "exit", code: 0 };
+      } catch (e) {
+        if (e instanceof Stop) return { kind: e.kind, code: e.code };
+        const grewPast = r.memory !== null && maxPages > 0 && r.memory.buffer.byteLength > maxPages * 65536;
+        return { kind: "trap", message: String(e && e.message || e), grewPast };
+      } finally {
+        runs.delete(run);
+      }
+    },
+  };
+
+  g.__wasmsandHost = host;
+  g.wasmsandInstallHost = function (goObject) {
+    go = goObject;
+    goObject.importObject.wasmsand_host = coreImports;
+  };
+  if (typeof module !== "undefined") module.exports = { install: g.wasmsandInstallHost, host };
+})(globalThis);
