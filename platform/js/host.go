@@ -222,8 +222,8 @@ func (m *memory) WriteUint64Le(off uint32, v uint64) bool {
 // call): Atomics.wait in host.js, in slices so that a deadline ends it.
 type jsClock struct{}
 
-func (jsClock) Now() time.Time   { return time.Now() }
-func (jsClock) Nanotime() int64  { return wasi.RealClock.Nanotime() }
+func (jsClock) Now() time.Time  { return time.Now() }
+func (jsClock) Nanotime() int64 { return wasi.RealClock.Nanotime() }
 func (jsClock) Sleep(ctx context.Context, d time.Duration) {
 	end := time.Now().Add(d)
 	for {
