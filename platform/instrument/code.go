@@ -205,6 +205,12 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 			} else {
 				r.lebslow(5)
 			}
+			if op == 0x40 && w.nNew == 2 && !scan { // memory.grow 0 → call $memory_grow
+				out = append(out, b[last:start]...)
+				out = append(out, 0x10)
+				out = appendU32(out, w.growFunc)
+				last = r.pos
+			}
 		case kMemarg:
 			if p := r.pos; p+1 < len(b) && b[p] < 0x40 && b[p+1] < 0x80 { // align, offset
 				r.pos = p + 2

@@ -45,10 +45,20 @@ const (
 	DefaultInterval = 1 << 16
 )
 
+// MemoryImportName is the import (of ImportModule) that a module rewritten with
+// Options.ImportMemory takes its memory from.
+const MemoryImportName = "memory"
+
 // Options tune Instrument.
 type Options struct {
 	// Interval is the number of counted events between two ticks; 0 = DefaultInterval.
 	Interval uint32
+	// ImportMemory turns the module's one defined memory (32-bit, not shared)
+	// into an import, ImportModule.MemoryImportName, with the same limits:
+	// an engine whose API cannot bound a memory the module defines (the JS
+	// WebAssembly API) then provides one with its own maximum. Stats.Memory
+	// says whether it was done and with which limits.
+	ImportMemory bool
 }
 
 // Stats describe what was rewritten.
@@ -56,6 +66,15 @@ type Stats struct {
 	Funcs   int // defined functions
 	Loops   int // instrumented loop headers
 	Entries int // instrumented function entries (functions calling defined functions)
+	// Memory is the memory the module now imports (Options.ImportMemory), nil if none.
+	Memory *MemoryLimits
+}
+
+// MemoryLimits are a memory's limits in 64 KiB pages.
+type MemoryLimits struct {
+	Min    uint32
+	Max    uint32 // when HasMax
+	HasMax bool
 }
 
 // Instrument rewrites wasm with the default options.
@@ -99,13 +118,22 @@ type module struct {
 	sections   []section
 	nTypes     uint32
 	tickType   int64 // index of an existing () -> () type, or -1
+	growType   int64 // index of an existing (i32) -> (i32) type, or -1
 	nImpFuncs  uint32
+	nImpMems   uint32
 	nFuncs     uint32 // imported + defined
 	nGlobals   uint32 // imported + defined
 	nDefGlobal uint32
 	typeParams []uint32 // parameter count of each type
 	funcTypes  []uint32 // type of each defined function
 	preinit    bool     // exports PreinitExport
+	memory     *memDef  // the one memory the module defines, when ImportMemory can take it
+}
+
+// memDef is a defined memory: its limits and their encoding.
+type memDef struct {
+	limits MemoryLimits
+	raw    []byte
 }
 
 var header = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}
@@ -130,8 +158,15 @@ func (o Options) Instrument(wasm []byte) (out []byte, st Stats, err error) {
 		fail("interval %d too large", o.Interval)
 	}
 	m := parse(wasm)
+	if !o.ImportMemory {
+		m.memory = nil
+	}
 	w := &writer{m: m, interval: o.Interval}
 	out = w.run(len(wasm))
+	if m.memory != nil {
+		lim := m.memory.limits
+		w.stats.Memory = &lim
+	}
 	return out, w.stats, nil
 }
 
@@ -142,7 +177,7 @@ func parse(wasm []byte) *module {
 	if !bytes.Equal(wasm[4:8], header[4:]) {
 		unsupported("binary version %x (components are not modules)", wasm[4:8])
 	}
-	m := &module{tickType: -1}
+	m := &module{tickType: -1, growType: -1}
 	r := reader{b: wasm, pos: 8}
 	last := 0
 	for !r.eof() {
@@ -177,6 +212,8 @@ func parse(wasm []byte) *module {
 			if !pr.eof() {
 				fail("function section: trailing bytes")
 			}
+		case secMemory:
+			m.memory = memorySection(payload)
 		case secGlobal:
 			pr := reader{b: payload}
 			m.nDefGlobal = pr.u32()
@@ -193,7 +230,43 @@ func parse(wasm []byte) *module {
 	if m.nFuncs < m.nImpFuncs {
 		fail("function count overflow")
 	}
+	if m.nImpMems > 0 {
+		m.memory = nil // a second memory would shift indices
+	}
 	return m
+}
+
+// growSig is the signature (params, results) of the memory_grow import:
+// (i32) -> (i32), as memory.grow.
+var growSig = []byte{1, 0x7f, 1, 0x7f}
+
+// MemoryGrowName is the function (of ImportModule) that replaces memory.grow
+// in a module rewritten with Options.ImportMemory, so that the engine sees
+// (and can report) a refused growth: (pages i32) -> (old size or -1 i32).
+const MemoryGrowName = "memory_grow"
+
+// memorySection returns the section's memory when it defines exactly one,
+// 32-bit and not shared (flags 0 or 1), else nil.
+func memorySection(p []byte) *memDef {
+	r := reader{b: p}
+	if r.u32() != 1 {
+		return nil
+	}
+	start := r.pos
+	flags := r.u32()
+	if flags > 1 {
+		return nil
+	}
+	d := &memDef{}
+	d.limits.Min = r.u32()
+	if flags == 1 {
+		d.limits.Max, d.limits.HasMax = r.u32(), true
+	}
+	if !r.eof() {
+		return nil
+	}
+	d.raw = p[start:r.pos]
+	return d
 }
 
 func (m *module) types(p []byte) {
@@ -207,6 +280,7 @@ func (m *module) types(p []byte) {
 		if form := r.byte(); form != 0x60 {
 			unsupported("type form 0x%02x (GC types)", form)
 		}
+		at := r.pos
 		np := r.u32()
 		for j := uint32(0); j < np; j++ {
 			r.valtype()
@@ -218,6 +292,9 @@ func (m *module) types(p []byte) {
 		}
 		if np == 0 && nr == 0 && m.tickType < 0 {
 			m.tickType = int64(i)
+		}
+		if m.growType < 0 && bytes.Equal(r.b[at:r.pos], growSig) {
+			m.growType = int64(i)
 		}
 	}
 	if !r.eof() {
@@ -241,6 +318,7 @@ func (m *module) imports(p []byte) {
 			r.limits()
 		case 0x02: // memory
 			r.limits()
+			m.nImpMems++
 		case 0x03: // global
 			r.valtype()
 			r.byte()
@@ -262,6 +340,9 @@ type writer struct {
 	m        *module
 	interval uint32
 	tickFunc uint32 // = m.nImpFuncs
+	growFunc uint32 // = m.nImpFuncs+1 with ImportMemory (memory.grow becomes a call of it)
+	nNew     uint32 // imported functions added: 1 (tick) or 2 (tick, memory_grow)
+	growType uint32
 	counter  uint32 // = m.nGlobals (a new global appended to the global section)
 	check    []byte // counting on the global (entries of functions without loops)
 	stats    Stats
@@ -275,12 +356,28 @@ type writer struct {
 func (w *writer) run(size int) []byte {
 	m := w.m
 	w.tickFunc = m.nImpFuncs
+	w.nNew = 1
+	if m.memory != nil {
+		w.growFunc, w.nNew = m.nImpFuncs+1, 2
+	}
 	w.counter = m.nGlobals
 	w.check = w.checkSeq()
+	// types the new imports need and the module lacks are appended
+	var newTypes []byte
+	nTypes := int64(m.nTypes)
 	tickType := m.tickType
 	if tickType < 0 {
-		tickType = int64(m.nTypes)
+		tickType = nTypes
+		nTypes++
+		newTypes = append(newTypes, 0x60, 0, 0)
 	}
+	w.growType = uint32(m.growType)
+	if m.memory != nil && m.growType < 0 {
+		w.growType = uint32(nTypes)
+		nTypes++
+		newTypes = append(append(newTypes, 0x60), growSig...)
+	}
+	nNewTypes := uint32(nTypes - int64(m.nTypes))
 	w.out = make([]byte, 0, size+size/8+256)
 	w.out = append(w.out, header...)
 
@@ -302,9 +399,9 @@ func (w *writer) run(size int) []byte {
 			w.sec = w.sec[:0]
 			switch id {
 			case secType:
-				w.sec = append(w.sec, 1, 0x60, 0, 0)
+				w.sec = append(appendU32(w.sec, nNewTypes), newTypes...)
 			case secImport:
-				w.sec = w.appendImport(append(w.sec, 1), uint32(tickType))
+				w.sec = w.appendImports(w.sec, 0, uint32(tickType))
 			case secGlobal:
 				w.sec = w.appendGlobal(append(w.sec, 1))
 			}
@@ -327,19 +424,20 @@ func (w *writer) run(size int) []byte {
 				p = rewritten
 			}
 		case secType:
-			if m.tickType < 0 {
+			if nNewTypes > 0 {
 				r := reader{b: p}
 				n := r.u32()
-				w.sec = appendU32(w.sec, n+1)
+				w.sec = appendU32(w.sec, n+nNewTypes)
 				w.sec = append(w.sec, p[r.pos:]...)
-				p = append(w.sec, 0x60, 0, 0)
+				p = append(w.sec, newTypes...)
 			}
 		case secImport:
 			r := reader{b: p}
-			n := r.u32()
-			w.sec = appendU32(w.sec, n+1)
-			w.sec = append(w.sec, p[r.pos:]...)
-			p = w.appendImport(w.sec, uint32(tickType))
+			p = w.appendImports(w.sec, r.u32(), uint32(tickType), p[r.pos:]...)
+		case secMemory:
+			if m.memory != nil {
+				continue // imported instead
+			}
 		case secTable:
 			w.tables(p)
 		case secGlobal:
@@ -383,11 +481,29 @@ func (w *writer) emit(id byte, payload []byte) {
 	w.out = append(w.out, payload...)
 }
 
-func (w *writer) appendImport(b []byte, typ uint32) []byte {
+// appendImports writes an import section's payload: the module's n imports
+// (entries), then the tick function and, with ImportMemory, the memory.
+func (w *writer) appendImports(b []byte, n, typ uint32, entries ...byte) []byte {
+	if w.m.memory != nil {
+		n += 2
+	}
+	b = appendU32(b, n+1)
+	b = append(b, entries...)
 	b = appendName(b, ImportModule)
 	b = appendName(b, ImportName)
 	b = append(b, 0x00)
-	return appendU32(b, typ)
+	b = appendU32(b, typ)
+	if w.m.memory != nil {
+		b = appendName(b, ImportModule)
+		b = appendName(b, MemoryGrowName)
+		b = append(b, 0x00)
+		b = appendU32(b, w.growType)
+		b = appendName(b, ImportModule)
+		b = appendName(b, MemoryImportName)
+		b = append(b, 0x02)
+		b = append(b, w.m.memory.raw...)
+	}
+	return b
 }
 
 func (w *writer) appendGlobal(b []byte) []byte {
@@ -429,7 +545,7 @@ func (w *writer) funcIdx(i uint32) uint32 {
 		fail("function index %d out of range (%d functions)", i, w.m.nFuncs)
 	}
 	if i >= w.m.nImpFuncs {
-		return i + 1
+		return i + w.nNew
 	}
 	return i
 }

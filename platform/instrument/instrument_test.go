@@ -329,3 +329,46 @@ func TestGuestExports(t *testing.T) {
 	inst, _ := instr(t, wasm, instrument.Options{})
 	compareExports(t, wasm, inst)
 }
+
+// ImportMemory: the one defined memory becomes an import with the same
+// limits; the module still validates, and other modules are left alone.
+func TestImportMemory(t *testing.T) {
+	wasm := testguest.Go(t, "testdata/gocompute")
+	out, st, err := instrument.Options{ImportMemory: true}.Instrument(wasm)
+	require.NoError(t, err)
+	validate(t, out)
+	require.NotNil(t, st.Memory)
+	cm, err := runtime(t).CompileModule(context.Background(), out)
+	require.NoError(t, err)
+	defer cm.Close(context.Background())
+	imp := cm.ImportedMemories()
+	require.Len(t, imp, 1)
+	mod, name, ok := imp[0].Import()
+	require.True(t, ok)
+	assert.Equal(t, instrument.ImportModule+"."+instrument.MemoryImportName, mod+"."+name)
+	assert.Equal(t, st.Memory.Min, imp[0].Min())
+	assert.Contains(t, cm.ExportedMemories(), "memory", "the export still names it")
+	var grow bool
+	for _, f := range cm.ImportedFunctions() {
+		if m, n, _ := f.Import(); m == instrument.ImportModule && n == instrument.MemoryGrowName {
+			grow = true
+			assert.Equal(t, []api.ValueType{api.ValueTypeI32}, f.ParamTypes())
+			assert.Equal(t, []api.ValueType{api.ValueTypeI32}, f.ResultTypes())
+		}
+	}
+	assert.True(t, grow, "memory.grow goes through wasmsand.memory_grow")
+
+	// without the option nothing is imported
+	out, st, err = instrument.Options{}.Instrument(wasm)
+	require.NoError(t, err)
+	assert.Nil(t, st.Memory)
+	cm2, err := runtime(t).CompileModule(context.Background(), out)
+	require.NoError(t, err)
+	defer cm2.Close(context.Background())
+	assert.Empty(t, cm2.ImportedMemories())
+
+	// a module with two memories keeps them
+	out, st, err = instrument.Options{ImportMemory: true}.Instrument(wat(t, "validate", "--enable-all"))
+	require.NoError(t, err)
+	assert.Nil(t, st.Memory)
+}

@@ -78,7 +78,9 @@ func (e *Engine) Compile(ctx context.Context, key string, wasm []byte) (platform
 	if m := e.mods[key]; m != nil {
 		return m, nil
 	}
-	code, err := instrument.Instrument(wasm)
+	// the memory becomes an import, so that it can be given this run's
+	// maximum (the JS API cannot bound a memory the module defines)
+	code, st, err := instrument.Options{ImportMemory: true}.Instrument(wasm)
 	if err != nil {
 		// not decodable by the instrumenter: it runs, but no timeout can stop
 		// a loop in it (the engine has no other guard)
@@ -96,10 +98,13 @@ func (e *Engine) Compile(ctx context.Context, key string, wasm []byte) (platform
 		imp := imports.Index(i)
 		mod, name, kind := imp.Get("module").String(), imp.Get("name").String(), imp.Get("kind").String()
 		if kind != "function" {
-			if kind == "memory" {
+			if kind == "memory" && !(st.Memory != nil && mod == instrument.ImportModule && name == instrument.MemoryImportName) {
 				return nil, fmt.Errorf("%w: imported memory %s.%s", platform.ErrInvalidModule, mod, name)
 			}
 			continue
+		}
+		if st.Memory != nil && mod == instrument.ImportModule && name == instrument.MemoryGrowName {
+			continue // host.js's own
 		}
 		if _, ok := funcIndex[mod+"."+name]; !ok {
 			return nil, fmt.Errorf("%w: unknown import %s.%s", platform.ErrInvalidModule, mod, name)
@@ -108,7 +113,11 @@ func (e *Engine) Compile(ctx context.Context, key string, wasm []byte) (platform
 	if !res.Get("hasStart").Bool() {
 		return nil, fmt.Errorf("%w: no _start export", platform.ErrInvalidModule)
 	}
-	m.minPages = uint32(res.Get("minPages").Int())
+	if st.Memory != nil {
+		m.mem = *st.Memory
+		m.importsMemory = true
+		m.minPages = st.Memory.Min
+	}
 	e.mods[key] = m
 	return m, nil
 }
@@ -127,10 +136,12 @@ func (e *Engine) Close(context.Context) error {
 
 // Module is a compiled guest.
 type Module struct {
-	e        *Engine
-	id       int
-	key      string
-	minPages uint32
+	e             *Engine
+	id            int
+	key           string
+	minPages      uint32
+	importsMemory bool // instrumented with ImportMemory: run gives it a bounded memory
+	mem           instrument.MemoryLimits
 }
 
 var _ platform.Module = (*Module)(nil)
@@ -157,12 +168,22 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 	}
 	r := startRun(ctx, p)
 	defer r.end()
-	res := m.e.host.Call("run", m.id, r.id, pages)
+	memMin, memMax := -1, -1 // -1: the module's own memory (not bounded)
+	if m.importsMemory {
+		memMin, memMax = int(m.mem.Min), int(pages)
+		if m.mem.HasMax {
+			memMax = int(min(pages, m.mem.Max))
+		}
+	}
+	res := m.e.host.Call("run", m.id, r.id, pages, memMin, memMax)
 	kind, code := res.Get("kind").String(), res.Get("code").Int()
 	switch kind {
 	case "exit":
 		if r.stopped {
 			return m.stopped(ctx, name)
+		}
+		if code != 0 && res.Get("atLimit").Bool() {
+			return code & 0xff, fmt.Errorf("%w: %s", platform.ErrMemoryLimit, name)
 		}
 		return code & 0xff, nil
 	case "stopped":
@@ -174,7 +195,7 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 	}
 	// a trap: out of bounds, unreachable, stack overflow, or memory refused
 	msg := firstLine(res.Get("message").String())
-	if res.Get("grewPast").Bool() {
+	if res.Get("atLimit").Bool() {
 		return platform.ExitTrap, fmt.Errorf("%w: %s", platform.ErrMemoryLimit, name)
 	}
 	if p.Stderr != nil {

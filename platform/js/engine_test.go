@@ -108,3 +108,15 @@ func TestSleep(t *testing.T) {
 		t.Errorf("sleep 0.2 took %v, output %q %q", d, res.Stdout, res.Stderr)
 	}
 }
+
+func TestMemoryLimit(t *testing.T) {
+	sb := newSandbox(t)
+	// the guest's memory is bounded by the sandbox's limit (256 MB)
+	res := run(t, sb, `awk 'BEGIN { s = "x"; while (1) s = s s }' 2>&1`, core.RunOptions{Timeout: 20 * time.Second})
+	if res.ExitCode == 0 || !strings.Contains(string(res.Stdout), "out of memory (limit 256 MB)") {
+		t.Errorf("awk memory bomb: exit %d, output %q", res.ExitCode, res.Stdout)
+	}
+	if got := string(run(t, sb, "echo alive", core.RunOptions{}).Stdout); got != "alive\n" {
+		t.Errorf("after the memory bomb: %q", got)
+	}
+}

@@ -113,26 +113,43 @@
       };
     },
     release(id) { modules.delete(id); },
-    run(id, run, maxPages) {
+    run(id, run, maxPages, memMin, memMax) {
       const mod = modules.get(id);
       if (!mod) return { kind: "trap", message: "module released" };
       const imports = {};
+      const r = { memory: null, refused: false };
       for (const imp of WebAssembly.Module.imports(mod)) {
         if (imp.kind !== "function") continue;
-        const fn = byName.get(imp.module + "." + imp.name);
-        (imports[imp.module] ??= {})[imp.name] = importFor(run, fn);
+        let f;
+        if (imp.module === "wasmsand" && imp.name === "memory_grow") {
+          // memory.grow, rewritten into this call so that a refusal is seen
+          f = (pages) => {
+            try {
+              return r.memory.grow(pages >>> 0);
+            } catch (e) {
+              r.refused = true;
+              return -1;
+            }
+          };
+        } else {
+          f = importFor(run, byName.get(imp.module + "." + imp.name));
+        }
+        (imports[imp.module] ??= {})[imp.name] = f;
       }
-      const r = { memory: null };
       runs.set(run, r);
       try {
+        if (memMin >= 0) {
+          r.memory = new WebAssembly.Memory({ initial: memMin, maximum: memMax });
+          (imports.wasmsand ??= {}).memory = r.memory;
+        }
         const inst = new WebAssembly.Instance(mod, imports);
-        r.memory = inst.exports.memory || null;
+        r.memory ??= inst.exports.memory || null;
         inst.exports._start();
         return { kind: "exit", code: 0 };
       } catch (e) {
-        if (e instanceof Stop) return { kind: e.kind, code: e.code };
-        const grewPast = r.memory !== null && maxPages > 0 && r.memory.buffer.byteLength > maxPages * 65536;
-        return { kind: "trap", message: String(e && e.message || e), grewPast };
+        const atLimit = r.refused; // it failed after a memory.grow was refused
+        if (e instanceof Stop) return { kind: e.kind, code: e.code, atLimit };
+        return { kind: "trap", message: String(e && e.message || e), atLimit };
       } finally {
         runs.delete(run);
       }
