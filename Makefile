@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test test-go test-js-build test-js vet bench demo clean fuzz
+.PHONY: all deps build test test-go test-js-build test-js npm test-npm vet bench demo clean fuzz
 
 all: build
 
@@ -29,14 +29,30 @@ test-js-build:
 test-js: build
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec "node $(CURDIR)/platform/js/testdata/go_js_exec.js" ./platform/js/
 
+# The npm package `wasmsand` (build/npm, packed into build/wasmsand-VERSION.tgz):
+# the GOOS=js core, its JS half and the Node entry points, bundled by
+# scripts/npm with esbuild's Go API, and the guest assets.
+npm: build
+	$(GO) run ./scripts/npm
+	rm -f build/wasmsand-*.tgz
+	cd build/npm && npm pack --pack-destination .. --silent
+
+# The packed package installed offline into an empty directory and used from
+# require() and import, as a Node service would.
+test-npm: npm
+	rm -rf build/npm-test && mkdir -p build/npm-test
+	cp node/test/smoke.cjs node/test/smoke.mjs build/npm-test/
+	cd build/npm-test && echo '{"name":"npm-test","private":true}' > package.json && \
+		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs
+
 vet:
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./platform/js/
+	GOOS=js GOARCH=wasm $(GO) vet ./platform/js/ ./cmd/wasmsand-js/
 
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet test-js-build test-go test-js fuzz conformance bash-tests
+test: build vet test-js-build test-go test-js test-npm fuzz conformance bash-tests
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of

@@ -10,6 +10,8 @@ require (
 )
 
 require (
+	github.com/andybalholm/brotli v1.3.0 // indirect
+	github.com/evanw/esbuild v0.28.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 )

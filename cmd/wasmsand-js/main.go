@@ -1,0 +1,458 @@
+//go:build js && wasm
+
+// Command wasmsand-js is the core for the browser and Node (GOOS=js): the
+// program that node/ and web/ load beside platform/js's host.js. It puts
+// globalThis.__wasmsandCore, whose methods the JS Sandbox class calls (one
+// js.FuncOf call per API call; guests never go through FuncOf), then waits.
+//
+// Every method takes plain values (strings, numbers, Uint8Arrays, a JSON
+// string of options) and returns {value} or {error: {code, message}}, the
+// code being the Go API's stable core.Code.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/vfs"
+)
+
+// state: the sandboxes and snapshots of this core, by id.
+var (
+	tools     core.ToolSource
+	sandboxes = map[int]*core.Sandbox{}
+	snapshots = map[int]snap{}
+	nextID    = 1
+)
+
+type snap struct {
+	owner int
+	s     *core.Snapshot
+}
+
+func main() {
+	api := map[string]func(args []js.Value) (any, error){
+		"init":      initCore,
+		"create":    create,
+		"run":       run,
+		"readFile":  readFile,
+		"writeFile": writeFile,
+		"listDir":   listDir,
+		"stat":      stat,
+		"remove":    remove,
+		"mkdir":     mkdir,
+		"snapshot":  snapshot,
+		"restore":   restore,
+		"fork":      fork,
+		"save":      save,
+		"destroy":   destroy,
+	}
+	obj := js.Global().Get("Object").New()
+	for name, f := range api {
+		obj.Set(name, js.FuncOf(wrap(name, f)))
+	}
+	js.Global().Set("__wasmsandCore", obj)
+	if ready := js.Global().Get("__wasmsandCoreReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	select {}
+}
+
+// wrap turns a method into a FuncOf body: errors (and panics, which must
+// not kill the core) become {error}.
+func wrap(name string, f func([]js.Value) (any, error)) func(js.Value, []js.Value) any {
+	return func(_ js.Value, args []js.Value) (out any) {
+		defer func() {
+			if p := recover(); p != nil {
+				out = errValue(core.CodeInternal, fmt.Sprintf("%s: internal error: %v", name, p))
+			}
+		}()
+		v, err := f(args)
+		if err != nil {
+			code := core.ErrorCode(err)
+			var ae *argError
+			if errors.As(err, &ae) {
+				code = core.CodeInvalidArgument
+			}
+			return errValue(code, err.Error())
+		}
+		return map[string]any{"value": v}
+	}
+}
+
+func errValue(code core.Code, msg string) any {
+	return map[string]any{"error": map[string]any{"code": string(code), "message": msg}}
+}
+
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+
+func arg(args []js.Value, i int) js.Value {
+	if i < len(args) {
+		return args[i]
+	}
+	return js.Undefined()
+}
+
+func sandbox(args []js.Value) (*core.Sandbox, error) {
+	v := arg(args, 0)
+	if v.Type() != js.TypeNumber {
+		return nil, &argError{"sandbox id expected"}
+	}
+	sb := sandboxes[v.Int()]
+	if sb == nil {
+		return nil, &core.Error{Code: core.CodeClosed, Op: "sandbox", Err: errors.New("destroyed")}
+	}
+	return sb, nil
+}
+
+func str(args []js.Value, i int, what string) (string, error) {
+	v := arg(args, i)
+	if v.Type() != js.TypeString {
+		return "", &argError{what + ": a string expected"}
+	}
+	return v.String(), nil
+}
+
+func bytesOf(v js.Value) []byte {
+	if v.IsUndefined() || v.IsNull() {
+		return nil
+	}
+	b := make([]byte, v.Get("length").Int())
+	js.CopyBytesToGo(b, v)
+	return b
+}
+
+func toJS(b []byte) js.Value {
+	a := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(a, b)
+	return a
+}
+
+// initCore(manifest Uint8Array, fetch(name) → Uint8Array|null): the guest
+// programs, fetched synchronously by the JS side (a file read in Node, the
+// Cache API or a synchronous request in a browser worker).
+func initCore(args []js.Value) (any, error) {
+	manifest := bytesOf(arg(args, 0))
+	fetchFn := arg(args, 1)
+	if len(manifest) == 0 || fetchFn.Type() != js.TypeFunction {
+		return nil, &argError{"init(manifest, fetch) expected"}
+	}
+	t, err := core.NewAssetTools(manifest, func(_ context.Context, file string) ([]byte, error) {
+		v := fetchFn.Invoke(file)
+		if v.IsNull() || v.IsUndefined() {
+			return nil, fmt.Errorf("asset %s could not be fetched", file)
+		}
+		if msg := v.Get("error"); !msg.IsUndefined() {
+			return nil, fmt.Errorf("asset %s: %s", file, msg.String())
+		}
+		return bytesOf(v), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	tools = t
+	return len(t.Commands()), nil
+}
+
+// createOptions are Sandbox.create's options, as the JS side passes them.
+type createOptions struct {
+	MemoryLimitMb int               `json:"memoryLimitMb"`
+	TimeoutMs     int               `json:"timeoutMs"`
+	FsLimitMb     int               `json:"fsLimitMb"`
+	MaxProcesses  int               `json:"maxProcesses"`
+	OutputLimit   int               `json:"outputLimit"`
+	Env           map[string]string `json:"env"`
+}
+
+// create(optionsJSON, state Uint8Array|undefined, files {path: Uint8Array}) → id
+func create(args []js.Value) (any, error) {
+	var o createOptions
+	if s := arg(args, 0); s.Type() == js.TypeString && s.String() != "" {
+		if err := json.Unmarshal([]byte(s.String()), &o); err != nil {
+			return nil, &argError{"options: " + err.Error()}
+		}
+	}
+	opt := core.Options{
+		MemoryLimitMB: o.MemoryLimitMb,
+		Timeout:       time.Duration(o.TimeoutMs) * time.Millisecond,
+		FSLimitMB:     o.FsLimitMb,
+		MaxProcesses:  o.MaxProcesses,
+		OutputLimit:   o.OutputLimit,
+		Env:           o.Env,
+		Tools:         tools,
+	}
+	if st := arg(args, 1); !st.IsUndefined() && !st.IsNull() {
+		limit := int64(o.FsLimitMb) << 20
+		if limit <= 0 {
+			limit = 256 << 20
+		}
+		fsys, err := vfs.Decode(strings.NewReader(string(bytesOf(st))), vfs.Options{MaxBytes: limit})
+		if err != nil {
+			return nil, &core.Error{Code: core.CodeCorruptState, Op: "create", Err: err}
+		}
+		opt.FS = fsys
+	}
+	sb, err := core.New(context.Background(), opt)
+	if err != nil {
+		return nil, err
+	}
+	if files := arg(args, 2); files.Type() == js.TypeObject {
+		keys := js.Global().Get("Object").Call("keys", files)
+		for i := 0; i < keys.Length(); i++ {
+			k := keys.Index(i).String()
+			if err := sb.WriteFile(k, bytesOf(files.Get(k)), 0); err != nil {
+				sb.Close()
+				return nil, err
+			}
+		}
+	}
+	id := nextID
+	nextID++
+	sandboxes[id] = sb
+	return id, nil
+}
+
+type runOptions struct {
+	Env       map[string]string `json:"env"`
+	Cwd       string            `json:"cwd"`
+	TimeoutMs int               `json:"timeoutMs"`
+	Stateless bool              `json:"stateless"`
+}
+
+// run(id, command, optionsJSON, stdin Uint8Array|undefined) →
+// {exitCode, stdout, stderr, executionTimeMs, truncated, timedOut}
+func run(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	cmd, err := str(args, 1, "command")
+	if err != nil {
+		return nil, err
+	}
+	var o runOptions
+	if s := arg(args, 2); s.Type() == js.TypeString && s.String() != "" {
+		if err := json.Unmarshal([]byte(s.String()), &o); err != nil {
+			return nil, &argError{"options: " + err.Error()}
+		}
+	}
+	opt := core.RunOptions{Env: o.Env, Cwd: o.Cwd, Timeout: time.Duration(o.TimeoutMs) * time.Millisecond, Stateless: o.Stateless}
+	if in := arg(args, 3); !in.IsUndefined() && !in.IsNull() {
+		opt.Stdin = strings.NewReader(string(bytesOf(in)))
+	}
+	res, err := sb.Run(context.Background(), cmd, opt)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{
+		"exitCode":        res.ExitCode,
+		"stdout":          toJS(res.Stdout),
+		"stderr":          toJS(res.Stderr),
+		"executionTimeMs": float64(res.Duration) / float64(time.Millisecond),
+		"truncated":       res.Truncated,
+		"timedOut":        res.TimedOut,
+	}, nil
+}
+
+func readFile(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	p, err := str(args, 1, "path")
+	if err != nil {
+		return nil, err
+	}
+	b, err := sb.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return toJS(b), nil
+}
+
+// writeFile(id, path, data Uint8Array, mode)
+func writeFile(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	p, err := str(args, 1, "path")
+	if err != nil {
+		return nil, err
+	}
+	var mode fs.FileMode
+	if m := arg(args, 3); m.Type() == js.TypeNumber {
+		mode = fs.FileMode(m.Int()) & fs.ModePerm
+	}
+	return nil, sb.WriteFile(p, bytesOf(arg(args, 2)), mode)
+}
+
+func listDir(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	p, err := str(args, 1, "path")
+	if err != nil {
+		return nil, err
+	}
+	ents, err := sb.ListDir(p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(ents))
+	for i, e := range ents {
+		out[i] = map[string]any{"name": e.Name, "type": fileType(e.Mode), "size": e.Size,
+			"mode": int(e.Mode.Perm()), "mtimeMs": float64(e.ModTime.UnixMilli())}
+	}
+	return out, nil
+}
+
+func fileType(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	case m.IsRegular():
+		return "file"
+	case m&fs.ModeNamedPipe != 0:
+		return "fifo"
+	}
+	return "other"
+}
+
+func stat(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	p, err := str(args, 1, "path")
+	if err != nil {
+		return nil, err
+	}
+	fi, err := sb.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"name": fi.Name(), "type": fileType(fi.Mode()), "size": fi.Size(),
+		"mode": int(fi.Mode().Perm()), "mtimeMs": float64(fi.ModTime().UnixMilli())}, nil
+}
+
+// remove(id, path, recursive)
+func remove(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	p, err := str(args, 1, "path")
+	if err != nil {
+		return nil, err
+	}
+	return nil, sb.Remove(p, arg(args, 2).Truthy())
+}
+
+// mkdir(id, path, mode): parents are made as needed.
+func mkdir(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	p, err := str(args, 1, "path")
+	if err != nil {
+		return nil, err
+	}
+	mode := fs.FileMode(0o755)
+	if m := arg(args, 2); m.Type() == js.TypeNumber {
+		mode = fs.FileMode(m.Int()) & fs.ModePerm
+	}
+	return nil, sb.Mkdir(p, mode)
+}
+
+func snapshot(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	id := nextID
+	nextID++
+	snapshots[id] = snap{owner: arg(args, 0).Int(), s: sb.Snapshot()}
+	return id, nil
+}
+
+// restore(id, snapshotId): any snapshot of this core (of this sandbox or
+// another), as the Go API allows.
+func restore(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	v := arg(args, 1)
+	if v.Type() != js.TypeNumber {
+		return nil, &argError{"snapshot id expected"}
+	}
+	s, ok := snapshots[v.Int()]
+	if !ok {
+		return nil, &core.Error{Code: core.CodeNotFound, Op: "restore", Err: errors.New("no such snapshot")}
+	}
+	return nil, sb.Restore(s.s)
+}
+
+func fork(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	child, err := sb.Fork(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	id := nextID
+	nextID++
+	sandboxes[id] = child
+	return id, nil
+}
+
+// save(id) → the sandbox's files as one Uint8Array (the format of the
+// native --save; create takes it back).
+func save(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	if err := sb.FS().Encode(&b); err != nil {
+		return nil, err
+	}
+	return toJS([]byte(b.String())), nil
+}
+
+func destroy(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, nil // destroying twice is fine
+	}
+	id := arg(args, 0).Int()
+	delete(sandboxes, id)
+	var gone []int
+	for sid, s := range snapshots {
+		if s.owner == id {
+			gone = append(gone, sid)
+		}
+	}
+	sort.Ints(gone)
+	for _, sid := range gone {
+		delete(snapshots, sid)
+	}
+	return nil, sb.Close()
+}

@@ -1,0 +1,91 @@
+/** Options of Sandbox.create. */
+export interface CreateOptions {
+  /** Memory limit per guest program, in MB (default 256). */
+  memoryLimitMb?: number;
+  /** Default timeout of a run, in ms (default 30000). */
+  timeoutMs?: number;
+  /** Total bytes of files, in MB (default 256). */
+  fsLimitMb?: number;
+  /** Processes alive at once (default 64). */
+  maxProcesses?: number;
+  /** Bytes of output kept per stream per run (default 16 MiB). */
+  outputLimit?: number;
+  /** Added to the sandbox's default environment (the host's is never visible). */
+  env?: Record<string, string>;
+  /** Files to create, by path (relative paths are under /home/user). */
+  files?: Record<string, string | Uint8Array>;
+  /** A host directory: its saved state is loaded now and saved after each run
+   *  (the format of `wasmsand run --save DIR`). */
+  persist?: string;
+  /** Where the guest programs are (default: the package's assets/). */
+  assetsDir?: string;
+}
+
+/** Options of Sandbox.run. */
+export interface RunOptions {
+  stdin?: string | Uint8Array;
+  /** Added to the environment for this run only. */
+  env?: Record<string, string>;
+  /** Working directory for this run only. */
+  cwd?: string;
+  timeoutMs?: number;
+  /** Run on a copy of the shell state (variables, cwd): files written are kept. */
+  stateless?: boolean;
+  /** Called with the run's output (today once, when the run ends). */
+  onStdout?: (chunk: string) => void;
+  onStderr?: (chunk: string) => void;
+}
+
+export interface RunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  executionTimeMs: number;
+  /** Output went past outputLimit and was cut. */
+  truncated: boolean;
+  /** The run was killed at its timeout (exitCode 124). */
+  timedOut: boolean;
+}
+
+export interface FileInfo {
+  name: string;
+  type: "file" | "directory" | "symlink" | "fifo" | "other";
+  size: number;
+  mode: number;
+  mtimeMs: number;
+}
+
+export interface Snapshot {
+  readonly id: number;
+}
+
+/** An error of the sandbox; code is stable (the Go API's core.Code). */
+export class SandboxError extends Error {
+  readonly code:
+    | "not_found" | "exists" | "not_a_directory" | "is_a_directory" | "not_empty"
+    | "permission_denied" | "read_only" | "no_space" | "invalid_argument" | "invalid_module"
+    | "timeout" | "canceled" | "too_many_processes" | "closed" | "host_path" | "corrupt_state"
+    | "internal";
+}
+
+/** A sandbox: a bash session over its own files, with coreutils and python3 as WebAssembly. */
+export class Sandbox {
+  static create(options?: CreateOptions): Promise<Sandbox>;
+  run(command: string, options?: RunOptions): Promise<RunResult>;
+  readFile(path: string): Promise<Uint8Array>;
+  readFile(path: string, options: "utf8" | { encoding: "utf8" }): Promise<string>;
+  writeFile(path: string, data: string | Uint8Array | ArrayBuffer, options?: { mode?: number }): Promise<void>;
+  listDir(path?: string): Promise<FileInfo[]>;
+  stat(path: string): Promise<FileInfo>;
+  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
+  mkdir(path: string, options?: { mode?: number }): Promise<void>;
+  snapshot(): Promise<Snapshot>;
+  restore(snapshot: Snapshot): Promise<void>;
+  fork(): Promise<Sandbox>;
+  /** The files as one byte array; with persist, also written to its directory. */
+  save(): Promise<Uint8Array>;
+  destroy(): Promise<void>;
+}
+
+declare const _default: { Sandbox: typeof Sandbox; SandboxError: typeof SandboxError };
+export default _default;

@@ -1,0 +1,3 @@
+import m from "./index.cjs";
+export const { Sandbox, SandboxError } = m;
+export default m;

@@ -1,0 +1,179 @@
+// Command npm builds the npm package `wasmsand` into build/npm (make npm):
+// the GOOS=js core (wasmsand.wasm), Go's wasm_exec.js, the engine's JS half
+// bundled into the worker with esbuild's Go API, the Node entry points (CJS
+// and ESM), their .d.ts, and the guest assets of build/assets as separate
+// files. The root package.json gives name, version and the rest.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+func main() {
+	out := flag("-out", "build/npm")
+	assets := flag("-assets", "build/assets")
+	check(os.RemoveAll(out))
+	check(os.MkdirAll(out, 0o755))
+
+	// the core
+	core := filepath.Join(out, "wasmsand.wasm")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", core, "./cmd/wasmsand-js/")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	check(cmd.Run())
+	copyFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), filepath.Join(out, "wasm_exec.js"))
+
+	// the JS: the worker with host.js bundled in (wasm_exec.js stays a file
+	// of its own, Go's, loaded by path); the entry points as written
+	res := api.Build(api.BuildOptions{
+		EntryPoints: []string{"node/worker.cjs"},
+		Outfile:     filepath.Join(out, "worker.cjs"),
+		Bundle:      true,
+		Platform:    api.PlatformNode,
+		Format:      api.FormatCommonJS,
+		Target:      api.ES2020,
+		External:    []string{"./wasm_exec.js"},
+		Write:       true,
+		LogLevel:    api.LogLevelWarning,
+	})
+	if len(res.Errors) > 0 {
+		fail("esbuild: %v", res.Errors[0].Text)
+	}
+	for _, f := range []string{"index.cjs", "index.mjs", "index.d.ts"} {
+		copyFile(filepath.Join("node", f), filepath.Join(out, f))
+	}
+	copyAssets(assets, filepath.Join(out, "assets"))
+	writePackageJSON(filepath.Join(out, "package.json"))
+	copyFile("README.md", filepath.Join(out, "README.md"))
+
+	raw, err := os.ReadFile(core)
+	check(err)
+	fmt.Printf("npm: %s written; core %.2f MB, %.2f MB gzip, %.2f MB brotli\n", out,
+		mb(len(raw)), mb(gzipSize(raw)), mb(brotliSize(raw)))
+}
+
+// writePackageJSON derives the package's manifest from the root one: its
+// name, version, description and licence, without the development parts.
+func writePackageJSON(dst string) {
+	b, err := os.ReadFile("package.json")
+	check(err)
+	var root map[string]any
+	check(json.Unmarshal(b, &root))
+	pkg := map[string]any{
+		"name":        root["name"],
+		"version":     root["version"],
+		"description": root["description"],
+		"license":     root["license"],
+		"keywords":    root["keywords"],
+		"main":        "./index.cjs",
+		"module":      "./index.mjs",
+		"types":       "./index.d.ts",
+		"exports": map[string]any{
+			".": map[string]any{
+				"types":   "./index.d.ts",
+				"node":    map[string]any{"import": "./index.mjs", "require": "./index.cjs"},
+				"default": "./index.mjs",
+			},
+			"./package.json": "./package.json",
+		},
+		"engines": map[string]any{"node": ">=18"},
+		"files":   []string{"*.cjs", "*.mjs", "*.d.ts", "*.js", "wasmsand.wasm", "assets/", "README.md"},
+	}
+	out, err := json.MarshalIndent(pkg, "", "  ")
+	check(err)
+	check(os.WriteFile(dst, append(out, '\n'), 0o644))
+}
+
+// copyAssets copies the manifest and every file it names.
+func copyAssets(src, dst string) {
+	b, err := os.ReadFile(filepath.Join(src, "manifest.json"))
+	if err != nil {
+		fail("no assets in %s (make assets): %v", src, err)
+	}
+	check(os.MkdirAll(dst, 0o755))
+	check(os.WriteFile(filepath.Join(dst, "manifest.json"), b, 0o644))
+	var m struct {
+		Assets []struct {
+			File        string `json:"file"`
+			LicenseFile string `json:"license_file"`
+			Files       []struct {
+				File string `json:"file"`
+			} `json:"files"`
+		} `json:"assets"`
+	}
+	check(json.Unmarshal(b, &m))
+	for _, a := range m.Assets {
+		copyFile(filepath.Join(src, a.File), filepath.Join(dst, a.File))
+		if a.LicenseFile != "" {
+			copyFile(filepath.Join(src, a.LicenseFile), filepath.Join(dst, a.LicenseFile))
+		}
+		for _, d := range a.Files {
+			copyFile(filepath.Join(src, d.File), filepath.Join(dst, d.File))
+		}
+	}
+}
+
+func copyFile(src, dst string) {
+	in, err := os.Open(src)
+	check(err)
+	defer in.Close()
+	check(os.MkdirAll(filepath.Dir(dst), 0o755))
+	out, err := os.Create(dst)
+	check(err)
+	_, err = io.Copy(out, in)
+	check(err)
+	check(out.Close())
+}
+
+func gzipSize(b []byte) int {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Len()
+}
+
+func brotliSize(b []byte) int {
+	var buf bytes.Buffer
+	w := brotli.NewWriterLevel(&buf, brotli.BestCompression)
+	w.Write(b)
+	w.Close()
+	return buf.Len()
+}
+
+func mb(n int) float64 { return float64(n) / (1 << 20) }
+
+func flag(name, def string) string {
+	for i, a := range os.Args[1:] {
+		if a == name && i+2 < len(os.Args) {
+			return os.Args[i+2]
+		}
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
+			return v
+		}
+	}
+	return def
+}
+
+func check(err error) {
+	if err != nil {
+		fail("%v", err)
+	}
+}
+
+func fail(format string, a ...any) {
+	fmt.Fprintf(os.Stderr, "npm: "+format+"\n", a...)
+	os.Exit(1)
+}
