@@ -122,19 +122,23 @@ class Sandbox {
 
   /** Runs a bash command line; resolves to {exitCode, stdout, stderr, executionTimeMs, truncated}. */
   async run(cmd, opts = {}) {
-    const o = { env: opts.env, cwd: opts.cwd, timeoutMs: opts.timeoutMs, stateless: opts.stateless };
+    const o = {
+      env: opts.env, cwd: opts.cwd, timeoutMs: opts.timeoutMs, stateless: opts.stateless,
+      script: opts.script, name: opts.name,
+    };
     const stdin = opts.stdin === undefined ? undefined : bytes(opts.stdin);
     const r = await this._core.call("run", this._id, String(cmd), JSON.stringify(o), stdin);
+    const raw = opts.encoding === "buffer";
     const res = {
       exitCode: r.exitCode,
-      stdout: decoder.decode(r.stdout),
-      stderr: decoder.decode(r.stderr),
+      stdout: raw ? r.stdout : decoder.decode(r.stdout),
+      stderr: raw ? r.stderr : decoder.decode(r.stderr),
       executionTimeMs: r.executionTimeMs,
       truncated: r.truncated,
       timedOut: r.timedOut,
     };
-    if (opts.onStdout && res.stdout) opts.onStdout(res.stdout);
-    if (opts.onStderr && res.stderr) opts.onStderr(res.stderr);
+    if (opts.onStdout && res.stdout.length) opts.onStdout(res.stdout);
+    if (opts.onStderr && res.stderr.length) opts.onStderr(res.stderr);
     if (this._persist) await this.save();
     return res;
   }

@@ -31,15 +31,21 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Run on a copy of the shell state (variables, cwd): files written are kept. */
   stateless?: boolean;
+  /** Run the command as one script (`bash -c`): the EXIT trap fires at its end. */
+  script?: boolean;
+  /** $0 and the name in the shell's messages (default "bash"). */
+  name?: string;
+  /** "buffer": stdout and stderr as Uint8Array instead of UTF-8 strings. */
+  encoding?: "utf8" | "buffer";
   /** Called with the run's output (today once, when the run ends). */
-  onStdout?: (chunk: string) => void;
-  onStderr?: (chunk: string) => void;
+  onStdout?: (chunk: string | Uint8Array) => void;
+  onStderr?: (chunk: string | Uint8Array) => void;
 }
 
-export interface RunResult {
+export interface RunResult<Out = string> {
   exitCode: number;
-  stdout: string;
-  stderr: string;
+  stdout: Out;
+  stderr: Out;
   executionTimeMs: number;
   /** Output went past outputLimit and was cut. */
   truncated: boolean;
@@ -71,7 +77,8 @@ export class SandboxError extends Error {
 /** A sandbox: a bash session over its own files, with coreutils and python3 as WebAssembly. */
 export class Sandbox {
   static create(options?: CreateOptions): Promise<Sandbox>;
-  run(command: string, options?: RunOptions): Promise<RunResult>;
+  run(command: string, options?: RunOptions & { encoding?: "utf8" }): Promise<RunResult>;
+  run(command: string, options: RunOptions & { encoding: "buffer" }): Promise<RunResult<Uint8Array>>;
   readFile(path: string): Promise<Uint8Array>;
   readFile(path: string, options: "utf8" | { encoding: "utf8" }): Promise<string>;
   writeFile(path: string, data: string | Uint8Array | ArrayBuffer, options?: { mode?: number }): Promise<void>;

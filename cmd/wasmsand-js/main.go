@@ -227,6 +227,8 @@ type runOptions struct {
 	Cwd       string            `json:"cwd"`
 	TimeoutMs int               `json:"timeoutMs"`
 	Stateless bool              `json:"stateless"`
+	Script    bool              `json:"script"`
+	Name      string            `json:"name"`
 }
 
 // run(id, command, optionsJSON, stdin Uint8Array|undefined) →
@@ -246,7 +248,8 @@ func run(args []js.Value) (any, error) {
 			return nil, &argError{"options: " + err.Error()}
 		}
 	}
-	opt := core.RunOptions{Env: o.Env, Cwd: o.Cwd, Timeout: time.Duration(o.TimeoutMs) * time.Millisecond, Stateless: o.Stateless}
+	opt := core.RunOptions{Env: o.Env, Cwd: o.Cwd, Timeout: time.Duration(o.TimeoutMs) * time.Millisecond,
+		Stateless: o.Stateless, Script: o.Script, Name: o.Name}
 	if in := arg(args, 3); !in.IsUndefined() && !in.IsNull() {
 		opt.Stdin = strings.NewReader(string(bytesOf(in)))
 	}

@@ -77,6 +77,24 @@ func TestGuestsRun(t *testing.T) {
 	}
 }
 
+// A guest cannot spawn children on this engine yet (see Module.Run): the
+// spawn fails as a missing fork would, and nothing else is hurt.
+func TestSpawnRefused(t *testing.T) {
+	sb := newSandbox(t)
+	for _, script := range []string{
+		"echo a b | xargs -n1 echo",
+		"mkdir -p d; echo x > d/x; find d -name x -exec cat {} \\;",
+	} {
+		res := run(t, sb, script, core.RunOptions{Timeout: 20 * time.Second})
+		if !strings.Contains(string(res.Stderr), "Function not implemented") {
+			t.Errorf("%q: exit %d, stderr %q: want a failure that says so", script, res.ExitCode, res.Stderr)
+		}
+	}
+	if got := string(run(t, sb, "echo alive", core.RunOptions{}).Stdout); got != "alive\n" {
+		t.Errorf("after refused spawns: %q", got)
+	}
+}
+
 func TestTimeoutStopsGuest(t *testing.T) {
 	sb := newSandbox(t)
 	start := time.Now()

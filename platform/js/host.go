@@ -15,7 +15,7 @@ import (
 
 // funcs is the table of host functions guests import, in the order host.js
 // learns it (bindHost): the index is what a guest's import passes to
-// wasmsand_hostcall. The last one is the instrumentation's tick.
+// hostcall. The last one is the instrumentation's tick.
 var (
 	funcs     = append(wasi.Funcs(), wasi.Func{Module: instrument.ImportModule, Name: instrument.ImportName})
 	tickIndex = int32(len(funcs) - 1)
@@ -42,7 +42,7 @@ func bindHost(h js.Value) error {
 		}
 		table[i] = map[string]any{"module": f.Module, "name": f.Name, "params": params, "results": results}
 	}
-	res := h.Call("bind", table)
+	res := h.Call("bind", table, hostcallFunc, argBufAddr())
 	if !res.Truthy() {
 		return fmt.Errorf("js: host.js refused the binding (is the core built from the same version?)")
 	}
@@ -60,7 +60,6 @@ func valName(t wasi.ValType) string {
 // writes and reads it through the Go instance's memory (wasmsand_argbuf).
 var argBuf [16]uint64
 
-//go:wasmexport wasmsand_argbuf
 func argBufAddr() uint32 { return uint32(uintptr(unsafe.Pointer(&argBuf[0]))) }
 
 // run is one guest instance in progress.
@@ -108,7 +107,7 @@ func deadlinePassed(ctx context.Context) bool {
 	return ok && !time.Now().Before(d)
 }
 
-// Results of wasmsand_hostcall, which host.js turns into a return or a throw.
+// Results of hostcall, which host.js turns into a return or a throw.
 const (
 	callOK        = 0
 	callExit      = 1 // proc_exit: argBuf[0] holds the status
@@ -116,9 +115,18 @@ const (
 	callHostPanic = 3
 )
 
+// hostcallFunc is how a guest's import reaches hostcall: a js.FuncOf
+// callback (~20 µs a call, where a //go:wasmexport export costs ~30 ns).
+// Exports were tried first: Go code entered by an export while the core
+// is inside a syscall/js call (or idle) runs on one goroutine's stack
+// memory under another goroutine's bounds, and its first stack growth
+// aborts the runtime ("traceback did not unwind completely"). A FuncOf
+// callback runs on a goroutine of its own, whose stack grows as usual.
+var hostcallFunc = js.FuncOf(func(_ js.Value, a []js.Value) any {
+	return hostcall(int32(a[0].Int()), int32(a[1].Int()))
+})
+
 // hostcall runs host function fn for run id with the arguments in argBuf.
-//
-//go:wasmexport wasmsand_hostcall
 func hostcall(id, fn int32) (res int32) {
 	r := runs[id]
 	if r == nil || fn < 0 || int(fn) >= len(funcs) {
@@ -127,7 +135,7 @@ func hostcall(id, fn int32) (res int32) {
 	defer func() {
 		if v := recover(); v != nil {
 			if ex, ok := v.(*wasi.ExitError); ok {
-				argBuf[0] = uint64(ex.Code)
+				argBuf[0] = uint64(ex.Code) // (read by host.js before any other call)
 				if ex.Code == 137 && r.expired() { // a host call saw the context done
 					r.stopped = true
 					res = callStop
@@ -147,7 +155,11 @@ func hostcall(id, fn int32) (res int32) {
 		}
 		return callOK
 	}
-	funcs[fn].Call(r.ctx, r.proc, &r.mem, argBuf[:])
+	// the arguments are copied out: a nested run (a child spawned by this
+	// call) uses argBuf for its own calls before this one returns
+	stack := argBuf
+	funcs[fn].Call(r.ctx, r.proc, &r.mem, stack[:])
+	argBuf[0] = stack[0]
 	return callOK
 }
 

@@ -4,7 +4,7 @@
 // instantiating the core: it adds the imports the core's //go:wasmimport
 // functions need and sets globalThis.__wasmsandHost, which platform/js's
 // New binds to. Every guest import becomes a call of the core's export
-// wasmsand_hostcall(run, fn) with the arguments in a Go buffer; nothing
+// Go's hostcall(run, fn) with the arguments in a Go buffer; nothing
 // here blocks except sleep (Atomics.wait).
 "use strict";
 (function (g) {
@@ -12,6 +12,8 @@
   let table = null;     // [{module, name, params, results}], index = fn
   let byName = null;    // "module.name" → index
   let argView = null;   // BigUint64Array over the core's argument buffer
+  let hostcall = null;  // Go (FuncOf): (run, fn) → status, arguments in the buffer
+  let argAddr = 0;      // where the buffer is in the core's memory
   const modules = new Map(); // id → WebAssembly.Module
   let nextModule = 1;
   const runs = new Map();    // run id → {memory}
@@ -23,7 +25,7 @@
   function args() {
     const buf = coreBuffer();
     if (argView === null || argView.buffer !== buf) {
-      argView = new BigUint64Array(buf, exportsOf().wasmsand_argbuf() >>> 0, 16);
+      argView = new BigUint64Array(buf, argAddr, 16);
     }
     return argView;
   }
@@ -71,7 +73,6 @@
     const np = f.params.length;
     const is64 = f.params.map((t) => t === "i64");
     const result = f.results.length ? f.results[0] : null;
-    const hostcall = exportsOf().wasmsand_hostcall;
     return function () {
       const a = args();
       for (let i = 0; i < np; i++) {
@@ -90,8 +91,10 @@
   }
 
   const host = {
-    bind(t) {
+    bind(t, call, addr) {
       table = t;
+      hostcall = call;
+      argAddr = addr >>> 0;
       byName = new Map(t.map((f, i) => [f.module + "." + f.name, i]));
       return true;
     },
