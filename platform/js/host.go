@@ -135,7 +135,7 @@ func hostcall(id, fn int32) (res int32) {
 	defer func() {
 		if v := recover(); v != nil {
 			if ex, ok := v.(*wasi.ExitError); ok {
-				argBuf[0] = uint64(ex.Code) // (read by host.js before any other call)
+				argBuf[0] = uint64(ex.Code)        // (read by host.js before any other call)
 				if ex.Code == 137 && r.expired() { // a host call saw the context done
 					r.stopped = true
 					res = callStop
