@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test test-go test-js-build test-js npm test-npm vet bench demo clean fuzz
+.PHONY: all deps build test test-go test-js-build test-js npm test-npm conformance-node vet bench demo clean fuzz
 
 all: build
 
@@ -45,6 +45,13 @@ test-npm: npm
 	cd build/npm-test && echo '{"name":"npm-test","private":true}' > package.json && \
 		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs
 
+# The conformance suite in Node, through the package test-npm installed:
+# the same cases and known-failures.txt, plus the JS engine's own
+# differences (testdata/conformance/known-failures-js.txt).
+conformance-node: test-npm
+	cp node/test/conformance.mjs build/npm-test/
+	cd build/npm-test && node conformance.mjs $(CURDIR)/testdata/conformance $(CURDIR)/build/conformance-node-report.txt
+
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./platform/js/ ./cmd/wasmsand-js/
@@ -52,7 +59,7 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet test-js-build test-go test-js test-npm fuzz conformance bash-tests
+test: build vet test-js-build test-go test-js test-npm fuzz conformance conformance-node bash-tests
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of

@@ -102,6 +102,19 @@ func TestSuiteFiles(t *testing.T) {
 			t.Errorf("known-failures.txt:%d: no case %s", k.Line, id)
 		}
 	}
+	// the JS engine's own differences (node/test/conformance.mjs adds them)
+	knownJS, err := LoadKnownFailures(filepath.Join(suiteDir, "known-failures-js.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, k := range knownJS {
+		if !ids[id] {
+			t.Errorf("known-failures-js.txt:%d: no case %s", k.Line, id)
+		}
+		if _, dup := known[id]; dup {
+			t.Errorf("known-failures-js.txt:%d: %s is in known-failures.txt already", k.Line, id)
+		}
+	}
 }
 
 func TestParseCases(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"syscall"
+
+	"github.com/wasmsand/wasmsand/vfs"
 )
 
 // A scheduler connects a guest's stdio before it runs: the platform's choice
@@ -44,7 +46,9 @@ func (streaming) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 type batched struct{ limit int }
 
 func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer, io.Writer, func()) {
-	if in != nil && !isClosedFD(in) {
+	if _, isFile := in.(*vfs.File); in != nil && !isClosedFD(in) && !isFile {
+		// (a file never blocks: the guest gets it as a file, seekable and
+		// with its size, as `wc < f` wants)
 		data, _ := io.ReadAll(in)
 		in = bytes.NewReader(data)
 	}

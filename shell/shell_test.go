@@ -310,3 +310,17 @@ func TestFunctionsPrintAsWritten(t *testing.T) {
 	assert.Equal(t, 1, st)
 	assert.Empty(t, out)
 }
+
+// A forked session has every default a new one has (SRANDOM once
+// dereferenced a nil random source after Fork).
+func TestForkKeepsDefaults(t *testing.T) {
+	s, _, _ := newTestSession(t)
+	f, err := s.Fork(s.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, st := run(t, f, `[[ $SRANDOM =~ ^[0-9]+$ ]] && echo digits; echo $((RANDOM >= 0))`)
+	if out != "digits\n1\n" || st != 0 {
+		t.Errorf("forked session: %q %q %d", out, errOut, st)
+	}
+}

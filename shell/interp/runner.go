@@ -193,8 +193,8 @@ type frame struct {
 	savedOpts *options
 }
 
-// New makes a shell with env (K=V) exported, in dir.
-func New(cfg *Config, env []string, dir string, pid, ppid int) *Runner {
+// defaults fills what a Config leaves unset (New and CloneWith).
+func (cfg *Config) defaults(pid int) {
 	if cfg.MaxSubshells <= 0 {
 		cfg.MaxSubshells = 256
 	}
@@ -214,6 +214,11 @@ func New(cfg *Config, env []string, dir string, pid, ppid int) *Runner {
 			return n, func() {}, nil
 		}
 	}
+}
+
+// New makes a shell with env (K=V) exported, in dir.
+func New(cfg *Config, env []string, dir string, pid, ppid int) *Runner {
+	cfg.defaults(pid)
 	r := &Runner{
 		cfg: cfg, vars: newVarTable(), funcs: newFuncTable(), aliases: newAliasTable(),
 		traps: newTrapTable(), dir: dir, fds: newFdTable(), umask: 0o022,
@@ -884,6 +889,7 @@ func Strerror(e syscall.Errno) string {
 // CloneWith copies the shell onto another sandbox's configuration (Fork).
 func (r *Runner) CloneWith(cfg *Config) *Runner {
 	c := r.Clone()
+	cfg.defaults(r.pid)
 	c.cfg = cfg
 	c.live = new(atomic.Int64)
 	c.sig = newSigQueue()
