@@ -231,22 +231,23 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name 
 	stdin, stdout, stderr, finish := sb.sched.start(stdin, stdout, stderr)
 	defer finish()
 	p := &wasi.Proc{
-		Name:    name,
-		Uid:     shell.UserID,
-		Gid:     shell.UserID,
-		Pid:     pid,
-		PPid:    1,
-		Args:    argv,
-		Env:     env,
-		Cwd:     dir,
-		Umask:   &umask,
-		FS:      sb.fs,
-		Stdin:   stdin,
-		Stdout:  stdout,
-		Stderr:  stderr,
-		Files:   files,
-		MaxFDs:  sb.opt.MaxFDs,
-		Spawner: spawner{sb},
+		Name:     name,
+		Uid:      shell.UserID,
+		Gid:      shell.UserID,
+		Pid:      pid,
+		PPid:     1,
+		Args:     argv,
+		Env:      env,
+		Cwd:      dir,
+		Umask:    &umask,
+		FS:       sb.fs,
+		Stdin:    stdin,
+		Stdout:   stdout,
+		Stderr:   stderr,
+		Files:    files,
+		MaxFDs:   sb.opt.MaxFDs,
+		Spawner:  spawner{sb},
+		PipeSize: sb.sched.pipeSize(),
 	}
 	// Release the process's fds once it has ended: files and pipes it left
 	// open, and the references it holds on its parent's files when it is a
@@ -358,6 +359,28 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c := &child{pid: pid, done: make(chan struct{}), cancel: cancel}
+	if s.sb.sched.inline() {
+		// Guests cannot yield here (GOOS=js): the child runs to completion
+		// when its parent first needs it (waits for it, or would wait on a
+		// pipe; see wasi.Starter), with what its stdin holds by then (then
+		// end of file), its output going to pipes large enough to hold it.
+		c.run = func() {
+			defer close(c.done)
+			defer release()
+			defer cancel()
+			c.status = sh.Exec(ctx, &shell.ExecRequest{
+				Pid:  pid,
+				Argv: req.Argv, Env: req.Env, Dir: req.Dir, Umask: req.Umask,
+				Stdin: nonBlocking(req.Stdin), Stdout: req.Stdout, Stderr: req.Stderr,
+			})
+			for _, s := range []any{req.Stdin, req.Stdout, req.Stderr} {
+				if cl, ok := s.(io.Closer); ok {
+					cl.Close()
+				}
+			}
+		}
+		return c, nil
+	}
 	go func() {
 		defer close(c.done)
 		defer release()
@@ -386,12 +409,24 @@ type child struct {
 	status int
 	cancel context.CancelFunc
 	killed atomic.Bool
+	run    func() // a deferred child's run (inline scheduler), nil once started
 }
 
-func (c *child) Pid() int  { return c.pid }
-func (c *child) Wait() int { <-c.done; return c.status }
+func (c *child) Pid() int { return c.pid }
+
+// Start runs a deferred child to its end (wasi.Starter); it does nothing
+// for a child already started.
+func (c *child) Start() {
+	if f := c.run; f != nil {
+		c.run = nil
+		f()
+	}
+}
+
+func (c *child) Wait() int { c.Start(); <-c.done; return c.status }
 
 func (c *child) TryWait() (int, bool) {
+	c.Start()
 	select {
 	case <-c.done:
 		return c.status, true

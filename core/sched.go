@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"sync"
 	"syscall"
@@ -24,6 +25,10 @@ type scheduler interface {
 	// start returns the streams the guest should get and a function to call
 	// after it exits.
 	start(stdin io.Reader, stdout, stderr io.Writer) (io.Reader, io.Writer, io.Writer, func())
+	// inline: children a guest spawns run to completion in the spawn call.
+	inline() bool
+	// pipeSize is the capacity of pipes guests make (0: the default).
+	pipeSize() int
 }
 
 // sequentialEngine is implemented by engines whose guests cannot yield (the
@@ -39,18 +44,34 @@ func schedulerFor(e any, batchLimit int) scheduler {
 
 type streaming struct{}
 
+func (streaming) inline() bool  { return false }
+func (streaming) pipeSize() int { return 0 }
+
 func (streaming) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer, io.Writer, func()) {
 	return in, out, errw, func() {}
 }
 
 type batched struct{ limit int }
 
+func (batched) inline() bool    { return true }
+func (b batched) pipeSize() int { return b.limit }
+
 func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer, io.Writer, func()) {
+	var giveBack func()
 	if _, isFile := in.(*vfs.File); in != nil && !isClosedFD(in) && !isFile {
 		// (a file never blocks: the guest gets it as a file, seekable and
 		// with its size, as `wc < f` wants)
 		data, _ := io.ReadAll(in)
-		in = bytes.NewReader(data)
+		rd := bytes.NewReader(data)
+		if u, ok := in.(unreader); ok {
+			// what the guest leaves is the next command's: (mkdir x; tar xf -)
+			giveBack = func() {
+				if n := rd.Len(); n > 0 {
+					u.Unread(data[len(data)-n:])
+				}
+			}
+		}
+		in = rd
 	}
 	var flush []func()
 	buffer := func(w io.Writer) io.Writer {
@@ -63,11 +84,18 @@ func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 	}
 	out, errw = buffer(out), buffer(errw)
 	return in, out, errw, func() {
+		if giveBack != nil {
+			giveBack()
+		}
 		for _, f := range flush {
 			f()
 		}
 	}
 }
+
+// unreader is a stdin that can take back what a guest did not read (the
+// shell's open files).
+type unreader interface{ Unread([]byte) }
 
 // isClosedFD: the stream stands for a descriptor the shell closed (see
 // wasi.Proc's Stdin).
@@ -105,4 +133,29 @@ func (b *boundedBuffer) flush() {
 		_, _ = b.dst.Write(b.buf.Bytes())
 	}
 	b.buf.Reset()
+}
+
+// nonBlocking reads what a stream holds now and then reports end of file
+// instead of waiting (an inline child's stdin: its writer cannot run until
+// the child is done).
+func nonBlocking(r io.Reader) io.Reader {
+	t, ok := r.(interface {
+		TryRead([]byte) (int, error)
+	})
+	if !ok {
+		return r
+	}
+	return tryReader{t}
+}
+
+type tryReader struct {
+	r interface{ TryRead([]byte) (int, error) }
+}
+
+func (t tryReader) Read(p []byte) (int, error) {
+	n, err := t.r.TryRead(p)
+	if errors.Is(err, syscall.EAGAIN) {
+		return n, io.EOF
+	}
+	return n, err
 }

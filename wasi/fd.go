@@ -359,6 +359,9 @@ func fdRead(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if !of.read {
 		return EBADF
 	}
+	if len(p.pending) > 0 && of.pollable() && !of.readReady() {
+		p.startPending() // what would write to it may be a child not run yet
+	}
 	return readv(m, of, uint32(a[1]), uint32(a[2]), uint32(a[3]), -1)
 }
 

@@ -151,6 +151,12 @@ func pollOneoff(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 		if ctx.Err() != nil {
 			return EINTR // the run is being cancelled; the engine stops the guest
 		}
+		if len(p.pending) > 0 {
+			// nothing is ready: what it waits for may come from a child
+			// not run yet (see Starter)
+			p.startPending()
+			continue
+		}
 		wait := time.Duration(math.MaxInt64)
 		if waitClock {
 			for i := range subs {

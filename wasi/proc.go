@@ -60,6 +60,10 @@ type Proc struct {
 	Clock   Clock     // nil = the real clock
 	Rand    io.Reader // random_get and friends; nil = crypto/rand
 	Spawner Spawner   // wasmsand.spawn; nil = ENOSYS
+	// PipeSize is the capacity of the pipes wasmsand.pipe makes (0 =
+	// PipeSize). Where children run to completion when spawned (GOOS=js),
+	// it is large, so that a child's output never waits for its reader.
+	PipeSize int
 
 	// Trace, if set, is called after every host call (an strace for debugging).
 	Trace func(name string, params []uint64, errno Errno)
@@ -74,6 +78,7 @@ type Proc struct {
 	fds      []fdSlot
 	alias    map[int32]int32 // /dev/fd/N → the fd holding the inherited N
 	children map[int32]Child
+	pending  []Starter // children spawned and not started yet (see Starter)
 
 	mu     sync.Mutex // guards pipes: Interrupt runs on another goroutine
 	pipes  []*ofile
@@ -213,6 +218,7 @@ func hasEnv(env []string, k string) bool {
 // Close releases every fd (closing files and pipes this process opened). Call it after the
 // guest has finished; it is idempotent.
 func (p *Proc) Close() error {
+	p.startPending() // orphans still run, as they would have beside the parent
 	p.mu.Lock()
 	p.closed = true
 	p.pipes = nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/wasmsand/wasmsand/vfs"
 )
@@ -43,6 +44,24 @@ type Child interface {
 	Kill(sig int) error
 }
 
+// Starter is a Child that does not run until it is started (where guests
+// cannot yield, GOOS=js): the host starts it, once, when its parent would
+// otherwise wait for it — in wait, or reading a pipe that has nothing yet,
+// or polling — and when the parent exits.
+type Starter interface {
+	Child
+	Start()
+}
+
+// startPending starts the children not started yet, oldest first.
+func (p *Proc) startPending() {
+	for len(p.pending) > 0 {
+		c := p.pending[0]
+		p.pending = p.pending[1:]
+		c.Start()
+	}
+}
+
 // FDRef is one reference to an open file description of a Proc (see Proc.Ref). It reads and
 // writes like the fd would; Close releases the reference (the file or pipe end closes when
 // its last reference goes).
@@ -54,6 +73,18 @@ type FDRef struct {
 func (r *FDRef) Read(b []byte) (int, error) {
 	if r.closed.Load() || !r.of.read {
 		return 0, EBADF
+	}
+	return r.of.Read(b)
+}
+
+// TryRead reads without waiting: syscall.EAGAIN while a pipe has nothing
+// yet (files and other streams read as Read does).
+func (r *FDRef) TryRead(b []byte) (int, error) {
+	if r.closed.Load() || !r.of.read {
+		return 0, EBADF
+	}
+	if r.of.kind == kindStream && r.of.pollable() && !r.of.readReady() {
+		return 0, syscall.EAGAIN
 	}
 	return r.of.Read(b)
 }

@@ -116,6 +116,9 @@ func xSpawn(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 	}
 	pid := int32(child.Pid())
 	p.children[pid] = child
+	if st, ok := child.(Starter); ok {
+		p.pending = append(p.pending, st)
+	}
 	m.WriteUint32Le(pidPtr, uint32(pid))
 	return 0
 }
@@ -170,7 +173,11 @@ func xPipe(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if _, ok := readBytes(m, out, 8); !ok {
 		return EFAULT
 	}
-	pr, pw := vfs.Pipe(PipeSize)
+	size := PipeSize
+	if p.PipeSize > 0 {
+		size = p.PipeSize
+	}
+	pr, pw := vfs.Pipe(size)
 	r := &ofile{kind: kindStream, r: pr, read: true, closer: pr}
 	w := &ofile{kind: kindStream, w: pw, write: true, closer: pw}
 	r.refs.Store(1)

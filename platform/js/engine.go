@@ -146,12 +146,9 @@ type Module struct {
 
 var _ platform.Module = (*Module)(nil)
 
-// Run instantiates the guest and runs _start to its end.
-//
-// A guest cannot start another guest from inside a host call yet
-// (wasmsand.spawn is refused: ENOSYS); see RATIONALE.md.
+// Run instantiates the guest and runs _start to its end. A child the guest
+// spawns runs nested in one of its host calls (see wasi.Starter).
 func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (int, error) {
-	p.Spawner = nil
 	if err := p.Init(); err != nil {
 		return 1, err
 	}

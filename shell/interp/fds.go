@@ -101,6 +101,14 @@ func (f *openFile) readByte() (byte, error) {
 	}
 }
 
+// Unread puts back bytes a program took from f but did not use, ahead of
+// what f holds (the batched scheduler reads a guest's stdin whole first).
+func (f *openFile) Unread(p []byte) {
+	f.mu.Lock()
+	f.buf = append(append([]byte(nil), p...), f.buf...)
+	f.mu.Unlock()
+}
+
 func (f *openFile) hold() *openFile {
 	f.refs.Add(1)
 	return f
