@@ -30,14 +30,14 @@ type row struct {
 // CPU profile of the run.
 func main() {
 	ctx := context.Background()
-	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench}
+	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench}
 	names := os.Args[1:]
 	if len(names) == 0 {
-		names = []string{"shell", "pipelines", "python"}
+		names = []string{"shell", "pipelines", "python", "node"}
 	}
 	for _, n := range names {
 		if sections[n] == nil {
-			fail("unknown section %q (shell, pipelines, python)", n)
+			fail("unknown section %q (shell, pipelines, python, node)", n)
 		}
 	}
 	if f := os.Getenv("WASMSAND_BENCH_CPUPROFILE"); f != "" {

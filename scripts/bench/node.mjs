@@ -1,0 +1,35 @@
+// Runs benchmark cases in wasmsand's npm package in Node (build/npm, from
+// make npm), the same way justbash.mjs runs them in just-bash. Input (stdin,
+// JSON): {"pkg": "<path of build/npm>", "files": {"/home/user/x": "<host path>"},
+// "cases": [{"name", "script", "runs"}]}. Output (stdout, JSON):
+// {"<name>": {"ms", "stdout", "exitCode"}, "cold start": {"ms"}}: cold start is a new
+// Node process from its start to the first output of a sandbox it creates.
+import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+
+const input = JSON.parse(readFileSync(0, "utf8"));
+const { Sandbox } = await import(path.join(input.pkg, "index.mjs"));
+const files = {};
+for (const [vpath, host] of Object.entries(input.files)) files[vpath] = readFileSync(host);
+const sb = await Sandbox.create({ files, fsLimitMb: 1024, outputLimit: 64 << 20, timeoutMs: 120000 });
+const out = {};
+for (const c of input.cases) {
+  const first = await sb.run(c.script);
+  const start = performance.now();
+  for (let i = 0; i < c.runs; i++) await sb.run(c.script);
+  out[c.name] = { ms: (performance.now() - start) / c.runs, stdout: first.stdout, exitCode: first.exitCode };
+}
+await sb.destroy();
+
+// cold start: median of 3 new processes, import → create → first output
+const cold = [];
+for (let i = 0; i < 3; i++) {
+  const script = `const t0 = performance.timeOrigin; const { Sandbox } = await import(${JSON.stringify(path.join(input.pkg, "index.mjs"))});
+const sb = await Sandbox.create(); const r = await sb.run("echo hi"); if (r.stdout !== "hi\\n") process.exit(1);
+process.stdout.write(String(performance.timeOrigin + performance.now() - t0)); await sb.destroy();`;
+  cold.push(Number(execFileSync(process.execPath, ["--input-type=module", "-e", script]).toString()));
+}
+cold.sort((a, b) => a - b);
+out["cold start"] = { ms: cold[1] };
+process.stdout.write(JSON.stringify(out));

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/internal/benchdata"
+)
+
+// nodeBench: the npm package in Node (build/npm) beside native wasmsand and
+// native bash/GNU, and just-bash in the same Node, on the same cases.
+func nodeBench(ctx context.Context) {
+	pkg, _ := filepath.Abs("build/npm")
+	if _, err := os.Stat(filepath.Join(pkg, "wasmsand.wasm")); err != nil {
+		fmt.Println("node: no package in build/npm (make npm), section skipped")
+		return
+	}
+	tools := openAssets(ctx, "node", "")
+	if tools == nil {
+		return
+	}
+	dir, err := os.MkdirTemp("", "wasmsand-bench")
+	check(err)
+	defer os.RemoveAll(dir)
+	logData := benchdata.Log(5 << 20)
+	small := []byte(strings.Repeat("a line\n", 100))
+	check(os.WriteFile(filepath.Join(dir, "log.txt"), logData, 0o644))
+	check(os.WriteFile(filepath.Join(dir, "small.txt"), small, 0o644))
+
+	cases := append([]pipeCase{
+		{"warm echo hi", "echo hi", 200},
+		{"10k-iteration for ((…)) loop", "for ((i=0;i<10000;i++)); do :; done", 5},
+		{"python3 -c 'print(1)'", "python3 -c 'print(1)'", 5},
+	}, pipeCases...)
+
+	// in Node
+	type nc struct {
+		Name   string `json:"name"`
+		Script string `json:"script"`
+		Runs   int    `json:"runs"`
+	}
+	in := struct {
+		Pkg   string            `json:"pkg"`
+		Files map[string]string `json:"files"`
+		Cases []nc              `json:"cases"`
+	}{Pkg: pkg, Files: map[string]string{"/home/user/log.txt": filepath.Join(dir, "log.txt"), "/home/user/small.txt": filepath.Join(dir, "small.txt")}}
+	for _, c := range cases {
+		in.Cases = append(in.Cases, nc{c.name, c.script, c.runs})
+	}
+	data, _ := json.Marshal(in)
+	cmd := exec.Command("node", "scripts/bench/node.mjs")
+	cmd.Stdin = bytes.NewReader(data)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		fmt.Printf("node: failed (%v): %s\n", err, strings.TrimSpace(stderr.String()))
+		return
+	}
+	var inNode map[string]jbResult
+	check(json.Unmarshal(out, &inNode))
+
+	// natively, in this process
+	sb, err := core.New(ctx, core.Options{Tools: tools, FSLimitMB: 1024, OutputLimit: 64 << 20})
+	check(err)
+	defer sb.Close()
+	check(sb.WriteFile("/home/user/log.txt", logData, 0))
+	check(sb.WriteFile("/home/user/small.txt", small, 0))
+	jb := justBash(dir)
+
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+	fmt.Printf("%-36s %12s %12s %8s %12s %9s\n", "in Node (npm package)", "node", "native ws", "ratio", "just-bash", "jb/node")
+	for _, c := range cases {
+		var native []byte
+		tNative := per(c.runs, func() {
+			res, err := sb.Run(ctx, c.script, core.RunOptions{})
+			check(err)
+			native = res.Stdout
+		})
+		r := inNode[c.name]
+		tNode := time.Duration(r.MS * float64(time.Millisecond))
+		same := ""
+		if r.Stdout != string(native) {
+			same = " (output differs from native wasmsand!)"
+		}
+		jbCol, jbRatio := "-", "-"
+		if j, ok := jb[c.name]; ok {
+			d := time.Duration(j.MS * float64(time.Millisecond))
+			jbCol, jbRatio = ms(d), fmt.Sprintf("%.1f×", float64(d)/float64(tNode))
+		}
+		fmt.Printf("%-36s %12s %12s %7.2f× %12s %9s%s\n", c.name, ms(tNode), ms(tNative), float64(tNode)/float64(tNative), jbCol, jbRatio, same)
+	}
+	if r, ok := inNode["cold start"]; ok {
+		fmt.Printf("%-36s %12s   (a new Node process: import, create, first output; target ≤ 300 ms)\n", "cold start", fmt.Sprintf("%.0f ms", r.MS))
+	}
+	fmt.Println("ratio = Node / native wasmsand (pipelines target ≤ 1.5×); jb/node = just-bash / Node (> 1: wasmsand in Node is faster; target ≥ 10× on pipelines)")
+}
