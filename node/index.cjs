@@ -37,6 +37,10 @@ class CoreWorker {
       }
       const p = this.pending.get(m.seq);
       if (!p) return;
+      if (m.stream) {
+        if (p.onOutput) p.onOutput(m.stream, m.data);
+        return;
+      }
       this.pending.delete(m.seq);
       this.idle();
       if (m.error) p.reject(new SandboxError(m.error.code, m.error.message));
@@ -55,11 +59,15 @@ class CoreWorker {
     if (this.pending.size === 0) this.worker.unref();
   }
   call(method, ...args) {
+    return this.callStreaming(null, method, ...args);
+  }
+  // callStreaming: onOutput(stream, bytes) gets a run's output as it comes
+  callStreaming(onOutput, method, ...args) {
     if (this.dead) return Promise.reject(this.dead);
     const seq = this.seq++;
     this.worker.ref();
     return new Promise((resolve, reject) => {
-      this.pending.set(seq, { resolve, reject });
+      this.pending.set(seq, { resolve, reject, onOutput });
       this.worker.postMessage({ seq, method, args });
     });
   }
@@ -127,8 +135,13 @@ class Sandbox {
       script: opts.script, name: opts.name,
     };
     const stdin = opts.stdin === undefined ? undefined : bytes(opts.stdin);
-    const r = await this._core.call("run", this._id, String(cmd), JSON.stringify(o), stdin);
     const raw = opts.encoding === "buffer";
+    const streaming = !!(opts.onStdout || opts.onStderr);
+    const onOutput = streaming ? (stream, data) => {
+      const f = stream === "stdout" ? opts.onStdout : opts.onStderr;
+      if (f) f(raw ? data : decoder.decode(data));
+    } : null;
+    const r = await this._core.callStreaming(onOutput, "run", this._id, String(cmd), JSON.stringify(o), stdin, streaming);
     const res = {
       exitCode: r.exitCode,
       stdout: raw ? r.stdout : decoder.decode(r.stdout),
@@ -137,8 +150,6 @@ class Sandbox {
       truncated: r.truncated,
       timedOut: r.timedOut,
     };
-    if (opts.onStdout && res.stdout.length) opts.onStdout(res.stdout);
-    if (opts.onStderr && res.stderr.length) opts.onStderr(res.stderr);
     if (this._persist) await this.save();
     return res;
   }

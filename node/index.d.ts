@@ -37,7 +37,8 @@ export interface RunOptions {
   name?: string;
   /** "buffer": stdout and stderr as Uint8Array instead of UTF-8 strings. */
   encoding?: "utf8" | "buffer";
-  /** Called with the run's output (today once, when the run ends). */
+  /** Called with the run's output as it is produced: the shell's own output at once, a
+   *  program's when it exits (programs run one after another on this engine). */
   onStdout?: (chunk: string | Uint8Array) => void;
   onStderr?: (chunk: string | Uint8Array) => void;
 }

@@ -56,6 +56,10 @@ parentPort.on("message", async ({ seq, method, args }) => {
     parentPort.postMessage({ seq, error: { code: "invalid_argument", message: "no method " + method } });
     return;
   }
+  if (method === "run" && args.length > 4 && args[4] === true) {
+    // streamed output: each chunk as a message of its own, before the result
+    args[4] = (stream, data) => parentPort.postMessage({ seq, stream, data }, [data.buffer]);
+  }
   const res = fn(...args);
   const transfer = [];
   const v = res.value;

@@ -231,8 +231,10 @@ type runOptions struct {
 	Name      string            `json:"name"`
 }
 
-// run(id, command, optionsJSON, stdin Uint8Array|undefined) →
-// {exitCode, stdout, stderr, executionTimeMs, truncated, timedOut}
+// run(id, command, optionsJSON, stdin Uint8Array|undefined, onOutput) →
+// {exitCode, stdout, stderr, executionTimeMs, truncated, timedOut};
+// onOutput(stream "stdout"|"stderr", Uint8Array), when given, gets the
+// output as it is produced (a guest's, when it exits).
 func run(args []js.Value) (any, error) {
 	sb, err := sandbox(args)
 	if err != nil {
@@ -253,6 +255,9 @@ func run(args []js.Value) (any, error) {
 	if in := arg(args, 3); !in.IsUndefined() && !in.IsNull() {
 		opt.Stdin = strings.NewReader(string(bytesOf(in)))
 	}
+	if f := arg(args, 4); f.Type() == js.TypeFunction {
+		opt.Stdout, opt.Stderr = jsWriter{f, "stdout"}, jsWriter{f, "stderr"}
+	}
 	res, err := sb.Run(context.Background(), cmd, opt)
 	if err != nil {
 		return nil, err
@@ -265,6 +270,19 @@ func run(args []js.Value) (any, error) {
 		"truncated":       res.Truncated,
 		"timedOut":        res.TimedOut,
 	}, nil
+}
+
+// jsWriter hands output to a JS function as it comes.
+type jsWriter struct {
+	f      js.Value
+	stream string
+}
+
+func (w jsWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		w.f.Invoke(w.stream, toJS(p))
+	}
+	return len(p), nil
 }
 
 func readFile(args []js.Value) (any, error) {

@@ -13,6 +13,10 @@ r = await sb.run('echo "$GREETING $HOME"; sort data.csv | cut -d, -f1 | tr "\\n"
 assert.strictEqual(r.stdout, "hi /home/user\na b ");
 r = await sb.run("cat", { stdin: "from stdin\n" });
 assert.strictEqual(r.stdout, "from stdin\n");
+const chunks = [];
+r = await sb.run("echo one; seq 2; echo err >&2", { onStdout: (s) => chunks.push(s), onStderr: (s) => chunks.push("E:" + s) });
+assert.strictEqual(r.stdout, "one\n1\n2\n");
+assert.deepStrictEqual(chunks.join("|"), "one\n|1\n2\n|E:err\n");
 r = await sb.run("exit 3");
 assert.strictEqual(r.exitCode, 3);
 
