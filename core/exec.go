@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -85,7 +84,7 @@ func (sb *Sandbox) module(ctx context.Context, req *shell.ExecRequest) (platform
 }
 
 func contentKey(wasm []byte) string {
-	sum := sha256.Sum256(wasm)
+	sum := sum256(wasm)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 

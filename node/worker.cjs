@@ -6,6 +6,7 @@
 const { parentPort, workerData } = require("worker_threads");
 const fs = require("fs");
 const path = require("path");
+const crypto = require("crypto");
 
 globalThis.fs ??= fs; // wasm_exec.js writes the core's own stdout/stderr through it
 require("./wasm_exec.js");
@@ -36,7 +37,8 @@ async function start() {
   const core = globalThis.__wasmsandCore;
   const manifest = fetchAsset("manifest.json");
   if (manifest.error) throw new Error("wasmsand: assets: " + manifest.error);
-  const r = core.init(manifest, fetchAsset);
+  const sha256 = (b) => crypto.createHash("sha256").update(b).digest("hex");
+  const r = core.init(manifest, fetchAsset, sha256);
   if (r.error) throw new Error("wasmsand: assets: " + r.error.message);
   return core;
 }

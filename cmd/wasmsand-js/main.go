@@ -12,6 +12,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,10 +140,20 @@ func toJS(b []byte) js.Value {
 	return a
 }
 
-// initCore(manifest Uint8Array, fetch(name) → Uint8Array|null): the guest
-// programs, fetched synchronously by the JS side (a file read in Node, the
-// Cache API or a synchronous request in a browser worker).
+// initCore(manifest Uint8Array, fetch(name) → Uint8Array|null, sha256?):
+// the guest programs, fetched synchronously by the JS side (a file read in
+// Node, the Cache API or a synchronous request in a browser worker);
+// sha256(Uint8Array) → hex, when given, is the host's own (native) hash.
 func initCore(args []js.Value) (any, error) {
+	if h := arg(args, 2); h.Type() == js.TypeFunction {
+		core.SetSHA256(func(b []byte) (sum [32]byte) {
+			hexSum := h.Invoke(toJS(b)).String()
+			if _, err := hex.Decode(sum[:], []byte(hexSum)); err != nil || len(hexSum) != 64 {
+				return sha256.Sum256(b)
+			}
+			return sum
+		})
+	}
 	manifest := bytesOf(arg(args, 0))
 	fetchFn := arg(args, 1)
 	if len(manifest) == 0 || fetchFn.Type() != js.TypeFunction {
