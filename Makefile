@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test test-go test-js-build test-js npm test-npm conformance-node vet bench demo clean fuzz
+.PHONY: all deps build test test-go test-js-build test-js npm test-npm conformance-node test-browser vet bench demo clean fuzz
 
 all: build
 
@@ -52,6 +52,11 @@ conformance-node: test-npm
 	cp node/test/conformance.mjs build/npm-test/
 	cd build/npm-test && node conformance.mjs $(CURDIR)/testdata/conformance $(CURDIR)/build/conformance-node-report.txt
 
+# The package in headless Chromium (Debian's chromium from make deps, npm
+# playwright-core): a page on a local static server uses web/index.js.
+test-browser: npm node_modules
+	node web/test/browser.mjs build/npm
+
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./platform/js/ ./cmd/wasmsand-js/
@@ -59,7 +64,7 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet test-js-build test-go test-js test-npm fuzz conformance conformance-node bash-tests
+test: build vet test-js-build test-go test-js test-npm test-browser fuzz conformance conformance-node bash-tests
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of

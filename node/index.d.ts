@@ -17,8 +17,13 @@ export interface CreateOptions {
   /** A host directory: its saved state is loaded now and saved after each run
    *  (the format of `wasmsand run --save DIR`). */
   persist?: string;
-  /** Where the guest programs are (default: the package's assets/). */
+  /** Node: where the guest programs are (default: the package's assets/). */
   assetsDir?: string;
+  /** Browser: URLs of the core and of the guest programs (default: beside web/index.js). */
+  coreUrl?: string | URL;
+  assetsUrl?: string | URL;
+  /** Browser: told of each guest program fetched. */
+  onProgress?: (p: { asset: string; loaded: number; total: number }) => void;
 }
 
 /** Options of Sandbox.run. */

@@ -51,6 +51,22 @@ func main() {
 	if len(res.Errors) > 0 {
 		fail("esbuild: %v", res.Errors[0].Text)
 	}
+	// the browser: the worker with Go's glue and host.js bundled in
+	res = api.Build(api.BuildOptions{
+		EntryPoints: []string{"web/worker.js"},
+		Outfile:     filepath.Join(out, "web", "worker.js"),
+		Alias:       map[string]string{"wasm_exec": filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")},
+		Bundle:      true,
+		Platform:    api.PlatformBrowser,
+		Format:      api.FormatESModule,
+		Target:      api.ES2020,
+		Write:       true,
+		LogLevel:    api.LogLevelWarning,
+	})
+	if len(res.Errors) > 0 {
+		fail("esbuild: %v", res.Errors[0].Text)
+	}
+	copyFile(filepath.Join("web", "index.js"), filepath.Join(out, "web", "index.js"))
 	for _, f := range []string{"index.cjs", "index.mjs", "index.d.ts"} {
 		copyFile(filepath.Join("node", f), filepath.Join(out, f))
 	}
@@ -84,12 +100,15 @@ func writePackageJSON(dst string) {
 			".": map[string]any{
 				"types":   "./index.d.ts",
 				"node":    map[string]any{"import": "./index.mjs", "require": "./index.cjs"},
+				"browser": "./web/index.js",
 				"default": "./index.mjs",
 			},
-			"./package.json": "./package.json",
+			"./web/index.js":  "./web/index.js",
+			"./web/worker.js": "./web/worker.js",
+			"./package.json":  "./package.json",
 		},
 		"engines": map[string]any{"node": ">=18"},
-		"files":   []string{"*.cjs", "*.mjs", "*.d.ts", "*.js", "wasmsand.wasm", "assets/", "README.md"},
+		"files":   []string{"*.cjs", "*.mjs", "*.d.ts", "*.js", "web/", "wasmsand.wasm", "assets/", "README.md"},
 	}
 	out, err := json.MarshalIndent(pkg, "", "  ")
 	check(err)
