@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test test-go test-js-build test-js npm test-npm conformance-node test-browser vet bench demo clean fuzz
+.PHONY: all deps build test test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz
 
 all: build
 
@@ -49,13 +49,18 @@ test-npm: npm
 # the same cases and known-failures.txt, plus the JS engine's own
 # differences (testdata/conformance/known-failures-js.txt).
 conformance-node: test-npm
-	cp node/test/conformance.mjs build/npm-test/
+	cp node/test/conformance.mjs node/test/suite.mjs build/npm-test/
 	cd build/npm-test && node conformance.mjs $(CURDIR)/testdata/conformance $(CURDIR)/build/conformance-node-report.txt
 
 # The package in headless Chromium (Debian's chromium from make deps, npm
 # playwright-core): a page on a local static server uses web/index.js.
 test-browser: npm node_modules
 	node web/test/browser.mjs build/npm
+
+# The conformance suite in headless Chromium through the package's browser
+# entry, with the Node runner's comparison and known-failures lists.
+conformance-browser: npm node_modules
+	node web/test/conformance-browser.mjs build/npm testdata/conformance $(CURDIR)/build/conformance-browser-report.txt
 
 vet:
 	$(GO) vet ./...
@@ -64,7 +69,7 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet test-js-build test-go test-js test-npm test-browser fuzz conformance conformance-node bash-tests
+test: build vet test-js-build test-go test-js test-npm test-browser fuzz conformance conformance-node conformance-browser bash-tests
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of

@@ -1,0 +1,86 @@
+// The conformance suite in headless Chromium through the package's browser
+// entry (web/index.js), with the Node runner's cases, comparison and known
+// failures (node/test/suite.mjs): the page runs each case in a fork of a
+// fresh sandbox; this script compares and reports.
+//
+// usage: node conformance-browser.mjs PKG_DIR SUITE_DIR [REPORT_FILE]   (env WASMSAND_CONFORMANCE_RUN)
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { loadSuite, report } from "../../node/test/suite.mjs";
+
+const root = path.resolve(process.argv[2] || "build/npm");
+const suite = process.argv[3];
+const reportFile = process.argv[4];
+const filter = process.env.WASMSAND_CONFORMANCE_RUN ? new RegExp(process.env.WASMSAND_CONFORMANCE_RUN) : null;
+const { all, known } = loadSuite(suite, filter);
+
+const types = { ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+const page = `<!doctype html><meta charset="utf-8"><script type="module">
+import { Sandbox } from "/web/index.js";
+const latin = (b) => { let s = ""; for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode(...b.subarray(i, i + 8192)); return s; };
+// runCases runs cases [{id, script}] with nWorkers sandboxes (one Web Worker each)
+window.runCases = async (cases, nWorkers) => {
+  const queue = cases.slice();
+  const out = {};
+  async function worker() {
+    const base = await Sandbox.create({ timeoutMs: 30000 });
+    await base.run("mkdir -p /home/user/case", { script: true, stateless: true });
+    for (let c; (c = queue.shift()); ) {
+      const t0 = performance.now();
+      const sb = await base.fork();
+      try {
+        const r = await sb.run(c.script, { script: true, cwd: "/home/user/case", env: { LC_ALL: "C.UTF-8" }, stdin: "", encoding: "buffer" });
+        out[c.id] = { got: { status: r.exitCode, stdout: latin(r.stdout), stderr: latin(r.stderr) } };
+      } catch (e) {
+        out[c.id] = { err: String(e && e.message || e) };
+      } finally {
+        await sb.destroy();
+      }
+      out[c.id].ms = Math.round(performance.now() - t0);
+    }
+    await base.destroy();
+  }
+  await Promise.all(Array.from({ length: nWorkers }, worker));
+  return out;
+};
+window.ready = true;
+</script>`;
+
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, "http://x");
+  if (url.pathname === "/") {
+    res.writeHead(200, { "content-type": "text/html" });
+    return res.end(page);
+  }
+  const file = path.join(root, path.normalize(url.pathname));
+  if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    res.writeHead(url.pathname === "/favicon.ico" ? 204 : 404);
+    return res.end();
+  }
+  res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream" });
+  fs.createReadStream(file).pipe(res);
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+let status = 1;
+try {
+  const p = await browser.newPage();
+  p.on("pageerror", (e) => console.error("page:", e.message));
+  await p.goto(`http://127.0.0.1:${server.address().port}/`);
+  await p.waitForFunction(() => window.ready === true);
+  const start = Date.now();
+  const out = await p.evaluate(([cases]) => window.runCases(cases, 2), [all.map((c) => ({ id: c.id, script: c.script }))]);
+  for (const c of all) Object.assign(c, out[c.id]);
+  status = report("chromium", all, known, start, reportFile);
+} finally {
+  await browser.close();
+  server.close();
+}
+process.exit(status);
