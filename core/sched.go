@@ -78,6 +78,9 @@ func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 		if isClosedFD(w) {
 			return w // the guest starts without that fd
 		}
+		if _, isFile := w.(*vfs.File); isFile {
+			return w // a file never blocks, and its errors (ENOSPC) are the guest's to see
+		}
 		bb := &boundedBuffer{limit: b.limit, dst: w}
 		flush = append(flush, bb.flush)
 		return bb

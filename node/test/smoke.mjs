@@ -44,6 +44,19 @@ r = await sb.run("yes > /dev/null", { timeoutMs: 200 });
 assert.strictEqual(r.exitCode, 124);
 assert.strictEqual((await sb.run("echo alive")).stdout, "alive\n");
 
+// an output flood, a full VFS and a fork bomb end with clear errors, and the host goes on
+const small = await Sandbox.create({ fsLimitMb: 8, timeoutMs: 10000, maxProcesses: 16 });
+r = await small.run("yes");
+assert.strictEqual(r.exitCode, 141);
+assert.ok(r.truncated);
+r = await small.run("head -c 20000000 /dev/zero > big; echo st=$?");
+assert.strictEqual(r.stdout, "st=1\n");
+assert.match(r.stderr, /No space left on device/);
+r = await small.run(":(){ :|:& };:; sleep 1; echo survived", { timeoutMs: 5000 });
+assert.strictEqual(r.stdout, "survived\n");
+assert.strictEqual((await small.run("echo alive")).stdout, "alive\n");
+await small.destroy();
+
 // persistence across processes (here: across sandboxes) in a host directory
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wasmsand-persist-"));
 const p1 = await Sandbox.create({ persist: dir });
