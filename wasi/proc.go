@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -204,6 +205,17 @@ func (p *Proc) inherit() {
 			}
 		}
 	}
+}
+
+// CommandName names the process in messages: Name, else argv[0]'s base.
+func (p *Proc) CommandName() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	if len(p.Args) > 0 {
+		return path.Base(p.Args[0])
+	}
+	return "guest"
 }
 
 func hasEnv(env []string, k string) bool {

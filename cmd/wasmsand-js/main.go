@@ -117,6 +117,16 @@ func sandbox(args []js.Value) (*core.Sandbox, error) {
 	return sb, nil
 }
 
+// sandboxPath reads the (id, path, ...) that the file methods take.
+func sandboxPath(args []js.Value) (*core.Sandbox, string, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, "", err
+	}
+	p, err := str(args, 1, "path")
+	return sb, p, err
+}
+
 func str(args []js.Value, i int, what string) (string, error) {
 	v := arg(args, i)
 	if v.Type() != js.TypeString {
@@ -298,11 +308,7 @@ func (w jsWriter) Write(p []byte) (int, error) {
 }
 
 func readFile(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
-	if err != nil {
-		return nil, err
-	}
-	p, err := str(args, 1, "path")
+	sb, p, err := sandboxPath(args)
 	if err != nil {
 		return nil, err
 	}
@@ -315,11 +321,7 @@ func readFile(args []js.Value) (any, error) {
 
 // writeFile(id, path, data Uint8Array, mode)
 func writeFile(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
-	if err != nil {
-		return nil, err
-	}
-	p, err := str(args, 1, "path")
+	sb, p, err := sandboxPath(args)
 	if err != nil {
 		return nil, err
 	}
@@ -331,11 +333,7 @@ func writeFile(args []js.Value) (any, error) {
 }
 
 func listDir(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
-	if err != nil {
-		return nil, err
-	}
-	p, err := str(args, 1, "path")
+	sb, p, err := sandboxPath(args)
 	if err != nil {
 		return nil, err
 	}
@@ -366,11 +364,7 @@ func fileType(m fs.FileMode) string {
 }
 
 func stat(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
-	if err != nil {
-		return nil, err
-	}
-	p, err := str(args, 1, "path")
+	sb, p, err := sandboxPath(args)
 	if err != nil {
 		return nil, err
 	}
@@ -384,11 +378,7 @@ func stat(args []js.Value) (any, error) {
 
 // remove(id, path, recursive)
 func remove(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
-	if err != nil {
-		return nil, err
-	}
-	p, err := str(args, 1, "path")
+	sb, p, err := sandboxPath(args)
 	if err != nil {
 		return nil, err
 	}
@@ -397,11 +387,7 @@ func remove(args []js.Value) (any, error) {
 
 // mkdir(id, path, mode): parents are made as needed.
 func mkdir(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
-	if err != nil {
-		return nil, err
-	}
-	p, err := str(args, 1, "path")
+	sb, p, err := sandboxPath(args)
 	if err != nil {
 		return nil, err
 	}

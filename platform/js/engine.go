@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -159,7 +158,7 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 	if pages == 0 {
 		pages = m.e.opt.MemoryPages
 	}
-	name := procName(p)
+	name := p.CommandName()
 	if m.minPages > pages {
 		return platform.ExitTrap, fmt.Errorf("%w: %s needs %d pages at start, limit is %d",
 			platform.ErrMemoryLimit, name, m.minPages, pages)
@@ -211,16 +210,6 @@ func (m *Module) stopped(ctx context.Context, name string) (int, error) {
 		return platform.ExitTimeout, fmt.Errorf("%w: %s", platform.ErrTimeout, name)
 	}
 	return platform.ExitKilled, fmt.Errorf("%w: %s", platform.ErrKilled, name)
-}
-
-func procName(p *wasi.Proc) string {
-	if p.Name != "" {
-		return p.Name
-	}
-	if len(p.Args) > 0 {
-		return path.Base(p.Args[0])
-	}
-	return "guest"
 }
 
 func firstLine(s string) string {

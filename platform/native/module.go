@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"path"
 	"strings"
 	"sync"
 
@@ -54,7 +53,7 @@ func (m *Module) run(ctx context.Context, p *wasi.Proc, lim platform.Limits, img
 	if pages == 0 {
 		pages = m.e.opt.MemoryPages
 	}
-	name := procName(p)
+	name := p.CommandName()
 	if m.minPages > pages {
 		return platform.ExitTrap, fmt.Errorf("%w: %s needs %d pages at start, limit is %d",
 			platform.ErrMemoryLimit, name, m.minPages, pages)
@@ -138,16 +137,6 @@ func (m *Module) result(ctx context.Context, p *wasi.Proc, st *runState, name st
 		return code, fmt.Errorf("%w: %s: %s", platform.ErrTrap, name, trap)
 	}
 	return code, nil
-}
-
-func procName(p *wasi.Proc) string {
-	if p.Name != "" {
-		return p.Name
-	}
-	if len(p.Args) > 0 {
-		return path.Base(p.Args[0])
-	}
-	return "guest"
 }
 
 // linearMemory backs one instance's memory and enforces its limit. Buffers up to 32 MiB come
