@@ -12,6 +12,8 @@ require (
 require (
 	github.com/andybalholm/brotli v1.3.0 // indirect
 	github.com/evanw/esbuild v0.28.2 // indirect
+	github.com/hack-pad/go-indexeddb v0.3.2 // indirect
+	github.com/hack-pad/safejs v0.1.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 )

@@ -27,6 +27,7 @@ const (
 	CodeClosed           Code = "closed"
 	CodeHostPath         Code = "host_path"
 	CodeCorruptState     Code = "corrupt_state"
+	CodeStorage          Code = "storage" // the store a state persists in (IndexedDB, a host directory) failed
 	CodeInternal         Code = "internal"
 )
 

@@ -14,8 +14,10 @@ export interface CreateOptions {
   env?: Record<string, string>;
   /** Files to create, by path (relative paths are under /home/user). */
   files?: Record<string, string | Uint8Array>;
-  /** A host directory: its saved state is loaded now and saved after each run
-   *  (the format of `wasmsand run --save DIR`). */
+  /** Where the files persist: loaded now, saved after each run and on save().
+   *  Node: a host directory holding vfs.state (the format of `wasmsand run --save DIR`).
+   *  Browser: a name; the state is kept in IndexedDB (two slots, so a tab closed in the
+   *  middle of a save leaves the previous state loadable). Forks are not persisted. */
   persist?: string;
   /** Node: where the guest programs are (default: the package's assets/). */
   assetsDir?: string;
@@ -40,6 +42,10 @@ export interface RunOptions {
   script?: boolean;
   /** $0 and the name in the shell's messages (default "bash"). */
   name?: string;
+  /** Stops the run when aborted: the promise rejects with code "canceled" and the sandbox
+   *  goes on. Where there is no SharedArrayBuffer (a browser page without COOP/COEP headers)
+   *  the worker must end instead: every sandbox of that worker rejects with "closed". */
+  signal?: AbortSignal;
   /** "buffer": stdout and stderr as Uint8Array instead of UTF-8 strings. */
   encoding?: "utf8" | "buffer";
   /** Called with the run's output as it is produced: the shell's own output at once, a
@@ -76,7 +82,7 @@ export class SandboxError extends Error {
   readonly code:
     | "not_found" | "exists" | "not_a_directory" | "is_a_directory" | "not_empty"
     | "permission_denied" | "read_only" | "no_space" | "invalid_argument" | "invalid_module"
-    | "timeout" | "canceled" | "too_many_processes" | "closed" | "host_path" | "corrupt_state"
+    | "timeout" | "canceled" | "too_many_processes" | "closed" | "host_path" | "corrupt_state" | "storage"
     | "internal";
 }
 
@@ -95,7 +101,7 @@ export class Sandbox {
   snapshot(): Promise<Snapshot>;
   restore(snapshot: Snapshot): Promise<void>;
   fork(): Promise<Sandbox>;
-  /** The files as one byte array; with persist, also written to its directory. */
+  /** The files as one byte array; with persist, also saved there. */
   save(): Promise<Uint8Array>;
   destroy(): Promise<void>;
 }

@@ -152,6 +152,22 @@ func (d *decoder) bytes(max int) []byte {
 	return v
 }
 
+// CheckState verifies the envelope of an encoded tree (magic, version and
+// checksum) without decoding it, so a store can pick the newest intact copy.
+func CheckState(raw []byte) error {
+	if len(raw) < len(encMagic)+2+4 || !strings.HasPrefix(string(raw[:len(encMagic)]), encMagic) {
+		return fmt.Errorf("%w: not a wasmsand VFS state (bad magic or too short)", ErrCorrupt)
+	}
+	if v := binary.LittleEndian.Uint16(raw[len(encMagic):]); v != encVersion {
+		return fmt.Errorf("%w: unsupported version %d", ErrCorrupt, v)
+	}
+	body, sum := raw[:len(raw)-4], binary.LittleEndian.Uint32(raw[len(raw)-4:])
+	if crc32.Checksum(body, crcTable) != sum {
+		return fmt.Errorf("%w: checksum mismatch (truncated or damaged)", ErrCorrupt)
+	}
+	return nil
+}
+
 // Decode reads a tree written by Encode. A truncated, corrupted or foreign
 // input fails with an error wrapping ErrCorrupt; Decode never panics on bad
 // input. Quotas in opt are not checked against the loaded usage (only later
@@ -161,17 +177,10 @@ func Decode(r io.Reader, opt Options) (*FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vfs: decode: %w", err)
 	}
-	if len(raw) < len(encMagic)+2+4 || !strings.HasPrefix(string(raw[:len(encMagic)]), encMagic) {
-		return nil, fmt.Errorf("%w: not a wasmsand VFS state (bad magic or too short)", ErrCorrupt)
+	if err := CheckState(raw); err != nil {
+		return nil, err
 	}
-	if v := binary.LittleEndian.Uint16(raw[len(encMagic):]); v != encVersion {
-		return nil, fmt.Errorf("%w: unsupported version %d", ErrCorrupt, v)
-	}
-	body, sum := raw[:len(raw)-4], binary.LittleEndian.Uint32(raw[len(raw)-4:])
-	if crc32.Checksum(body, crcTable) != sum {
-		return nil, fmt.Errorf("%w: checksum mismatch (truncated or damaged)", ErrCorrupt)
-	}
-	d := &decoder{b: body[len(encMagic)+2:]}
+	d := &decoder{b: raw[len(encMagic)+2 : len(raw)-4]}
 	f := &FS{opt: opt, gen: newGen(), nextDev: treeDev + 1}
 	f.nextIno = d.uvarint()
 	if f.nextIno > 1<<40 {

@@ -1,13 +1,10 @@
 // The Web Worker that holds a wasmsand core (GOOS=js) in the browser, the
-// counterpart of node/worker.cjs: index.js sends it {seq, method, args}, it
-// calls the core's method synchronously and answers {seq, value} or
-// {seq, error}. Guest programs are fetched with synchronous requests (allowed
-// in workers) from the assets URL, and checked by the core against the
-// manifest's sha256.
+// counterpart of node/worker.cjs (jsapi/worker.js does the work). Guest
+// programs are fetched with synchronous requests (allowed in workers) from
+// the assets URL and checked by the core against the manifest's sha256.
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
-import "../platform/js/host.js"; // globalThis.wasmsandInstallHost
+import { startCore, serve } from "../jsapi/worker.js";
 
-let core = null;
 let base = "";
 
 function fetchSync(url) {
@@ -30,45 +27,24 @@ function fetchAsset(name) {
   }
 }
 
-async function start(coreUrl, assetsUrl) {
-  base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
-  const go = new Go();
-  go.argv = ["wasmsand"];
-  go.env = {};
-  globalThis.wasmsandInstallHost(go);
-  const ready = new Promise((resolve) => { globalThis.__wasmsandCoreReady = resolve; });
-  const { instance } = await WebAssembly.instantiateStreaming(fetch(coreUrl), go.importObject);
-  go.run(instance).catch((e) => postMessage({ seq: 0, fatal: String(e) }));
-  await ready;
-  const c = globalThis.__wasmsandCore;
-  const manifest = fetchAsset("manifest.json");
-  if (manifest.error) throw new Error("wasmsand: assets: " + manifest.error);
-  const r = c.init(manifest, fetchAsset);
-  if (r.error) throw new Error("wasmsand: assets: " + r.error.message);
-  return c;
-}
+let handler = null;
+const early = [];
 
-let corePromise = null;
-
-onmessage = async ({ data: { seq, method, args, init } }) => {
-  if (init) {
-    corePromise = start(init.coreUrl, init.assetsUrl);
+onmessage = ({ data }) => {
+  if (data.init) {
+    const { coreUrl, assetsUrl, abortFlag } = data.init;
+    base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
+    const corePromise = startCore({
+      instantiate: (imports) => WebAssembly.instantiateStreaming(fetch(coreUrl), imports),
+      fetchAsset,
+      abortFlag,
+      onFatal: (msg) => postMessage({ seq: 0, fatal: msg }),
+    });
     corePromise.catch(() => {});
+    handler = serve(corePromise, (msg, transfer) => postMessage(msg, transfer));
+    for (const m of early.splice(0)) handler(m);
     return;
   }
-  try {
-    core = await corePromise;
-  } catch (e) {
-    postMessage({ seq, error: { code: "internal", message: String(e && e.message || e) } });
-    return;
-  }
-  if (method === "run" && args.length > 4 && args[4] === true) {
-    args[4] = (stream, data) => postMessage({ seq, stream, data }, [data.buffer]);
-  }
-  const res = core[method](...args);
-  const transfer = [];
-  const v = res.value;
-  if (v instanceof Uint8Array) transfer.push(v.buffer);
-  else if (v && v.stdout instanceof Uint8Array) transfer.push(v.stdout.buffer, v.stderr.buffer);
-  postMessage({ seq, value: v, error: res.error }, transfer);
+  if (handler) handler(data);
+  else early.push(data);
 };

@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/internal/interrupt"
+	"github.com/wasmsand/wasmsand/platform/js/idbstate"
 	"github.com/wasmsand/wasmsand/vfs"
 )
 
@@ -61,6 +63,9 @@ func main() {
 	for name, f := range api {
 		obj.Set(name, js.FuncOf(wrap(name, f)))
 	}
+	for name, f := range asyncAPI {
+		obj.Set(name, js.FuncOf(wrapAsync(name, f)))
+	}
 	js.Global().Set("__wasmsandCore", obj)
 	if ready := js.Global().Get("__wasmsandCoreReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
@@ -87,6 +92,35 @@ func wrap(name string, f func([]js.Value) (any, error)) func(js.Value, []js.Valu
 			return errValue(code, err.Error())
 		}
 		return map[string]any{"value": v}
+	}
+}
+
+// wrapAsync is wrap for a method that waits on JS callbacks (IndexedDB): it
+// returns a Promise at once and does the work on a goroutine, so the event
+// loop is free to deliver those callbacks. The promise always resolves, to
+// {value} or {error}.
+func wrapAsync(name string, f func([]js.Value) (func() (any, error), error)) func(js.Value, []js.Value) any {
+	return func(this js.Value, args []js.Value) any {
+		var work func() (any, error)
+		first := wrap(name, func(a []js.Value) (any, error) {
+			w, err := f(a)
+			work = w
+			return nil, err
+		})(this, args)
+		var exec js.Func
+		exec = js.FuncOf(func(_ js.Value, p []js.Value) any {
+			exec.Release()
+			resolve := p[0]
+			if work == nil {
+				resolve.Invoke(first)
+				return nil
+			}
+			go func() {
+				resolve.Invoke(wrap(name, func([]js.Value) (any, error) { return work() })(js.Undefined(), nil))
+			}()
+			return nil
+		})
+		return js.Global().Get("Promise").New(exec)
 	}
 }
 
@@ -150,7 +184,15 @@ func toJS(b []byte) js.Value {
 	return a
 }
 
-// initCore(manifest Uint8Array, fetch(name) → Uint8Array|null, sha256?):
+// abortFlag (an Int32Array over a SharedArrayBuffer, when the host has one)
+// is how a JS AbortSignal reaches a run that holds the thread: the host
+// stores the run's abortKey in it and the run's checkpoints poll it.
+var (
+	abortFlag   = js.Undefined()
+	atomicsLoad = js.Global().Get("Atomics").Get("load").Call("bind", js.Global().Get("Atomics"))
+)
+
+// initCore(manifest Uint8Array, fetch(name) → Uint8Array|null, sha256?, abortFlag?):
 // the guest programs, fetched synchronously by the JS side (a file read in
 // Node, the Cache API or a synchronous request in a browser worker);
 // sha256(Uint8Array) → hex, when given, is the host's own (native) hash.
@@ -163,6 +205,9 @@ func initCore(args []js.Value) (any, error) {
 			}
 			return sum
 		})
+	}
+	if f := arg(args, 3); f.Type() == js.TypeObject {
+		abortFlag = f
 	}
 	manifest := bytesOf(arg(args, 0))
 	fetchFn := arg(args, 1)
@@ -251,6 +296,7 @@ type runOptions struct {
 	Stateless bool              `json:"stateless"`
 	Script    bool              `json:"script"`
 	Name      string            `json:"name"`
+	AbortKey  int               `json:"abortKey"` // the run is aborted once abortFlag[0] holds it
 }
 
 // run(id, command, optionsJSON, stdin Uint8Array|undefined, onOutput) →
@@ -280,7 +326,16 @@ func run(args []js.Value) (any, error) {
 	if f := arg(args, 4); f.Type() == js.TypeFunction {
 		opt.Stdout, opt.Stderr = jsWriter{f, "stdout"}, jsWriter{f, "stderr"}
 	}
-	res, err := sb.Run(context.Background(), cmd, opt)
+	ctx := context.Background()
+	if o.AbortKey != 0 && abortFlag.Truthy() {
+		key := o.AbortKey
+		var cancel context.CancelFunc
+		ctx, cancel = interrupt.With(ctx, func() bool {
+			return atomicsLoad.Invoke(abortFlag, 0).Int() == key
+		})
+		defer cancel()
+	}
+	res, err := sb.Run(ctx, cmd, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -440,6 +495,100 @@ func fork(args []js.Value) (any, error) {
 	nextID++
 	sandboxes[id] = child
 	return id, nil
+}
+
+// The persisted states of persistLoad/persistSave, by name (browser:
+// IndexedDB through idbstate; Node keeps its own in a host directory).
+var stores = map[string]*idbstate.Store{}
+
+var asyncAPI = map[string]func([]js.Value) (func() (any, error), error){
+	"persistLoad":  persistLoad,
+	"persistSave":  persistSave,
+	"persistClear": persistClear,
+}
+
+// persistLoad(name) → Promise of the newest saved state (Uint8Array) or
+// null; create takes it as its state.
+func persistLoad(args []js.Value) (func() (any, error), error) {
+	name, err := str(args, 0, "name")
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		st, err := openStore(name)
+		if err != nil {
+			return nil, err
+		}
+		b, err := st.Load(context.Background())
+		if err != nil || b == nil {
+			return nil, persistErr("load", err)
+		}
+		return toJS(b), nil
+	}, nil
+}
+
+// persistSave(id, name) → Promise: the sandbox's files saved under name. The
+// files are encoded at once (an O(1) snapshot), written afterwards.
+func persistSave(args []js.Value) (func() (any, error), error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	name, err := str(args, 1, "name")
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	if err := sb.FS().Encode(&b); err != nil {
+		return nil, err
+	}
+	state := []byte(b.String())
+	return func() (any, error) {
+		st, err := openStore(name)
+		if err != nil {
+			return nil, err
+		}
+		return nil, persistErr("save", st.Save(context.Background(), state))
+	}, nil
+}
+
+// persistClear(name) → Promise: forgets what was saved under name.
+func persistClear(args []js.Value) (func() (any, error), error) {
+	name, err := str(args, 0, "name")
+	if err != nil {
+		return nil, err
+	}
+	return func() (any, error) {
+		st, err := openStore(name)
+		if err != nil {
+			return nil, err
+		}
+		return nil, persistErr("clear", st.Clear(context.Background()))
+	}, nil
+}
+
+// openStore opens a store once per core (after a first Load, which finds
+// the slot the next save may overwrite).
+func openStore(name string) (*idbstate.Store, error) {
+	if st := stores[name]; st != nil {
+		return st, nil
+	}
+	st, err := idbstate.Open(context.Background(), name)
+	if err != nil {
+		return nil, persistErr("open", err)
+	}
+	if _, err := st.Load(context.Background()); err != nil {
+		return nil, persistErr("load", err)
+	}
+	stores[name] = st
+	return st, nil
+}
+
+func persistErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &core.Error{Code: core.CodeStorage, Op: "persist " + op, Err: err}
 }
 
 // save(id) → the sandbox's files as one Uint8Array (the format of the

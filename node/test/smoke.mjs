@@ -4,6 +4,7 @@ import assert from "node:assert";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { execFileSync } from "node:child_process";
 import { Sandbox } from "wasmsand";
 
 const sb = await Sandbox.create({ env: { GREETING: "hi" }, files: { "data.csv": "b,2\na,1\n" } });
@@ -44,6 +45,26 @@ r = await sb.run("yes > /dev/null", { timeoutMs: 200 });
 assert.strictEqual(r.exitCode, 124);
 assert.strictEqual((await sb.run("echo alive")).stdout, "alive\n");
 
+// an AbortSignal stops a shell loop and a guest program; the sandbox goes on
+for (const cmd of ["while :; do :; done", "yes > /dev/null", "sleep 30"]) {
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 150);
+  const t0 = Date.now();
+  await assert.rejects(sb.run(cmd, { signal: ac.signal, timeoutMs: 20000 }), (e) => e.code === "canceled", cmd);
+  assert.ok(Date.now() - t0 < 5000, `${cmd}: abort took ${Date.now() - t0} ms`);
+}
+await assert.rejects(sb.run("echo never", { signal: AbortSignal.abort() }), (e) => e.code === "canceled");
+r = await sb.run("echo alive", { signal: new AbortController().signal });
+assert.strictEqual(r.stdout, "alive\n");
+
+// a memory bomb ends with the guest's own out-of-memory error
+const tight = await Sandbox.create({ memoryLimitMb: 32 });
+r = await tight.run(`awk 'BEGIN { s = "x"; while (1) s = s s }'`);
+assert.notStrictEqual(r.exitCode, 0);
+assert.match(r.stderr, /memory/i);
+assert.strictEqual((await tight.run("echo alive")).stdout, "alive\n");
+await tight.destroy();
+
 // an output flood, a full VFS and a fork bomb end with clear errors, and the host goes on
 const small = await Sandbox.create({ fsLimitMb: 8, timeoutMs: 10000, maxProcesses: 16 });
 r = await small.run("yes");
@@ -57,14 +78,16 @@ assert.strictEqual(r.stdout, "survived\n");
 assert.strictEqual((await small.run("echo alive")).stdout, "alive\n");
 await small.destroy();
 
-// persistence across processes (here: across sandboxes) in a host directory
+// persistence across processes in a host directory: one Node process
+// writes, another reads
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wasmsand-persist-"));
-const p1 = await Sandbox.create({ persist: dir });
-await p1.run("echo kept > /home/user/state.txt");
-await p1.destroy();
-const p2 = await Sandbox.create({ persist: dir });
-assert.strictEqual((await p2.run("cat state.txt")).stdout, "kept\n");
-await p2.destroy();
+const script = (cmd) => `import { Sandbox } from "wasmsand";
+const sb = await Sandbox.create({ persist: ${JSON.stringify(dir)} });
+process.stdout.write((await sb.run(${JSON.stringify(cmd)})).stdout);
+await sb.destroy();`;
+execFileSync(process.execPath, ["--input-type=module", "-e", script("echo kept > /home/user/state.txt")], { cwd: process.cwd() });
+const again = execFileSync(process.execPath, ["--input-type=module", "-e", script("cat state.txt")], { cwd: process.cwd() });
+assert.strictEqual(again.toString(), "kept\n");
 fs.rmSync(dir, { recursive: true });
 
 await child.destroy();

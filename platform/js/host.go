@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/wasmsand/wasmsand/internal/interrupt"
 	"github.com/wasmsand/wasmsand/platform/instrument"
 	"github.com/wasmsand/wasmsand/wasi"
 )
@@ -70,6 +71,7 @@ type run struct {
 	proc     *wasi.Proc
 	mem      memory
 	stopped  bool   // a tick or host call ended it for its context
+	polls    uint32 // expired's calls: an outside abort is polled on one in 16
 	panicMsg string // a host function panicked (a bug of ours)
 }
 
@@ -97,6 +99,9 @@ func (r *run) end() { delete(runs, r.id) }
 // holds the thread, so the deadline is compared with the clock.
 func (r *run) expired() bool {
 	if r.ctx.Err() != nil {
+		return true
+	}
+	if r.polls++; r.polls&15 == 0 && interrupt.Polled(r.ctx) {
 		return true
 	}
 	return !r.deadline.IsZero() && !time.Now().Before(r.deadline)
@@ -240,7 +245,7 @@ func (jsClock) Sleep(ctx context.Context, d time.Duration) {
 	end := time.Now().Add(d)
 	for {
 		left := time.Until(end)
-		if left <= 0 || ctx.Err() != nil || deadlinePassed(ctx) {
+		if left <= 0 || ctx.Err() != nil || deadlinePassed(ctx) || interrupt.Polled(ctx) {
 			return
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < left {

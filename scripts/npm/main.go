@@ -35,39 +35,17 @@ func main() {
 	check(cmd.Run())
 	copyFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), filepath.Join(out, "wasm_exec.js"))
 
-	// the JS: the worker with host.js bundled in (wasm_exec.js stays a file
-	// of its own, Go's, loaded by path); the entry points as written
-	res := api.Build(api.BuildOptions{
-		EntryPoints: []string{"node/worker.cjs"},
-		Outfile:     filepath.Join(out, "worker.cjs"),
-		Bundle:      true,
-		Platform:    api.PlatformNode,
-		Format:      api.FormatCommonJS,
-		Target:      api.ES2020,
-		External:    []string{"./wasm_exec.js"},
-		Write:       true,
-		LogLevel:    api.LogLevelWarning,
-	})
-	if len(res.Errors) > 0 {
-		fail("esbuild: %v", res.Errors[0].Text)
-	}
-	// the browser: the worker with Go's glue and host.js bundled in
-	res = api.Build(api.BuildOptions{
-		EntryPoints: []string{"web/worker.js"},
-		Outfile:     filepath.Join(out, "web", "worker.js"),
-		Alias:       map[string]string{"wasm_exec": filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")},
-		Bundle:      true,
-		Platform:    api.PlatformBrowser,
-		Format:      api.FormatESModule,
-		Target:      api.ES2020,
-		Write:       true,
-		LogLevel:    api.LogLevelWarning,
-	})
-	if len(res.Errors) > 0 {
-		fail("esbuild: %v", res.Errors[0].Text)
-	}
-	copyFile(filepath.Join("web", "index.js"), filepath.Join(out, "web", "index.js"))
-	for _, f := range []string{"index.cjs", "index.mjs", "index.d.ts"} {
+	// the JS, bundled with the shared API (jsapi/) and host.js: Node's
+	// entry and worker thread (CJS; wasm_exec.js stays a file of its own,
+	// Go's, loaded by path), the browser's entry and Web Worker (ESM, Go's
+	// glue bundled in)
+	wasmExec := filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")
+	bundle("node/worker.cjs", filepath.Join(out, "worker.cjs"), api.PlatformNode, api.FormatCommonJS, nil)
+	bundle("node/index.cjs", filepath.Join(out, "index.cjs"), api.PlatformNode, api.FormatCommonJS, nil)
+	bundle("web/worker.js", filepath.Join(out, "web", "worker.js"), api.PlatformBrowser, api.FormatESModule,
+		map[string]string{"wasm_exec": wasmExec})
+	bundle("web/index.js", filepath.Join(out, "web", "index.js"), api.PlatformBrowser, api.FormatESModule, nil)
+	for _, f := range []string{"index.mjs", "index.d.ts"} {
 		copyFile(filepath.Join("node", f), filepath.Join(out, f))
 	}
 	copyAssets(assets, filepath.Join(out, "assets"))
@@ -78,6 +56,24 @@ func main() {
 	check(err)
 	fmt.Printf("npm: %s written; core %.2f MB, %.2f MB gzip, %.2f MB brotli\n", out,
 		mb(len(raw)), mb(gzipSize(raw)), mb(brotliSize(raw)))
+}
+
+func bundle(entry, outfile string, platform api.Platform, format api.Format, alias map[string]string) {
+	res := api.Build(api.BuildOptions{
+		EntryPoints: []string{entry},
+		Outfile:     outfile,
+		Alias:       alias,
+		Bundle:      true,
+		Platform:    platform,
+		Format:      format,
+		Target:      api.ES2020,
+		External:    []string{"./wasm_exec.js"},
+		Write:       true,
+		LogLevel:    api.LogLevelWarning,
+	})
+	if len(res.Errors) > 0 {
+		fail("esbuild %s: %v", entry, res.Errors[0].Text)
+	}
 }
 
 // writePackageJSON derives the package's manifest from the root one: its

@@ -5,6 +5,8 @@ package interp
 import (
 	"context"
 	"time"
+
+	"github.com/wasmsand/wasmsand/internal/interrupt"
 )
 
 // deadlineChecks counts pastDeadline's calls: reading the clock is a call
@@ -14,12 +16,12 @@ var deadlineChecks uint32
 
 // pastDeadline: under GOOS=js no timer fires while Go code runs without
 // blocking (a shell loop), so a context's deadline is also read off the
-// clock.
+// clock, and an outside abort polled.
 func pastDeadline(ctx context.Context) bool {
 	deadlineChecks++
 	if deadlineChecks&63 != 0 {
 		return false
 	}
 	d, ok := ctx.Deadline()
-	return ok && !time.Now().Before(d)
+	return ok && !time.Now().Before(d) || interrupt.Polled(ctx)
 }

@@ -1,6 +1,9 @@
 // The npm package in headless Chromium (Debian's chromium, driven by
 // playwright-core): a static server on 127.0.0.1 serves build/npm and a
-// page that uses web/index.js as a site would. usage: node browser.mjs PKG_DIR
+// page that uses web/index.js as a site would. It checks the API, limits
+// and isolation, IndexedDB persistence across a page reload, and abort both
+// without shared memory (plain headers: the worker ends) and with it
+// (COOP/COEP: the sandbox goes on). usage: node browser.mjs PKG_DIR
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
@@ -10,33 +13,85 @@ import { chromium } from "playwright-core";
 const root = path.resolve(process.argv[2] || "build/npm");
 const types = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html", ".json": "application/json" };
 const page = `<!doctype html><meta charset="utf-8"><title>wasmsand test</title><script type="module">
-import { Sandbox } from "/web/index.js";
-window.runTest = async () => {
-  const out = {};
-  const progress = [];
-  const sb = await Sandbox.create({ onProgress: (p) => progress.push(p.asset) });
-  out.seq = (await sb.run("seq 3 | sort -r")).stdout;
-  out.pipeline = (await sb.run("printf 'b\\\\na\\\\n' > f; sort f | tr a-z A-Z; wc -l < f")).stdout;
-  await sb.writeFile("/home/user/x.txt", "hello");
-  out.read = await sb.readFile("/home/user/x.txt", "utf8");
-  out.timeout = (await sb.run("while :; do :; done", { timeoutMs: 200 })).exitCode;
-  out.xargs = (await sb.run("echo a b | xargs -n1 echo")).stdout;
-  out.env = (await sb.run("env | sort | head -3")).stdout;
-  out.progress = progress;
-  await sb.destroy();
-  return out;
+import { Sandbox, SandboxError } from "/web/index.js";
+const abortAfter = (ms) => { const ac = new AbortController(); setTimeout(() => ac.abort(), ms); return ac.signal; };
+const code = (p) => p.then(() => "resolved", (e) => (e instanceof SandboxError ? e.code : "not a SandboxError: " + e));
+window.tests = {
+  async basics() {
+    const out = {};
+    const progress = [];
+    const sb = await Sandbox.create({ onProgress: (p) => progress.push(p.asset) });
+    out.seq = (await sb.run("seq 3 | sort -r")).stdout;
+    out.pipeline = (await sb.run("printf 'b\\\\na\\\\n' > f; sort f | tr a-z A-Z; wc -l < f")).stdout;
+    await sb.writeFile("/home/user/x.txt", "hello");
+    out.read = await sb.readFile("/home/user/x.txt", "utf8");
+    out.xargs = (await sb.run("echo a b | xargs -n1 echo")).stdout;
+    out.env = (await sb.run("env | sort | head -3")).stdout;
+    out.host = (await sb.run("ls / | tr '\\\\n' ' '; env | grep -ci mozilla")).stdout;
+    out.progress = progress;
+    await sb.destroy();
+    return out;
+  },
+  async limits() {
+    const out = {};
+    const sb = await Sandbox.create({ fsLimitMb: 8, maxProcesses: 16, memoryLimitMb: 32 });
+    let t0 = performance.now();
+    out.loop = (await sb.run("while :; do :; done", { timeoutMs: 300 })).exitCode;
+    out.guestLoop = (await sb.run("yes > /dev/null", { timeoutMs: 300 })).exitCode;
+    out.loopMs = performance.now() - t0;
+    const flood = await sb.run("yes");
+    out.flood = [flood.exitCode, flood.truncated];
+    const fill = await sb.run("head -c 20000000 /dev/zero > big; echo st=$?");
+    out.fill = [fill.stdout, /No space left/.test(fill.stderr)];
+    const mem = await sb.run("awk 'BEGIN { s = \\"x\\"; while (1) s = s s }'");
+    out.mem = [mem.exitCode !== 0, /memory/i.test(mem.stderr)];
+    out.bomb = (await sb.run(":(){ :|:& };:; sleep 1; echo survived", { timeoutMs: 5000 })).stdout;
+    out.alive = (await sb.run("echo alive")).stdout;
+    await sb.destroy();
+    return out;
+  },
+  async persistWrite() {
+    const sb = await Sandbox.create({ persist: "browser-test" });
+    const before = (await sb.run("cat kept.txt 2>/dev/null || echo none")).stdout;
+    await sb.run("echo kept > kept.txt; mkdir -p d; echo x > d/y");
+    await sb.destroy();
+    return before;
+  },
+  async persistRead() {
+    const sb = await Sandbox.create({ persist: "browser-test" });
+    const r = (await sb.run("cat kept.txt d/y")).stdout;
+    await sb.run("rm kept.txt");
+    await sb.destroy();
+    return r;
+  },
+  async abort() {
+    const out = { shared: typeof SharedArrayBuffer === "function" };
+    const sb = await Sandbox.create();
+    const child = await sb.fork();
+    const t0 = performance.now();
+    out.loop = await code(sb.run("while :; do :; done", { signal: abortAfter(200), timeoutMs: 20000 }));
+    out.ms = performance.now() - t0;
+    out.guest = await code(sb.run("yes > /dev/null", { signal: abortAfter(200), timeoutMs: 20000 }));
+    out.after = await code(sb.run("echo alive"));
+    out.child = await code(child.run("echo alive"));
+    out.fresh = (await (await Sandbox.create()).run("echo fresh")).stdout;
+    return out;
+  },
 };
 window.ready = true;
 </script>`;
 
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, "http://x");
+  // ?coi: cross-origin isolated, so the page has SharedArrayBuffer
+  const headers = url.searchParams.has("coi") || (req.headers.referer || "").includes("coi")
+    ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
   if (url.pathname === "/favicon.ico") {
     res.writeHead(204);
     return res.end();
   }
   if (url.pathname === "/") {
-    res.writeHead(200, { "content-type": "text/html" });
+    res.writeHead(200, { "content-type": "text/html", ...headers });
     return res.end(page);
   }
   const file = path.join(root, path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, ""));
@@ -44,7 +99,7 @@ const server = http.createServer((req, res) => {
     res.writeHead(404);
     return res.end();
   }
-  res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream" });
+  res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream", ...headers });
   fs.createReadStream(file).pipe(res);
 });
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
@@ -56,20 +111,50 @@ const browser = await chromium.launch({
     "--disable-component-update", "--disable-sync", "--no-first-run"],
 });
 try {
-  const p = await browser.newPage();
+  const ctx = await browser.newContext(); // one profile: IndexedDB survives reloads
+  const p = await ctx.newPage();
   p.on("console", (m) => { if (m.type() === "error") console.error("page:", m.text()); });
-  await p.goto(base);
-  await p.waitForFunction(() => window.ready === true);
+  const open = async (url) => {
+    await p.goto(url);
+    await p.waitForFunction(() => window.ready === true);
+  };
+  const run = (name) => p.evaluate((n) => window.tests[n](), name);
+  await open(base);
   const t0 = Date.now();
-  const out = await p.evaluate(() => window.runTest());
+
+  const out = await run("basics");
   assert.strictEqual(out.seq, "3\n2\n1\n");
   assert.strictEqual(out.pipeline, "A\nB\n2\n");
   assert.strictEqual(out.read, "hello");
-  assert.strictEqual(out.timeout, 124);
   assert.strictEqual(out.xargs, "a\nb\n");
   assert.ok(out.env.startsWith("HOME=/home/user\n"), out.env);
+  assert.strictEqual(out.host, "bin dev etc home mnt tmp usr 0\n");
   assert.ok(out.progress.includes("manifest.json"), JSON.stringify(out.progress));
-  console.log(`browser: ok (${Date.now() - t0} ms; assets fetched: ${out.progress.join(", ")})`);
+
+  const lim = await run("limits");
+  assert.deepStrictEqual([lim.loop, lim.guestLoop], [124, 124]);
+  assert.deepStrictEqual(lim.flood, [141, true]);
+  assert.deepStrictEqual(lim.fill, ["st=1\n", true]);
+  assert.deepStrictEqual(lim.mem, [true, true]);
+  assert.strictEqual(lim.bomb, "survived\n");
+  assert.strictEqual(lim.alive, "alive\n");
+
+  // IndexedDB persistence across a page reload
+  assert.strictEqual(await run("persistWrite"), "none\n");
+  await p.reload();
+  await p.waitForFunction(() => window.ready === true);
+  assert.strictEqual(await run("persistRead"), "kept\nx\n");
+
+  // abort without shared memory: the worker (and its sandboxes) end
+  let ab = await run("abort");
+  assert.deepStrictEqual(ab, { ...ab, shared: false, loop: "closed", guest: "closed", after: "closed", child: "closed", fresh: "fresh\n" });
+  assert.ok(ab.ms < 5000, `abort took ${ab.ms} ms`);
+  // with shared memory (a cross-origin isolated page): the run stops, the sandbox goes on
+  await open(base + "?coi");
+  ab = await run("abort");
+  assert.deepStrictEqual(ab, { ...ab, shared: true, loop: "canceled", guest: "canceled", after: "resolved", child: "resolved", fresh: "fresh\n" });
+  assert.ok(ab.ms < 5000, `abort took ${ab.ms} ms`);
+  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, abort with and without SharedArrayBuffer; assets fetched: ${out.progress.join(", ")})`);
 } finally {
   await browser.close();
   server.close();

@@ -1,0 +1,33 @@
+// Package interrupt lets a run be stopped from outside where no goroutine or
+// timer can cancel a context while the run holds the thread: under GOOS=js a
+// guest or a shell loop runs without yielding to the JS event loop, so an
+// abort (a JS AbortSignal, seen through a SharedArrayBuffer) has to be
+// polled at the places that already look at the clock.
+package interrupt
+
+import "context"
+
+type key struct{}
+
+// With returns a context that is canceled once poll, called by Polled at a
+// checkpoint, reports true.
+func With(ctx context.Context, poll func() bool) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	check := func() bool {
+		if poll() {
+			cancel()
+			return true
+		}
+		return false
+	}
+	return context.WithValue(ctx, key{}, check), cancel
+}
+
+// Polled asks ctx's poll function (if any) and reports whether the run was
+// interrupted; the context is canceled from then on.
+func Polled(ctx context.Context) bool {
+	if f, ok := ctx.Value(key{}).(func() bool); ok {
+		return f()
+	}
+	return false
+}

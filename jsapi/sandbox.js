@@ -1,0 +1,227 @@
+// The Sandbox API, shared by Node (node/index.cjs) and the browser
+// (web/index.js). Both hold the core in a worker (a worker thread, a Web
+// Worker) and talk to it through a CoreClient; what differs per platform
+// (starting the worker, where a persisted state lives, abort without shared
+// memory, host mounts) comes in a `platform` object. Types: node/index.d.ts.
+
+/** An error of the sandbox, with the Go API's stable code. */
+export class SandboxError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = "SandboxError";
+    this.code = code;
+  }
+}
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+export function bytes(data) {
+  if (typeof data === "string") return encoder.encode(data);
+  if (data instanceof Uint8Array) return data;
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  throw new SandboxError("invalid_argument", "data must be a string, Uint8Array or ArrayBuffer");
+}
+
+// CoreClient is the host side of one worker and the sandboxes living in it.
+// port: {post(msg), terminate(), ref?(), unref?()}; the platform feeds the
+// worker's messages to receive(). abortFlag, when shared memory exists, is
+// the Int32Array the core polls (see cmd/wasmsand-js: abortFlag).
+export class CoreClient {
+  constructor(port, { onProgress } = {}) {
+    this.port = port;
+    this.pending = new Map();
+    this.seq = 1;
+    this.users = 0;
+    this.onProgress = onProgress;
+    this.abortFlag = typeof SharedArrayBuffer === "function" && typeof Atomics === "object"
+      ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  }
+  receive(m) {
+    if (m.progress) {
+      if (this.onProgress) this.onProgress(m.progress);
+      return;
+    }
+    if (m.fatal) return this.failAll(new SandboxError("internal", "wasmsand core stopped: " + m.fatal));
+    const p = this.pending.get(m.seq);
+    if (!p) return;
+    if (m.stream) {
+      if (p.onOutput) p.onOutput(m.stream, m.data);
+      return;
+    }
+    this.pending.delete(m.seq);
+    if (this.pending.size === 0 && this.port.unref) this.port.unref();
+    if (m.error) p.reject(new SandboxError(m.error.code, m.error.message));
+    else p.resolve(m.value);
+  }
+  failAll(err) {
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    if (!this.dead) this.dead = err;
+  }
+  call(method, ...args) { return this.callStreaming(null, method, ...args).promise; }
+  // callStreaming: onOutput(stream, bytes) gets a run's output as it comes;
+  // returns {seq, promise}
+  callStreaming(onOutput, method, ...args) {
+    if (this.dead) return { seq: 0, promise: Promise.reject(this.dead) };
+    const seq = this.seq++;
+    if (this.port.ref) this.port.ref();
+    const promise = new Promise((resolve, reject) => {
+      this.pending.set(seq, { resolve, reject, onOutput });
+      this.port.post({ seq, method, args });
+    });
+    return { seq, promise };
+  }
+  // abort stops the call numbered seq: through shared memory when there is
+  // some (the sandbox goes on), else by ending the worker and every
+  // sandbox in it (the only way to stop a thread that does not yield).
+  abort(seq) {
+    if (!this.pending.has(seq)) return;
+    if (this.abortFlag) {
+      Atomics.store(this.abortFlag, 0, seq);
+      return;
+    }
+    this.port.terminate();
+    this.failAll(new SandboxError("closed", "the sandbox was stopped by an abort (no SharedArrayBuffer here: its worker had to end)"));
+  }
+  release() {
+    if (--this.users <= 0) this.port.terminate();
+  }
+}
+
+export function defineSandbox(platform) {
+  /** A sandbox: a shell session over its own files. */
+  class Sandbox {
+    constructor(core, id, persist) {
+      this._core = core;
+      this._id = id;
+      this._persist = persist;
+      core.users++;
+    }
+
+    static async create(opts = {}) {
+      const core = platform.newCore(opts);
+      const o = {
+        memoryLimitMb: opts.memoryLimitMb, timeoutMs: opts.timeoutMs, fsLimitMb: opts.fsLimitMb,
+        maxProcesses: opts.maxProcesses, outputLimit: opts.outputLimit, env: opts.env,
+      };
+      let files;
+      if (opts.files) {
+        files = {};
+        for (const [k, v] of Object.entries(opts.files)) files[k] = bytes(v);
+      }
+      try {
+        const persist = opts.persist ? platform.persist(core, opts.persist) : null;
+        const state = persist ? await persist.load() : undefined;
+        const sb = new this(core, await core.call("create", JSON.stringify(o), state, files), persist);
+        if (platform.setup) await platform.setup(sb, opts);
+        return sb;
+      } catch (e) {
+        core.port.terminate();
+        throw e;
+      }
+    }
+
+    /** Runs a bash command line; resolves to {exitCode, stdout, stderr, executionTimeMs, truncated}. */
+    async run(cmd, opts = {}) {
+      const signal = opts.signal;
+      if (signal && signal.aborted) throw new SandboxError("canceled", "aborted before it started");
+      const o = {
+        env: opts.env, cwd: opts.cwd, timeoutMs: opts.timeoutMs, stateless: opts.stateless,
+        script: opts.script, name: opts.name,
+      };
+      const stdin = opts.stdin === undefined ? undefined : bytes(opts.stdin);
+      const raw = opts.encoding === "buffer";
+      const streaming = !!(opts.onStdout || opts.onStderr);
+      const onOutput = streaming ? (stream, data) => {
+        const f = stream === "stdout" ? opts.onStdout : opts.onStderr;
+        if (f) f(raw ? data : decoder.decode(data));
+      } : null;
+      const core = this._core;
+      // the call's number is its abort key: known before the message is sent
+      if (signal && core.abortFlag) o.abortKey = core.seq;
+      const call = core.callStreaming(onOutput, "run", this._id, String(cmd), JSON.stringify(o), stdin, streaming);
+      let aborted = false;
+      const onAbort = () => { aborted = true; core.abort(call.seq); };
+      if (signal) signal.addEventListener("abort", onAbort, { once: true });
+      let r;
+      try {
+        r = await call.promise;
+      } finally {
+        if (signal) signal.removeEventListener("abort", onAbort);
+      }
+      if (aborted && r.exitCode !== 0) {
+        throw new SandboxError("canceled", "the run was aborted (exit status " + r.exitCode + ")");
+      }
+      const res = {
+        exitCode: r.exitCode,
+        stdout: raw ? r.stdout : decoder.decode(r.stdout),
+        stderr: raw ? r.stderr : decoder.decode(r.stderr),
+        executionTimeMs: r.executionTimeMs,
+        truncated: r.truncated,
+        timedOut: r.timedOut,
+      };
+      if (this._persist) await this._persist.sync(this._id);
+      return res;
+    }
+
+    /** Reads a file: a Uint8Array, or a string with {encoding: "utf8"}. */
+    async readFile(p, opts = {}) {
+      const b = await this._core.call("readFile", this._id, String(p));
+      const enc = typeof opts === "string" ? opts : opts.encoding;
+      return enc ? decoder.decode(b) : b;
+    }
+
+    /** Writes a file (parents are made); data is a string or bytes. */
+    async writeFile(p, data, opts = {}) {
+      await this._core.call("writeFile", this._id, String(p), bytes(data), opts.mode);
+    }
+
+    /** Lists a directory: [{name, type, size, mode, mtimeMs}]. */
+    listDir(p = ".") { return this._core.call("listDir", this._id, String(p)); }
+
+    /** {name, type, size, mode, mtimeMs} of a path. */
+    stat(p) { return this._core.call("stat", this._id, String(p)); }
+
+    /** Removes a file or (with {recursive: true}) a tree. */
+    async remove(p, opts = {}) { await this._core.call("remove", this._id, String(p), !!opts.recursive); }
+
+    /** Makes a directory and its missing parents. */
+    async mkdir(p, opts = {}) { await this._core.call("mkdir", this._id, String(p), opts.mode); }
+
+    /** Takes an O(1) snapshot of the files; restore() goes back to it. */
+    async snapshot() { return { id: await this._core.call("snapshot", this._id), core: this._core }; }
+
+    async restore(snap) {
+      if (!snap || snap.core !== this._core) throw new SandboxError("invalid_argument", "a snapshot of this sandbox (or its forks) expected");
+      await this._core.call("restore", this._id, snap.id);
+    }
+
+    /** A new sandbox with a copy-on-write copy of this one's files and shell state (not persisted). */
+    async fork() {
+      return new this.constructor(this._core, await this._core.call("fork", this._id), null);
+    }
+
+    /** The files as one Uint8Array; with persist, also saved there. */
+    async save() {
+      const state = await this._core.call("save", this._id);
+      if (this._persist) await this._persist.sync(this._id, state);
+      return state;
+    }
+
+    /** Frees the sandbox (the worker ends with its last sandbox). */
+    async destroy() {
+      if (this._destroyed) return;
+      this._destroyed = true;
+      try {
+        await this._core.call("destroy", this._id);
+      } catch (e) {
+        if (e.code !== "closed") throw e;
+      } finally {
+        this._core.release();
+      }
+    }
+  }
+  return Sandbox;
+}

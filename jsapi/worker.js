@@ -1,0 +1,61 @@
+// The worker half of the Sandbox API, shared by node/worker.cjs (a worker
+// thread) and web/worker.js (a Web Worker): boots the GOOS=js core beside
+// platform/js's host.js and serves the page's {seq, method, args} messages
+// one after another, answering {seq, value} or {seq, error}. Go's wasm_exec
+// (globalThis.Go) must be loaded first.
+import "../platform/js/host.js"; // globalThis.wasmsandInstallHost
+
+// startCore instantiates the core and hands it the assets:
+// instantiate(importObject) → {instance}; fetchAsset(name) → Uint8Array |
+// {error}; sha256(bytes) → hex, optional; abortFlag: an Int32Array over
+// shared memory, optional.
+export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, onFatal }) {
+  const go = new globalThis.Go();
+  go.argv = ["wasmsand"];
+  go.env = {}; // the host's environment stays out
+  globalThis.wasmsandInstallHost(go);
+  const ready = new Promise((resolve) => { globalThis.__wasmsandCoreReady = resolve; });
+  const { instance } = await instantiate(go.importObject);
+  go.run(instance).catch((e) => onFatal(String(e)));
+  await ready;
+  const core = globalThis.__wasmsandCore;
+  const manifest = fetchAsset("manifest.json");
+  if (manifest.error) throw new Error("wasmsand: assets: " + manifest.error);
+  const r = core.init(manifest, fetchAsset, sha256, abortFlag);
+  if (r.error) throw new Error("wasmsand: assets: " + r.error.message);
+  return core;
+}
+
+// serve returns the message handler: calls run in order (a persisted save
+// finishes before the next run starts); post(msg, transfer) answers.
+export function serve(corePromise, post) {
+  let queue = Promise.resolve();
+  const handle = async ({ seq, method, args }) => {
+    let core;
+    try {
+      core = await corePromise;
+    } catch (e) {
+      post({ seq, error: { code: "internal", message: String(e && e.message || e) } });
+      return;
+    }
+    const fn = core[method];
+    if (typeof fn !== "function") {
+      post({ seq, error: { code: "invalid_argument", message: "no method " + method } });
+      return;
+    }
+    if (method === "run" && args.length > 4 && args[4] === true) {
+      // streamed output: each chunk as a message of its own, before the result
+      args[4] = (stream, data) => post({ seq, stream, data }, [data.buffer]);
+    }
+    let res = fn(...args);
+    if (res && typeof res.then === "function") res = await res; // persistLoad/persistSave
+    const transfer = [];
+    const v = res.value;
+    if (v instanceof Uint8Array) transfer.push(v.buffer);
+    else if (v && v.stdout instanceof Uint8Array) transfer.push(v.stdout.buffer, v.stderr.buffer);
+    post({ seq, value: v, error: res.error }, transfer);
+  };
+  return (msg) => {
+    queue = queue.then(() => handle(msg)).catch((e) => post({ seq: msg.seq, error: { code: "internal", message: String(e && e.message || e) } }));
+  };
+}
