@@ -28,7 +28,9 @@ export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, on
 
 // serve returns the message handler: calls run in order (a persisted save
 // finishes before the next run starts); post(msg, transfer) answers.
-export function serve(corePromise, post) {
+// hooks.before(method, args) may return a promise awaited before the call
+// (the browser fetches a run's programs ahead); hooks.after() runs after it.
+export function serve(corePromise, post, hooks = {}) {
   let queue = Promise.resolve();
   const handle = async ({ seq, method, args }) => {
     let core;
@@ -47,6 +49,7 @@ export function serve(corePromise, post) {
       // streamed output: each chunk as a message of its own, before the result
       args[4] = (stream, data) => post({ seq, stream, data }, [data.buffer]);
     }
+    if (hooks.before) await hooks.before(method, args);
     let res = fn(...args);
     if (res && typeof res.then === "function") res = await res; // persistLoad/persistSave
     const transfer = [];
@@ -54,6 +57,7 @@ export function serve(corePromise, post) {
     if (v instanceof Uint8Array) transfer.push(v.buffer);
     else if (v && v.stdout instanceof Uint8Array) transfer.push(v.stdout.buffer, v.stderr.buffer);
     post({ seq, value: v, error: res.error }, transfer);
+    if (hooks.after) await hooks.after();
   };
   return (msg) => {
     queue = queue.then(() => handle(msg)).catch((e) => post({ seq: msg.seq, error: { code: "internal", message: String(e && e.message || e) } }));

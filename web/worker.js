@@ -1,11 +1,103 @@
 // The Web Worker that holds a wasmsand core (GOOS=js) in the browser, the
-// counterpart of node/worker.cjs (jsapi/worker.js does the work). Guest
-// programs are fetched with synchronous requests (allowed in workers) from
-// the assets URL and checked by the core against the manifest's sha256.
+// counterpart of node/worker.cjs (jsapi/worker.js does the work).
+//
+// Guest programs come from the assets URL and are kept in the Cache API
+// (keyed by their sha256, so a new build never meets a stale copy). Before
+// a run, the programs its command line names are fetched ahead,
+// asynchronously, with progress by the byte, and hashed with the browser's
+// native SHA-256; the core checks every program against the manifest. A
+// program needed only in the middle of a run (named by a script file, say)
+// is fetched synchronously (allowed in workers) and cached afterwards.
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
 
+const CACHE = "wasmsand-assets-v1";
 let base = "";
+let byCommand = new Map(); // command → [{file, sha256, size}] (its module, then its data files)
+const ready = new Map(); // file → {data, sha256}: fetched ahead, not yet taken by the core
+const taken = new Set(); // files the core has (it keeps them for the page's life)
+const toCache = []; // [file, bytes] fetched synchronously, cached after the run
+
+const progress = (p) => postMessage({ seq: 0, progress: p });
+const clean = (name) => name.split("/").filter((p) => p && p !== "." && p !== "..").join("/");
+const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+
+async function openCache() {
+  try {
+    return typeof caches === "object" ? await caches.open(CACHE) : null;
+  } catch {
+    return null; // (an opaque origin, storage disabled)
+  }
+}
+const cacheKey = (file, sha256) => base + file + "?sha256=" + sha256;
+
+// download fetches a file with progress events by the byte (total: the
+// response's length, else the manifest's size).
+async function download(file, size) {
+  const res = await fetch(base + file);
+  if (!res.ok) throw new Error(`GET ${base + file}: ${res.status}`);
+  const total = Number(res.headers.get("content-length")) || size || 0;
+  if (!res.body) return new Uint8Array(await res.arrayBuffer());
+  const parts = [];
+  let loaded = 0;
+  for (const reader = res.body.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    loaded += value.length;
+    progress({ asset: file, loaded, total });
+  }
+  const out = new Uint8Array(loaded);
+  let off = 0;
+  for (const p of parts) { out.set(p, off); off += p.length; }
+  return out;
+}
+
+// ensure has file (of the manifest's sha256) ready for the core: from the
+// cache, else downloaded and cached. Failures are left to the synchronous
+// path, whose error the run reports.
+async function ensure(cache, { file, sha256, size }) {
+  if (ready.has(file) || taken.has(file)) return;
+  let data = null;
+  let cached = false;
+  if (cache) {
+    const hit = await cache.match(cacheKey(file, sha256));
+    if (hit) {
+      data = new Uint8Array(await hit.arrayBuffer());
+      cached = true;
+    }
+  }
+  if (!data) data = await download(file, size);
+  const sum = hex(await crypto.subtle.digest("SHA-256", data));
+  if (sum !== sha256) {
+    if (cached) await cache.delete(cacheKey(file, sha256));
+    return;
+  }
+  if (cached) progress({ asset: file, loaded: data.length, total: size || data.length, cached: true });
+  else if (cache) await cache.put(cacheKey(file, sha256), new Response(data)).catch(() => {});
+  ready.set(file, { data, sha256: sum });
+}
+
+// prefetch fetches what a command line names: every word that is a
+// command of some asset (an over-approximation: `echo sort` fetches sort).
+async function prefetch(cmd) {
+  const want = new Map();
+  for (const w of String(cmd).split(/[\s;&|()<>{}`$"'\\=!]+/)) {
+    const name = w.slice(w.lastIndexOf("/") + 1);
+    for (const f of byCommand.get(name) || []) if (!taken.has(f.file)) want.set(f.file, f);
+  }
+  if (want.size === 0) return;
+  const cache = await openCache();
+  await Promise.all([...want.values()].map((f) => ensure(cache, f).catch(() => {})));
+}
+
+async function flushCache() {
+  if (toCache.length === 0) return;
+  const cache = await openCache();
+  for (const [file, data, sha256] of toCache.splice(0)) {
+    if (cache) await cache.put(cacheKey(file, sha256), new Response(data)).catch(() => {});
+  }
+}
 
 function fetchSync(url) {
   const xhr = new XMLHttpRequest();
@@ -16,15 +108,54 @@ function fetchSync(url) {
   return new Uint8Array(xhr.response);
 }
 
+const shaOf = new Map(); // file → sha256 in the manifest
+
+// fetchAsset is the core's synchronous fetch.
 function fetchAsset(name) {
-  const clean = name.split("/").filter((p) => p && p !== "." && p !== "..").join("/");
-  try {
-    const r = fetchSync(base + clean);
-    if (!r.error) postMessage({ seq: 0, progress: { asset: clean, loaded: r.length, total: r.length } });
+  const file = clean(name);
+  const r = ready.get(file);
+  if (r) {
+    ready.delete(file);
+    taken.add(file);
     return r;
-  } catch (e) {
-    return { error: String(e && e.message || e) };
   }
+  try {
+    const b = fetchSync(base + file);
+    if (b.error) return b;
+    progress({ asset: file, loaded: b.length, total: b.length });
+    taken.add(file);
+    if (shaOf.has(file)) toCache.push([file, b, shaOf.get(file)]);
+    return b;
+  } catch (e) {
+    return { error: `GET ${base + file}: ${e && e.message || e}` };
+  }
+}
+
+// loadManifest: from the network when it answers (a new build), else the
+// cached copy (offline after a first visit).
+async function loadManifest() {
+  const cache = await openCache();
+  const key = base + "manifest.json";
+  let data;
+  try {
+    const res = await fetch(key, { cache: "no-cache" });
+    if (!res.ok) throw new Error(`GET ${key}: ${res.status}`);
+    data = new Uint8Array(await res.arrayBuffer());
+    if (cache) await cache.put(key, new Response(data.slice())).catch(() => {});
+  } catch (e) {
+    const hit = cache && await cache.match(key);
+    if (!hit) throw e;
+    data = new Uint8Array(await hit.arrayBuffer());
+  }
+  const m = JSON.parse(new TextDecoder().decode(data));
+  byCommand = new Map();
+  for (const a of m.assets || []) {
+    const files = [{ file: a.file, sha256: a.sha256, size: a.size }];
+    for (const f of a.files || []) files.push({ file: f.file, sha256: f.sha256, size: f.size });
+    for (const f of files) shaOf.set(f.file, f.sha256);
+    for (const c of a.commands || []) byCommand.set(c, files);
+  }
+  ready.set("manifest.json", data);
 }
 
 let handler = null;
@@ -34,14 +165,20 @@ onmessage = ({ data }) => {
   if (data.init) {
     const { coreUrl, assetsUrl, abortFlag } = data.init;
     base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
-    const corePromise = startCore({
-      instantiate: (imports) => WebAssembly.instantiateStreaming(fetch(coreUrl), imports),
+    const corePromise = Promise.all([
+      loadManifest(),
+      WebAssembly.compileStreaming(fetch(coreUrl)),
+    ]).then(([, mod]) => startCore({
+      instantiate: async (imports) => ({ instance: await WebAssembly.instantiate(mod, imports) }),
       fetchAsset,
       abortFlag,
       onFatal: (msg) => postMessage({ seq: 0, fatal: msg }),
-    });
+    }));
     corePromise.catch(() => {});
-    handler = serve(corePromise, (msg, transfer) => postMessage(msg, transfer));
+    handler = serve(corePromise, (msg, transfer) => postMessage(msg, transfer), {
+      before: (method, args) => (method === "run" ? prefetch(args[1]) : null),
+      after: flushCache,
+    });
     for (const m of early.splice(0)) handler(m);
     return;
   }

@@ -192,20 +192,32 @@ var (
 	atomicsLoad = js.Global().Get("Atomics").Get("load").Call("bind", js.Global().Get("Atomics"))
 )
 
-// initCore(manifest Uint8Array, fetch(name) → Uint8Array|null, sha256?, abortFlag?):
+// fetchedHash is the SHA-256 the host gave with the bytes it fetched last,
+// recognised by the identity of the slice the core then checks.
+var fetchedHash struct {
+	first *byte
+	n     int
+	hex   string
+}
+
+// initCore(manifest Uint8Array, fetch(name) → Uint8Array|{data, sha256}|{error}, sha256?, abortFlag?):
 // the guest programs, fetched synchronously by the JS side (a file read in
 // Node, the Cache API or a synchronous request in a browser worker);
 // sha256(Uint8Array) → hex, when given, is the host's own (native) hash.
 func initCore(args []js.Value) (any, error) {
-	if h := arg(args, 2); h.Type() == js.TypeFunction {
-		core.SetSHA256(func(b []byte) (sum [32]byte) {
-			hexSum := h.Invoke(toJS(b)).String()
-			if _, err := hex.Decode(sum[:], []byte(hexSum)); err != nil || len(hexSum) != 64 {
-				return sha256.Sum256(b)
-			}
-			return sum
-		})
-	}
+	h := arg(args, 2)
+	core.SetSHA256(func(b []byte) (sum [32]byte) {
+		hexSum := ""
+		if len(b) > 0 && &b[0] == fetchedHash.first && len(b) == fetchedHash.n {
+			hexSum = fetchedHash.hex // the host hashed these very bytes
+		} else if h.Type() == js.TypeFunction {
+			hexSum = h.Invoke(toJS(b)).String()
+		}
+		if _, err := hex.Decode(sum[:], []byte(hexSum)); err != nil || len(hexSum) != 64 {
+			return sha256.Sum256(b)
+		}
+		return sum
+	})
 	if f := arg(args, 3); f.Type() == js.TypeObject {
 		abortFlag = f
 	}
@@ -221,6 +233,15 @@ func initCore(args []js.Value) (any, error) {
 		}
 		if msg := v.Get("error"); !msg.IsUndefined() {
 			return nil, fmt.Errorf("asset %s: %s", file, msg.String())
+		}
+		if data := v.Get("data"); !data.IsUndefined() {
+			// {data, sha256}: the host fetched these bytes ahead and hashed
+			// them natively (the browser's hash is asynchronous only)
+			b := bytesOf(data)
+			if sum := v.Get("sha256"); sum.Type() == js.TypeString && len(b) > 0 {
+				fetchedHash.first, fetchedHash.n, fetchedHash.hex = &b[0], len(b), sum.String()
+			}
+			return b, nil
 		}
 		return bytesOf(v), nil
 	})

@@ -20,7 +20,7 @@ window.tests = {
   async basics() {
     const out = {};
     const progress = [];
-    const sb = await Sandbox.create({ onProgress: (p) => progress.push(p.asset) });
+    const sb = await Sandbox.create({ onProgress: (p) => progress.push(p) });
     out.seq = (await sb.run("seq 3 | sort -r")).stdout;
     out.pipeline = (await sb.run("printf 'b\\\\na\\\\n' > f; sort f | tr a-z A-Z; wc -l < f")).stdout;
     await sb.writeFile("/home/user/x.txt", "hello");
@@ -49,6 +49,13 @@ window.tests = {
     out.alive = (await sb.run("echo alive")).stdout;
     await sb.destroy();
     return out;
+  },
+  async cached() {
+    const progress = [];
+    const sb = await Sandbox.create({ onProgress: (p) => progress.push(p) });
+    const out = (await sb.run("sort -r /dev/null; echo x | grep -c x")).stdout;
+    await sb.destroy();
+    return { out, progress };
   },
   async persistWrite() {
     const sb = await Sandbox.create({ persist: "browser-test" });
@@ -99,7 +106,8 @@ const server = http.createServer((req, res) => {
     res.writeHead(404);
     return res.end();
   }
-  res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream", ...headers });
+  res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream",
+    "content-length": fs.statSync(file).size, ...headers });
   fs.createReadStream(file).pipe(res);
 });
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
@@ -129,7 +137,11 @@ try {
   assert.strictEqual(out.xargs, "a\nb\n");
   assert.ok(out.env.startsWith("HOME=/home/user\n"), out.env);
   assert.strictEqual(out.host, "bin dev etc home mnt tmp usr 0\n");
-  assert.ok(out.progress.includes("manifest.json"), JSON.stringify(out.progress));
+  // programs fetched ahead, with progress by the byte
+  const assets = [...new Set(out.progress.map((p) => p.asset))];
+  assert.deepStrictEqual(assets.sort(), ["coreutils.wasm", "findutils.wasm", "grep.wasm"], JSON.stringify(out.progress));
+  const cu = out.progress.filter((p) => p.asset === "coreutils.wasm");
+  assert.ok(cu.length > 1 && cu.at(-1).loaded === cu.at(-1).total && cu[0].loaded < cu[0].total, JSON.stringify(cu));
 
   const lim = await run("limits");
   assert.deepStrictEqual([lim.loop, lim.guestLoop], [124, 124]);
@@ -144,6 +156,10 @@ try {
   await p.reload();
   await p.waitForFunction(() => window.ready === true);
   assert.strictEqual(await run("persistRead"), "kept\nx\n");
+  // after the reload the programs come from the Cache API
+  const c = await run("cached");
+  assert.strictEqual(c.out, "1\n");
+  assert.ok(c.progress.length > 0 && c.progress.every((p) => p.cached), JSON.stringify(c.progress));
 
   // abort without shared memory: the worker (and its sandboxes) end
   let ab = await run("abort");
@@ -154,7 +170,7 @@ try {
   ab = await run("abort");
   assert.deepStrictEqual(ab, { ...ab, shared: true, loop: "canceled", guest: "canceled", after: "resolved", child: "resolved", fresh: "fresh\n" });
   assert.ok(ab.ms < 5000, `abort took ${ab.ms} ms`);
-  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, abort with and without SharedArrayBuffer; assets fetched: ${out.progress.join(", ")})`);
+  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, abort with and without SharedArrayBuffer; assets fetched: ${assets.join(", ")})`);
 } finally {
   await browser.close();
   server.close();
