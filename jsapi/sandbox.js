@@ -190,6 +190,13 @@ export function defineSandbox(platform) {
     /** Makes a directory and its missing parents. */
     async mkdir(p, opts = {}) { await this._core.call("mkdir", this._id, String(p), opts.mode); }
 
+    /** Node: exposes a host directory at dir in the sandbox (read-only with {readOnly: true}),
+     *  confined to it: no "..", absolute or escaping symlink reaches outside. */
+    async mount(hostDir, dir, opts = {}) {
+      if (!platform.hostMounts) throw new SandboxError("invalid_argument", "mount: no host directories on this platform (Node only)");
+      await this._core.call("mount", this._id, platform.hostPath(hostDir), String(dir), !!opts.readOnly);
+    }
+
     /** Takes an O(1) snapshot of the files; restore() goes back to it. */
     async snapshot() { return { id: await this._core.call("snapshot", this._id), core: this._core }; }
 

@@ -11,7 +11,22 @@ const { CoreClient, SandboxError, defineSandbox } = require("../jsapi/sandbox.js
 
 const STATE_FILE = "vfs.state"; // as the native CLI's --save DIR
 
+// assetsDir: where the guest programs are read from (assetsDir, or
+// assetsUrl as a file: URL or a path; default: the package's assets/).
+function assetsDir(opts) {
+  const u = opts.assetsDir || opts.assetsUrl;
+  if (!u) return undefined;
+  const s = String(u);
+  if (/^[a-z][a-z0-9+.-]+:/i.test(s) && !s.startsWith("file:")) {
+    throw new SandboxError("invalid_argument", "assetsUrl: Node reads the programs from files (a file: URL or a path), not " + s);
+  }
+  return s.startsWith("file:") ? require("url").fileURLToPath(s) : path.resolve(s);
+}
+
 const Sandbox = defineSandbox({
+  hostMounts: true,
+  hostPath: (p) => path.resolve(String(p)),
+
   newCore(opts) {
     let worker;
     const core = new CoreClient({
@@ -21,7 +36,7 @@ const Sandbox = defineSandbox({
       unref: () => worker.unref(), // an idle sandbox does not keep Node running
     });
     worker = new Worker(path.join(__dirname, "worker.cjs"), {
-      workerData: { dir: __dirname, assetsDir: opts.assetsDir, abortFlag: core.abortFlag },
+      workerData: { dir: __dirname, assetsDir: assetsDir(opts), abortFlag: core.abortFlag },
       env: {}, // process.env stays out of the core
       stdout: false,
       stderr: false,

@@ -21,11 +21,14 @@ export interface CreateOptions {
   persist?: string;
   /** Node: where the guest programs are (default: the package's assets/). */
   assetsDir?: string;
-  /** Browser: URLs of the core and of the guest programs (default: beside web/index.js). */
-  coreUrl?: string | URL;
+  /** Where the guest programs are. Browser: a URL (default: assets/ beside the package's
+   *  web/ directory). Node: a file: URL or a path (the same as assetsDir). */
   assetsUrl?: string | URL;
-  /** Browser: told of each guest program fetched. */
-  onProgress?: (p: { asset: string; loaded: number; total: number }) => void;
+  /** Browser: URL of the core (default: wasmsand.wasm beside the package's web/ directory). */
+  coreUrl?: string | URL;
+  /** Browser: progress of each guest program fetched, by the byte; `cached` when it came
+   *  from the Cache API. */
+  onProgress?: (p: { asset: string; loaded: number; total: number; cached?: boolean }) => void;
 }
 
 /** Options of Sandbox.run. */
@@ -98,6 +101,10 @@ export class Sandbox {
   stat(path: string): Promise<FileInfo>;
   remove(path: string, options?: { recursive?: boolean }): Promise<void>;
   mkdir(path: string, options?: { mode?: number }): Promise<void>;
+  /** Node: a host directory at `dir` in the sandbox, confined to it (no "..", absolute or
+   *  escaping symlink reaches outside); read-only with {readOnly: true}. Mounts are not
+   *  part of snapshots or saved state. Rejects with "invalid_argument" in a browser. */
+  mount(hostDir: string, dir: string, options?: { readOnly?: boolean }): Promise<void>;
   snapshot(): Promise<Snapshot>;
   restore(snapshot: Snapshot): Promise<void>;
   fork(): Promise<Sandbox>;

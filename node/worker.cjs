@@ -8,7 +8,28 @@ const fs = require("fs");
 const path = require("path");
 const crypto = require("crypto");
 
-globalThis.fs ??= fs; // wasm_exec.js writes the core's own stdout/stderr through it
+// Go's os package (under GOOS=js) calls these with a callback and waits for
+// it; a run holds the thread, so an asynchronous answer would never come.
+// Each is served by Node's synchronous call and calls back at once. Only
+// platform/hostdir uses os, for a directory mounted with Sandbox.mount.
+const FS_CALLS = ["chmod", "chown", "close", "fchmod", "fchown", "fstat", "fsync", "ftruncate", "lchown",
+  "link", "lstat", "mkdir", "open", "read", "readdir", "readlink", "rename", "rmdir", "stat", "symlink",
+  "truncate", "unlink", "utimes", "write"];
+const syncFS = { constants: fs.constants, writeSync: fs.writeSync.bind(fs) };
+for (const name of FS_CALLS) {
+  const call = fs[name + "Sync"].bind(fs);
+  syncFS[name] = (...args) => {
+    const cb = args.pop();
+    let res;
+    try {
+      res = call(...args);
+    } catch (e) {
+      return cb(e);
+    }
+    cb(null, res);
+  };
+}
+globalThis.fs = syncFS; // (wasm_exec.js also writes the core's own stdout/stderr through it)
 require("./wasm_exec.js");
 const { startCore, serve } = require("../jsapi/worker.js"); // bundled in by scripts/npm
 

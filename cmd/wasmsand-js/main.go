@@ -25,6 +25,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/internal/interrupt"
+	"github.com/wasmsand/wasmsand/platform/hostdir"
 	"github.com/wasmsand/wasmsand/platform/js/idbstate"
 	"github.com/wasmsand/wasmsand/vfs"
 )
@@ -58,6 +59,7 @@ func main() {
 		"fork":      fork,
 		"save":      save,
 		"destroy":   destroy,
+		"mount":     mount,
 	}
 	obj := js.Global().Get("Object").New()
 	for name, f := range api {
@@ -610,6 +612,29 @@ func persistErr(op string, err error) error {
 		return nil
 	}
 	return &core.Error{Code: core.CodeStorage, Op: "persist " + op, Err: err}
+}
+
+// mount(id, hostDir, sandboxDir, readOnly): a host directory, confined by
+// platform/hostdir, at sandboxDir. Node only: its worker serves Go's os
+// calls synchronously (node/worker.cjs); a browser has no host directory.
+func mount(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	host, err := str(args, 1, "host directory")
+	if err != nil {
+		return nil, err
+	}
+	dir, err := str(args, 2, "sandbox directory")
+	if err != nil {
+		return nil, err
+	}
+	backend, err := hostdir.New(host)
+	if err != nil {
+		return nil, &core.Error{Code: core.CodeHostPath, Op: "mount", Path: host, Err: err}
+	}
+	return nil, sb.Mount(dir, backend, arg(args, 3).Truthy())
 }
 
 // save(id) → the sandbox's files as one Uint8Array (the format of the

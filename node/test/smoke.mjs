@@ -90,6 +90,29 @@ const again = execFileSync(process.execPath, ["--input-type=module", "-e", scrip
 assert.strictEqual(again.toString(), "kept\n");
 fs.rmSync(dir, { recursive: true });
 
+// host directories through mount: confined, read-only or read-write
+const host = fs.mkdtempSync(path.join(os.tmpdir(), "wasmsand-mount-"));
+fs.mkdirSync(path.join(host, "root"));
+fs.writeFileSync(path.join(host, "secret"), "TOP SECRET\n");
+fs.writeFileSync(path.join(host, "root", "in.txt"), "inside\n");
+fs.symlinkSync("../secret", path.join(host, "root", "escape"));
+fs.symlinkSync("/etc/passwd", path.join(host, "root", "abs"));
+const m = await Sandbox.create();
+await m.mount(path.join(host, "root"), "/mnt/ro", { readOnly: true });
+await m.mount(path.join(host, "root"), "/mnt/rw");
+r = await m.run("cat /mnt/ro/in.txt; ls /mnt/ro | tr '\\n' ' '; echo x > /mnt/ro/new; echo st=$?");
+assert.strictEqual(r.stdout, "inside\nabs escape in.txt st=1\n");
+assert.match(r.stderr, /Read-only file system/);
+r = await m.run("cat /mnt/rw/escape /mnt/rw/abs /mnt/rw/../secret 2>&1; echo made > /mnt/rw/new.txt; seq 3 | sort -r > /mnt/rw/sorted");
+assert.ok(!r.stdout.includes("SECRET") && !r.stdout.includes("root:"), r.stdout);
+assert.strictEqual(fs.readFileSync(path.join(host, "root", "new.txt"), "utf8"), "made\n");
+assert.strictEqual(fs.readFileSync(path.join(host, "root", "sorted"), "utf8"), "3\n2\n1\n");
+fs.writeFileSync(path.join(host, "root", "from-host"), "hello\n");
+assert.strictEqual(await m.readFile("/mnt/rw/from-host", "utf8"), "hello\n");
+await assert.rejects(m.mount(path.join(host, "nosuch"), "/mnt/x"), (e) => e.code === "host_path");
+await m.destroy();
+fs.rmSync(host, { recursive: true });
+
 await child.destroy();
 await sb.destroy();
 console.log("import: ok");

@@ -1,5 +1,3 @@
-//go:build !js
-
 // Package hostdir exposes a host directory as a hackpadfs.FS confined with
 // os.Root: no name, "..", or symlink (absolute, or relative and pointing
 // outside, at any position in a path) can reach a file outside the root.
