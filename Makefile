@@ -19,15 +19,18 @@ assets: deps
 
 # The core packages must build for the browser/Node (GOOS=js) and never link wazero.
 test-js-build:
-	GOOS=js GOARCH=wasm $(GO) build ./core/ ./vfs/ ./wasi/ ./shell/ ./platform/ ./platform/instrument/ ./platform/js/ ./assets/
+	GOOS=js GOARCH=wasm $(GO) build ./core/ ./vfs/ ./wasi/ ./shell/ ./platform/ ./platform/instrument/ ./platform/js/... ./platform/enginetest/ ./platform/hostdir/ ./assets/
 	@if GOOS=js GOARCH=wasm $(GO) list -deps ./core/ ./vfs/ ./wasi/ ./shell/ | grep -q tetratelabs/wazero; then \
 		echo "FAIL: a GOOS=js core package depends on wazero"; exit 1; fi
 	@echo "GOOS=js build: ok (no wazero)"
 
 # The JS engine (platform/js) under Node: the GOOS=js core running the built
 # assets on V8's WebAssembly, through the engine's JS half (host.js).
+# The engine suite (platform/enginetest) runs here too, on guests built
+# natively first.
 test-js: build
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec "node $(CURDIR)/platform/js/testdata/go_js_exec.js" ./platform/js/
+	WASMSAND_EXPORT_GUESTS=$(CURDIR)/build/testguests $(GO) test -count=1 -run '^TestExportGuests$$' ./platform/enginetest/
+	WASMSAND_TESTGUESTS=$(CURDIR)/build/testguests GOOS=js GOARCH=wasm $(GO) test -count=1 -exec "node $(CURDIR)/platform/js/testdata/go_js_exec.js" ./platform/js/...
 
 # The npm package `wasmsand` (build/npm, packed into build/wasmsand-VERSION.tgz):
 # the GOOS=js core, its JS half and the Node entry points, bundled by

@@ -21,6 +21,13 @@ const (
 	ModuleWasmsand = "wasmsand"
 )
 
+// TickName is the function of ModuleWasmsand that guests rewritten by
+// platform/instrument call every ~2^16 loop iterations or calls: a run
+// whose context is done ends there. It is how any engine stops a guest that
+// never makes another host call; engines add their own reasons first (a
+// closed engine, a deadline read off the clock where no timer fires).
+const TickName = "tick"
+
 // Func is one host function. Call follows wazero's GoModuleFunction stack convention: on
 // entry stack holds the params (i32 as uint32 in the low bits, i64 as uint64); on return
 // stack[0] holds the result (an Errno) if the function has one. Call never panics on bad
@@ -140,6 +147,7 @@ func buildTable() {
 		w("sock_shutdown", sockShutdown, "fd:i32", "how:i32"),
 
 		// Our own module; see docs/contracts.md and wasi/include/wasmsand.h.
+		{Module: ModuleWasmsand, Name: TickName, Call: tick},
 		x("spawn", xSpawn, "argv:i32", "argv_len:i32", "env:i32", "env_len:i32", "cwd:i32", "cwd_len:i32",
 			"stdin_fd:i32", "stdout_fd:i32", "stderr_fd:i32", "result.pid:i32"),
 		x("wait", xWait, "pid:i32", "result.status:i32"),
@@ -152,5 +160,12 @@ func buildTable() {
 		x("stat_ext", xStatExt, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "result.stat_ext:i32"),
 		x("chmod", xChmod, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "mode:i32"),
 		x("chown", xChown, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "uid:i32", "gid:i32"),
+	}
+}
+
+// tick: see TickName.
+func tick(ctx context.Context, _ *Proc, _ Memory, _ []uint64) {
+	if ctx != nil && ctx.Err() != nil {
+		panic(&ExitError{Code: 137})
 	}
 }

@@ -18,8 +18,10 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+
 	wazwasi "github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
+	"github.com/wasmsand/wasmsand/wasi"
 
 	"github.com/wasmsand/wasmsand/internal/testguest"
 	"github.com/wasmsand/wasmsand/platform/instrument"
@@ -125,7 +127,7 @@ func instr(t testing.TB, wasm []byte, o instrument.Options) ([]byte, instrument.
 
 func cGuest(t testing.TB, path string) []byte { return testguest.C(t, path) }
 
-const nativeGuests = "../native/testdata/guests/"
+const nativeGuests = "../enginetest/testdata/guests/"
 
 // writeTree makes the tree fsops expects under /data (see platform/native/harness_test.go).
 func writeTree(t testing.TB) string {
@@ -371,4 +373,11 @@ func TestImportMemory(t *testing.T) {
 	out, st, err = instrument.Options{ImportMemory: true}.Instrument(wat(t, "validate", "--enable-all"))
 	require.NoError(t, err)
 	assert.Nil(t, st.Memory)
+}
+
+// The import the rewritten modules call is the wasi table's tick.
+func TestImportIsWasiTick(t *testing.T) {
+	if instrument.ImportModule != wasi.ModuleWasmsand || instrument.ImportName != wasi.TickName {
+		t.Fatalf("instrument imports %s.%s, the wasi table has %s.%s", instrument.ImportModule, instrument.ImportName, wasi.ModuleWasmsand, wasi.TickName)
+	}
 }

@@ -176,7 +176,10 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 		}
 	}
 	res := m.e.host.Call("run", m.id, r.id, pages, memMin, memMax)
-	kind, code := res.Get("kind").String(), res.Get("code").Int()
+	kind, code := res.Get("kind").String(), 0
+	if c := res.Get("code"); c.Type() == js.TypeNumber {
+		code = c.Int()
+	}
 	switch kind {
 	case "exit":
 		if r.stopped {
@@ -194,7 +197,7 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 		return platform.ExitTrap, fmt.Errorf("%w: %s: %s", platform.ErrTrap, name, msg)
 	}
 	// a trap: out of bounds, unreachable, stack overflow, or memory refused
-	msg := firstLine(res.Get("message").String())
+	msg := trapReason(firstLine(res.Get("message").String()))
 	if res.Get("atLimit").Bool() {
 		return platform.ExitTrap, fmt.Errorf("%w: %s", platform.ErrMemoryLimit, name)
 	}
@@ -210,6 +213,25 @@ func (m *Module) stopped(ctx context.Context, name string) (int, error) {
 		return platform.ExitTimeout, fmt.Errorf("%w: %s", platform.ErrTimeout, name)
 	}
 	return platform.ExitKilled, fmt.Errorf("%w: %s", platform.ErrKilled, name)
+}
+
+// trapReason says a trap as natively (wazero's words), whatever the JS
+// engine calls it, so messages are the same on every platform.
+func trapReason(msg string) string {
+	for _, r := range [...]struct{ js, native string }{
+		{"memory access out of bounds", "out of bounds memory access"},
+		{"Maximum call stack size exceeded", "stack overflow"},
+		{"divide by zero", "integer divide by zero"},
+		{"remainder by zero", "integer divide by zero"},
+		{"float unrepresentable in integer range", "invalid conversion to integer"},
+		{"table index is out of bounds", "invalid table access"},
+		{"null function or function signature mismatch", "indirect call type mismatch"},
+	} {
+		if strings.Contains(msg, r.js) {
+			return r.native
+		}
+	}
+	return msg
 }
 
 func firstLine(s string) string {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/platform/enginetest"
+	jsengine "github.com/wasmsand/wasmsand/platform/js"
 )
 
 func assetsDir(t *testing.T) string {
@@ -145,4 +147,24 @@ func TestMemoryLimit(t *testing.T) {
 	if got := string(run(t, sb, "echo alive", core.RunOptions{}).Stdout); got != "alive\n" {
 		t.Errorf("after the memory bomb: %q", got)
 	}
+}
+
+// TestEngine runs the suite every engine passes (platform/enginetest) on
+// the JS engine, with the guests written out natively beforehand
+// (WASMSAND_TESTGUESTS; make test-js does it).
+func TestEngine(t *testing.T) {
+	dir := os.Getenv("WASMSAND_TESTGUESTS")
+	if dir == "" {
+		t.Skip("WASMSAND_TESTGUESTS not set (make test-js exports the guests)")
+	}
+	e, err := jsengine.New(jsengine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enginetest.Run(t, enginetest.Harness{Engine: e, Guest: func(t testing.TB, name string) []byte {
+		v := js.Global().Get("fs").Call("readFileSync", filepath.Join(dir, name+".wasm"))
+		b := make([]byte, v.Get("length").Int())
+		js.CopyBytesToGo(b, v)
+		return b
+	}})
 }

@@ -10,16 +10,14 @@ import (
 	"unsafe"
 
 	"github.com/wasmsand/wasmsand/internal/interrupt"
-	"github.com/wasmsand/wasmsand/platform/instrument"
 	"github.com/wasmsand/wasmsand/wasi"
 )
 
 // funcs is the table of host functions guests import, in the order host.js
 // learns it (bindHost): the index is what a guest's import passes to
-// hostcall. The last one is the instrumentation's tick.
+// hostcall. The instrumentation's tick is one of them (wasi.TickName).
 var (
-	funcs     = append(wasi.Funcs(), wasi.Func{Module: instrument.ImportModule, Name: instrument.ImportName})
-	tickIndex = int32(len(funcs) - 1)
+	funcs     = wasi.Funcs()
 	funcIndex = func() map[string]int32 {
 		m := make(map[string]int32, len(funcs))
 		for i, f := range funcs {
@@ -27,6 +25,7 @@ var (
 		}
 		return m
 	}()
+	tickIndex = funcIndex[wasi.ModuleWasmsand+"."+wasi.TickName]
 )
 
 // bindHost tells host.js the function table and where the argument buffer is.

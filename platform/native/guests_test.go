@@ -13,7 +13,7 @@ import (
 // cGuest returns the wasm of testdata/guests/<name>.c.
 func cGuest(t testing.TB, name string) []byte {
 	t.Helper()
-	return testguest.C(t, filepath.Join("testdata", "guests", name+".c"))
+	return testguest.C(t, filepath.Join("..", "enginetest", "testdata", "guests", name+".c"))
 }
 
 // goGuest returns the wasm of the Go program in testdata/goguests/<name>.

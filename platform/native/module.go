@@ -62,7 +62,10 @@ func (m *Module) run(ctx context.Context, p *wasi.Proc, lim platform.Limits, img
 		img = nil // a cold start may still fit
 	}
 
-	st := &runState{proc: p, done: ctx.Done()}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(m.e.stopAll, cancel)()
+	st := &runState{proc: p}
 	rctx := context.WithValue(withAllocator(ctx, st, pages), runKey{}, st)
 	// A guest blocked in a host call (reading a pipe) cannot be stopped by wazero;
 	// closing the pipes it made unblocks it.

@@ -27,7 +27,6 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/wasmsand/wasmsand/platform"
 	"github.com/wasmsand/wasmsand/platform/instrument"
@@ -57,6 +56,10 @@ type Engine struct {
 	mu     sync.Mutex
 	mods   map[string]*compileEntry
 	closed bool
+	// stopAll is done once the engine closes: every run's context is
+	// canceled with it, so a running guest ends at its next tick.
+	stopAll    context.Context
+	stopAllNow context.CancelFunc
 	// fallback runs the modules the instrumenter cannot decode, with wazero's
 	// close-on-context-done guard; created on first need (under mu).
 	fallback wazero.Runtime
@@ -98,21 +101,18 @@ func New(ctx context.Context, opt Options) (*Engine, error) {
 		sigs: map[string]*wasi.Func{},
 		mods: map[string]*compileEntry{},
 	}
+	e.stopAll, e.stopAllNow = context.WithCancel(context.WithoutCancel(ctx))
 	funcs := wasi.Funcs()
 	for i := range funcs {
 		f := &funcs[i]
 		e.sigs[f.Module+"."+f.Name] = f
 	}
-	e.sigs[tickFunc.Module+"."+tickFunc.Name] = &tickFunc
 	if err := e.bindHost(ctx, rt); err != nil {
 		rt.Close(ctx)
 		return nil, err
 	}
 	return e, nil
 }
-
-// tickFunc is the signature of the function instrumented guests call (wasmsand.tick).
-var tickFunc = wasi.Func{Module: instrument.ImportModule, Name: instrument.ImportName}
 
 // fallbackRuntime returns the runtime for modules we could not instrument, making it on
 // first use: wazero's close-on-context-done guard stops them (at a cost in speed).
@@ -132,27 +132,6 @@ func (e *Engine) fallbackRuntime(ctx context.Context) (wazero.Runtime, error) {
 		e.fallback = rt
 	}
 	return e.fallback, nil
-}
-
-// stopGuest is the panic that unwinds a guest stopped by a tick; Module.result reports
-// it from the context (ErrTimeout, ErrKilled) or the engine's state.
-var stopGuest = sys.NewExitError(platform.ExitKilled)
-
-// tick is wasmsand.tick: instrumented guests call it every instrument.DefaultInterval
-// loop iterations or calls. Coming back to Go lets the scheduler preempt the goroutine
-// (a stop-the-world GC waits for that); the guest ends here once its run's context is
-// done or the engine closed its instance.
-func tick(ctx context.Context, mod api.Module, _ []uint64) {
-	if st, _ := ctx.Value(runKey{}).(*runState); st != nil {
-		select {
-		case <-st.done:
-			panic(stopGuest)
-		default:
-		}
-	}
-	if mod.IsClosed() {
-		panic(stopGuest)
-	}
 }
 
 var (
@@ -188,7 +167,6 @@ func Default(ctx context.Context) (*Engine, error) {
 type runKey struct{}
 
 type runState struct {
-	done     <-chan struct{} // the run's ctx.Done()
 	proc     *wasi.Proc
 	mem      memory
 	refused  bool        // a memory.grow was refused by the limit
@@ -224,11 +202,9 @@ func (st *runState) memory(mod api.Module) wasi.Memory {
 // bindHost instantiates "wasi_snapshot_preview1" and "wasmsand" (with tick) once for a
 // runtime.
 func (e *Engine) bindHost(ctx context.Context, rt wazero.Runtime) error {
-	byMod := map[string][]*wasi.Func{tickFunc.Module: nil}
+	byMod := map[string][]*wasi.Func{}
 	for _, f := range e.sigs {
-		if f != &tickFunc {
-			byMod[f.Module] = append(byMod[f.Module], f)
-		}
+		byMod[f.Module] = append(byMod[f.Module], f)
 	}
 	mods := make([]string, 0, len(byMod))
 	for m := range byMod {
@@ -238,9 +214,6 @@ func (e *Engine) bindHost(ctx context.Context, rt wazero.Runtime) error {
 	for _, name := range mods {
 		b := rt.NewHostModuleBuilder(name)
 		sort.Slice(byMod[name], func(i, j int) bool { return byMod[name][i].Name < byMod[name][j].Name })
-		if name == tickFunc.Module {
-			b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(tick), nil, nil).Export(tickFunc.Name)
-		}
 		for _, f := range byMod[name] {
 			call, hasResult := f.Call, len(f.Results) > 0
 			fn := api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
@@ -406,6 +379,7 @@ func (e *Engine) isClosed() bool {
 func (e *Engine) Close(ctx context.Context) error {
 	e.mu.Lock()
 	e.closed = true
+	e.stopAllNow()
 	e.mods = map[string]*compileEntry{}
 	fallback := e.fallback
 	e.mu.Unlock()

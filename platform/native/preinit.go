@@ -119,7 +119,7 @@ func (m *Module) makeImage(ctx context.Context, img *image, pre platform.Preinit
 	}
 	defer p.Close()
 	pages := m.e.opt.MemoryPages
-	st := &runState{proc: p, done: ctx.Done()}
+	st := &runState{proc: p}
 	rctx := context.WithValue(withAllocator(ctx, st, pages), runKey{}, st)
 	inst, err := m.rt.InstantiateModule(rctx, m.cm, m.e.cfg)
 	if err != nil {
@@ -140,7 +140,7 @@ func (m *Module) makeImage(ctx context.Context, img *image, pre platform.Preinit
 	}
 
 	// What a fresh instance holds, to keep only what preinit changed.
-	fst := &runState{proc: p, done: ctx.Done()}
+	fst := &runState{proc: p}
 	fresh, err := m.rt.InstantiateModule(withAllocator(ctx, fst, pages), m.cm, m.e.cfg)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errNoImage, err)
