@@ -362,7 +362,7 @@ func fdRead(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if len(p.pending) > 0 && of.pollable() && !of.readReady() {
 		p.startPending() // what would write to it may be a child not run yet
 	}
-	return readv(m, of, uint32(a[1]), uint32(a[2]), uint32(a[3]), -1)
+	return readv(p, m, of, uint32(a[1]), uint32(a[2]), uint32(a[3]), -1)
 }
 
 func fdPread(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
@@ -380,12 +380,12 @@ func fdPread(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	case int64(a[3]) < 0:
 		return EINVAL
 	}
-	return readv(m, of, uint32(a[1]), uint32(a[2]), uint32(a[4]), int64(a[3]))
+	return readv(p, m, of, uint32(a[1]), uint32(a[2]), uint32(a[4]), int64(a[3]))
 }
 
 // readv fills the iovecs from of (at offset off, or from the current position if off < 0).
 // Like read(2), it stops at the first short read so a pipe never blocks for more.
-func readv(m Memory, of *ofile, iovs, n, resultPtr uint32, off int64) Errno {
+func readv(p *Proc, m Memory, of *ofile, iovs, n, resultPtr uint32, off int64) Errno {
 	iov, e := iovecs(m, iovs, n)
 	if e != 0 {
 		return e
@@ -399,7 +399,7 @@ func readv(m Memory, of *ofile, iovs, n, resultPtr uint32, off int64) Errno {
 		if l == 0 {
 			continue
 		}
-		buf, ok := readBytes(m, bufOff, l)
+		buf, ok := outBuffer(p, m, bufOff, l)
 		if !ok {
 			return EFAULT
 		}
@@ -463,7 +463,7 @@ func writev(m Memory, of *ofile, iovs, n, resultPtr uint32, off int64) Errno {
 	if e != 0 {
 		return e
 	}
-	if _, ok := readBytes(m, resultPtr, 4); !ok {
+	if !inRange(m, resultPtr, 4) {
 		return EFAULT
 	}
 	var total uint32
@@ -515,7 +515,7 @@ func seek(p *Proc, m Memory, fd int32, off int64, whence, resultPtr uint32) Errn
 	if whence > io.SeekEnd {
 		return EINVAL
 	}
-	if _, ok := readBytes(m, resultPtr, 8); !ok {
+	if !inRange(m, resultPtr, 8) {
 		return EFAULT
 	}
 	switch {
@@ -563,10 +563,10 @@ func fdReaddir(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if bufLen < direntSize {
 		return EINVAL
 	}
-	if _, ok := readBytes(m, buf, bufLen); !ok {
+	if !inRange(m, buf, bufLen) {
 		return EFAULT
 	}
-	if _, ok := readBytes(m, usedPtr, 4); !ok {
+	if !inRange(m, usedPtr, 4) {
 		return EFAULT
 	}
 	of.dirMu.Lock()

@@ -75,6 +75,35 @@ func (m *SliceMemory) WriteUint64Le(off uint32, v uint64) bool {
 
 var le = binary.LittleEndian
 
+// Copier is implemented by a Memory whose Read returns a copy (platform/js):
+// host code that only fills a buffer then skips copying the guest's bytes in.
+type Copier interface{ ReadCopies() bool }
+
+// inRange checks that [off, off+n) is in guest memory, without reading it.
+func inRange(m Memory, off, n uint32) bool { return uint64(off)+uint64(n) <= uint64(m.Size()) }
+
+// outBuffer returns a buffer for host code to fill and publish with
+// Write(off, b[:k]): a view of guest memory where the engine gives views,
+// else p's scratch buffer (nothing retains it past the call).
+func outBuffer(p *Proc, m Memory, off, n uint32) ([]byte, bool) {
+	if c, ok := m.(Copier); !ok || !c.ReadCopies() {
+		return m.Read(off, n)
+	}
+	if !inRange(m, off, n) {
+		return nil, false
+	}
+	if n > maxScratch {
+		return make([]byte, n), true
+	}
+	if uint32(cap(p.scratch)) < n {
+		p.scratch = make([]byte, max(n, 64<<10))
+	}
+	return p.scratch[:n], true
+}
+
+// maxScratch bounds the buffer a Proc keeps for outBuffer.
+const maxScratch = 1 << 20
+
 // readBytes reads n bytes at off as a view or copy; false (EFAULT) when out of range.
 // Memory.Read must itself check off+n without 32-bit overflow (wazero's does).
 func readBytes(m Memory, off, n uint32) ([]byte, bool) { return m.Read(off, n) }

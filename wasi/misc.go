@@ -35,10 +35,10 @@ func putStrings(m Memory, vals []string, ptrs, buf, size uint32) Errno {
 	if !ok {
 		return EFAULT
 	}
-	if _, ok := readBytes(m, ptrs, ptrSize); !ok {
+	if !inRange(m, ptrs, ptrSize) {
 		return EFAULT
 	}
-	if _, ok := readBytes(m, buf, size); !ok {
+	if !inRange(m, buf, size) {
 		return EFAULT
 	}
 	pb := make([]byte, ptrSize)
@@ -92,7 +92,7 @@ func clockTimeGet(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 
 func randomGet(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	off, n := uint32(a[0]), uint32(a[1])
-	buf, ok := readBytes(m, off, n)
+	buf, ok := outBuffer(p, m, off, n)
 	if !ok {
 		return EFAULT
 	}

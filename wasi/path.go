@@ -150,7 +150,7 @@ func pathOpen(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if e != 0 {
 		return e
 	}
-	if _, ok := readBytes(m, result, 4); !ok {
+	if !inRange(m, result, 4) {
 		return EFAULT
 	}
 	if fd, ok := p.stdioPath(abs); ok {
@@ -284,7 +284,7 @@ func pathFilestatGet(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if e != 0 {
 		return e
 	}
-	if _, ok := readBytes(m, result, 64); !ok {
+	if !inRange(m, result, 64) {
 		return EFAULT
 	}
 	follow := flags&lookupSymlinkFollow != 0 || hasSlash(raw)
@@ -378,10 +378,10 @@ func pathReadlink(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if bufLen == 0 {
 		return EINVAL
 	}
-	if _, ok := readBytes(m, buf, bufLen); !ok {
+	if !inRange(m, buf, bufLen) {
 		return EFAULT
 	}
-	if _, ok := readBytes(m, result, 4); !ok {
+	if !inRange(m, result, 4) {
 		return EFAULT
 	}
 	target, ok := p.fdLink(abs)

@@ -51,10 +51,10 @@ func pollOneoff(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if !ok {
 		return EFAULT
 	}
-	if _, ok := readBytes(m, out, outSize); !ok {
+	if !inRange(m, out, outSize) {
 		return EFAULT
 	}
-	if _, ok := readBytes(m, result, 4); !ok {
+	if !inRange(m, result, 4) {
 		return EFAULT
 	}
 	inBuf = append([]byte(nil), inBuf...) // out may overlap in

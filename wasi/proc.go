@@ -80,6 +80,7 @@ type Proc struct {
 	alias    map[int32]int32 // /dev/fd/N → the fd holding the inherited N
 	children map[int32]Child
 	pending  []Starter // children spawned and not started yet (see Starter)
+	scratch  []byte    // outBuffer's, where guest memory is reached by copies
 
 	mu     sync.Mutex // guards pipes: Interrupt runs on another goroutine
 	pipes  []*ofile

@@ -42,7 +42,7 @@ func xSpawn(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 	argvPtr, argvLen, envPtr, envLen := uint32(a[0]), uint32(a[1]), uint32(a[2]), uint32(a[3])
 	cwdPtr, cwdLen, pidPtr := uint32(a[4]), uint32(a[5]), uint32(a[9])
 	fds := [3]int32{int32(a[6]), int32(a[7]), int32(a[8])}
-	if _, ok := readBytes(m, pidPtr, 4); !ok {
+	if !inRange(m, pidPtr, 4) {
 		return EFAULT
 	}
 	argv, ok := splitNul(m, argvPtr, argvLen)
@@ -139,7 +139,7 @@ func (p *Proc) wait(m Memory, a []uint64, block bool) Errno {
 	if !ok {
 		return ECHILD
 	}
-	if _, ok := readBytes(m, statusPtr, 4); !ok {
+	if !inRange(m, statusPtr, 4) {
 		return EFAULT
 	}
 	var status int
@@ -170,7 +170,7 @@ func xKill(_ context.Context, p *Proc, _ Memory, a []uint64) Errno {
 
 func xPipe(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	out := uint32(a[0])
-	if _, ok := readBytes(m, out, 8); !ok {
+	if !inRange(m, out, 8) {
 		return EFAULT
 	}
 	size := PipeSize
@@ -208,7 +208,7 @@ func xDup(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if e != 0 {
 		return e
 	}
-	if _, ok := readBytes(m, result, 4); !ok {
+	if !inRange(m, result, 4) {
 		return EFAULT
 	}
 	of.incref()
@@ -338,7 +338,7 @@ func (p *Proc) statTarget(m Memory, fd int32, flags, ptr, n uint32) (of *ofile, 
 
 func xStatExt(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	out := uint32(a[4])
-	if _, ok := readBytes(m, out, 32); !ok {
+	if !inRange(m, out, 32) {
 		return EFAULT
 	}
 	of, _, fi, e := p.statTarget(m, int32(a[0]), uint32(a[1]), uint32(a[2]), uint32(a[3]))

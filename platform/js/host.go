@@ -189,6 +189,9 @@ var _ wasi.Memory = (*memory)(nil)
 
 func (m *memory) Size() uint32 { return memSize(m.run) }
 
+// ReadCopies: Read returns a copy (wasi.Copier).
+func (m *memory) ReadCopies() bool { return true }
+
 func (m *memory) Read(off, n uint32) ([]byte, bool) {
 	b := make([]byte, n)
 	if n == 0 {

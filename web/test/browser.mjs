@@ -4,14 +4,10 @@
 // and isolation, IndexedDB persistence across a page reload, and abort both
 // without shared memory (plain headers: the worker ends) and with it
 // (COOP/COEP: the sandbox goes on). usage: node browser.mjs PKG_DIR
-import http from "node:http";
-import fs from "node:fs";
-import path from "node:path";
 import assert from "node:assert";
-import { chromium } from "playwright-core";
+import { serve, launch } from "./harness.mjs";
 
-const root = path.resolve(process.argv[2] || "build/npm");
-const types = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html", ".json": "application/json" };
+const root = process.argv[2] || "build/npm";
 const page = `<!doctype html><meta charset="utf-8"><title>wasmsand test</title><script type="module">
 import { Sandbox, SandboxError } from "/web/index.js";
 const abortAfter = (ms) => { const ac = new AbortController(); setTimeout(() => ac.abort(), ms); return ac.signal; };
@@ -88,36 +84,9 @@ window.tests = {
 window.ready = true;
 </script>`;
 
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, "http://x");
-  // ?coi: cross-origin isolated, so the page has SharedArrayBuffer
-  const headers = url.searchParams.has("coi") || (req.headers.referer || "").includes("coi")
-    ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
-  if (url.pathname === "/favicon.ico") {
-    res.writeHead(204);
-    return res.end();
-  }
-  if (url.pathname === "/") {
-    res.writeHead(200, { "content-type": "text/html", ...headers });
-    return res.end(page);
-  }
-  const file = path.join(root, path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, ""));
-  if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-    res.writeHead(404);
-    return res.end();
-  }
-  res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream",
-    "content-length": fs.statSync(file).size, ...headers });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const base = `http://127.0.0.1:${server.address().port}/`;
-
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const server = await serve(root, page);
+const base = server.base;
+const browser = await launch();
 try {
   const ctx = await browser.newContext(); // one profile: IndexedDB survives reloads
   const p = await ctx.newPage();

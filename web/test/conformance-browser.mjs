@@ -4,19 +4,15 @@
 // fresh sandbox; this script compares and reports.
 //
 // usage: node conformance-browser.mjs PKG_DIR SUITE_DIR [REPORT_FILE]   (env WASMSAND_CONFORMANCE_RUN)
-import http from "node:http";
-import fs from "node:fs";
-import path from "node:path";
-import { chromium } from "playwright-core";
+import { serve, launch } from "./harness.mjs";
 import { loadSuite, report } from "../../node/test/suite.mjs";
 
-const root = path.resolve(process.argv[2] || "build/npm");
+const root = process.argv[2] || "build/npm";
 const suite = process.argv[3];
 const reportFile = process.argv[4];
 const filter = process.env.WASMSAND_CONFORMANCE_RUN ? new RegExp(process.env.WASMSAND_CONFORMANCE_RUN) : null;
 const { all, known } = loadSuite(suite, filter);
 
-const types = { ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
 const page = `<!doctype html><meta charset="utf-8"><script type="module">
 import { Sandbox } from "/web/index.js";
 const latin = (b) => { let s = ""; for (let i = 0; i < b.length; i += 8192) s += String.fromCharCode(...b.subarray(i, i + 8192)); return s; };
@@ -48,32 +44,13 @@ window.runCases = async (cases, nWorkers) => {
 window.ready = true;
 </script>`;
 
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, "http://x");
-  if (url.pathname === "/") {
-    res.writeHead(200, { "content-type": "text/html" });
-    return res.end(page);
-  }
-  const file = path.join(root, path.normalize(url.pathname));
-  if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-    res.writeHead(url.pathname === "/favicon.ico" ? 204 : 404);
-    return res.end();
-  }
-  res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream" });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const server = await serve(root, page);
+const browser = await launch();
 let status = 1;
 try {
   const p = await browser.newPage();
   p.on("pageerror", (e) => console.error("page:", e.message));
-  await p.goto(`http://127.0.0.1:${server.address().port}/`);
+  await p.goto(server.base);
   await p.waitForFunction(() => window.ready === true);
   const start = Date.now();
   const out = await p.evaluate(([cases]) => window.runCases(cases, 2), [all.map((c) => ({ id: c.id, script: c.script }))]);

@@ -1,0 +1,50 @@
+// What the Chromium scripts share (browser.mjs, conformance-browser.mjs,
+// scripts/bench/chromium.mjs): a static server on 127.0.0.1 for the package
+// directory and one page, and headless Chromium (Debian's, driven by
+// playwright-core).
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const types = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html", ".json": "application/json" };
+
+// serve serves root's files, with content-length as a static server sends
+// it, and page at "/". extra(url) may answer other paths with a file path;
+// with ?coi (or from such a page) the responses carry COOP/COEP headers, so
+// the page is cross-origin isolated (SharedArrayBuffer). Resolves to
+// {base, close}.
+export async function serve(root, page, extra) {
+  root = path.resolve(root);
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    const headers = url.searchParams.has("coi") || (req.headers.referer || "").includes("coi")
+      ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
+    if (url.pathname === "/") {
+      res.writeHead(200, { "content-type": "text/html", ...headers });
+      return res.end(page);
+    }
+    let file = extra && extra(url);
+    if (!file) {
+      file = path.join(root, path.normalize(url.pathname));
+      if (!file.startsWith(root)) file = null;
+    }
+    if (!file || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(url.pathname === "/favicon.ico" ? 204 : 404);
+      return res.end();
+    }
+    res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream",
+      "content-length": fs.statSync(file).size, ...headers });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { base: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
+}
+
+export function launch() {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
