@@ -85,8 +85,36 @@ export class CoreClient {
     this.port.terminate();
     this.failAll(new SandboxError("closed", "the sandbox was stopped by an abort (no SharedArrayBuffer here: its worker had to end)"));
   }
+  // release: the last sandbox of this worker is gone; the platform may keep
+  // the worker for a later create (port.idle) instead of ending it.
   release() {
-    if (--this.users <= 0) this.port.terminate();
+    if (--this.users > 0) return;
+    if (!(this.port.idle && !this.dead && this.pending.size === 0 && this.port.idle(this))) this.port.terminate();
+  }
+}
+
+// CorePool keeps workers whose sandboxes were all destroyed, for the next
+// create with the same key (where the programs come from): starting a
+// worker and its core costs ~100 ms in Node and more in a browser. Kept
+// workers never hold a Node process open.
+export class CorePool {
+  constructor(max) {
+    this.max = max;
+    this.cores = [];
+  }
+  take(key) {
+    const i = this.cores.findIndex((c) => c.poolKey === key && !c.dead);
+    return i >= 0 ? this.cores.splice(i, 1)[0] : null;
+  }
+  // keep is a port's idle(): false when the pool is full
+  keep(core) {
+    if (this.cores.length >= this.max) return false;
+    this.cores.push(core);
+    return true;
+  }
+  drop(core) {
+    const i = this.cores.indexOf(core);
+    if (i >= 0) this.cores.splice(i, 1);
   }
 }
 

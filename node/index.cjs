@@ -7,9 +7,19 @@
 const { Worker } = require("worker_threads");
 const fs = require("fs");
 const path = require("path");
-const { CoreClient, SandboxError, defineSandbox } = require("../jsapi/sandbox.js");
+const { CoreClient, CorePool, SandboxError, defineSandbox } = require("../jsapi/sandbox.js");
 
 const STATE_FILE = "vfs.state"; // as the native CLI's --save DIR
+
+const pool = new CorePool(2);
+
+// compiledCore: the core's WebAssembly.Module, compiled once per process
+// (on this thread, while a first worker starts) and handed to each worker.
+let corePromise = null;
+function compiledCore() {
+  corePromise ??= fs.promises.readFile(path.join(__dirname, "wasmsand.wasm")).then((b) => WebAssembly.compile(b));
+  return corePromise;
+}
 
 // assetsDir: where the guest programs are read from (assetsDir, or
 // assetsUrl as a file: URL or a path; default: the package's assets/).
@@ -28,22 +38,36 @@ const Sandbox = defineSandbox({
   hostPath: (p) => path.resolve(String(p)),
 
   newCore(opts) {
+    const dir = assetsDir(opts);
+    const reused = pool.take(dir);
+    if (reused) return reused;
     let worker;
     const core = new CoreClient({
       post: (m) => worker.postMessage(m),
-      terminate: () => worker.terminate(),
+      terminate: () => {
+        pool.drop(core);
+        return worker.terminate();
+      },
       ref: () => worker.ref(),
       unref: () => worker.unref(), // an idle sandbox does not keep Node running
+      idle: (c) => pool.keep(c),
     });
+    core.poolKey = dir;
     worker = new Worker(path.join(__dirname, "worker.cjs"), {
-      workerData: { dir: __dirname, assetsDir: assetsDir(opts), abortFlag: core.abortFlag },
+      workerData: { dir: __dirname, assetsDir: dir, abortFlag: core.abortFlag },
       env: {}, // process.env stays out of the core
       stdout: false,
       stderr: false,
     });
+    compiledCore().then(
+      (module) => worker.postMessage({ init: { module } }),
+      (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + e.message)));
     worker.on("message", (m) => core.receive(m));
     worker.on("error", (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + e.message)));
-    worker.on("exit", () => core.failAll(new SandboxError("closed", "wasmsand core exited")));
+    worker.on("exit", () => {
+      pool.drop(core);
+      core.failAll(new SandboxError("closed", "wasmsand core exited"));
+    });
     worker.unref();
     return core;
   },

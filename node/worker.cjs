@@ -45,13 +45,24 @@ function fetchAsset(name) {
   }
 }
 
-const corePromise = startCore({
-  instantiate: (imports) => WebAssembly.instantiate(fs.readFileSync(path.join(dir, "wasmsand.wasm")), imports),
-  fetchAsset,
-  sha256: (b) => crypto.createHash("sha256").update(b).digest("hex"),
-  abortFlag: workerData.abortFlag,
-  onFatal: (msg) => parentPort.postMessage({ seq: 0, fatal: msg }),
+// The first message is {init: {module}}: the core compiled by the main
+// thread (once per process, while this thread was starting).
+let handler = null;
+const early = [];
+parentPort.on("message", (data) => {
+  if (data && data.init) {
+    const corePromise = startCore({
+      instantiate: async (imports) => ({ instance: await WebAssembly.instantiate(data.init.module, imports) }),
+      fetchAsset,
+      sha256: (b) => crypto.createHash("sha256").update(b).digest("hex"),
+      abortFlag: workerData.abortFlag,
+      onFatal: (msg) => parentPort.postMessage({ seq: 0, fatal: msg }),
+    });
+    corePromise.catch(() => {}); // reported to each call
+    handler = serve(corePromise, (msg, transfer) => parentPort.postMessage(msg, transfer));
+    for (const m of early.splice(0)) handler(m);
+    return;
+  }
+  if (handler) handler(data);
+  else early.push(data);
 });
-corePromise.catch(() => {}); // reported to each call
-
-parentPort.on("message", serve(corePromise, (msg, transfer) => parentPort.postMessage(msg, transfer)));

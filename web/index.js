@@ -4,24 +4,37 @@
 // SharedArrayBuffer or special headers are needed (with them, an aborted
 // run stops without ending its worker). persist: a name; the files are
 // kept in IndexedDB (by the core, platform/js/idbstate).
-import { CoreClient, SandboxError, defineSandbox } from "../jsapi/sandbox.js";
+import { CoreClient, CorePool, SandboxError, defineSandbox } from "../jsapi/sandbox.js";
 
 const here = new URL(".", import.meta.url);
+const pool = new CorePool(1);
 
 export const Sandbox = defineSandbox({
   newCore(opts) {
-    const worker = new Worker(opts.workerUrl || new URL("worker.js", here), { type: "module" });
-    const core = new CoreClient({
-      post: (m) => worker.postMessage(m),
-      terminate: () => worker.terminate(),
-    }, { onProgress: opts.onProgress });
-    worker.onmessage = ({ data }) => core.receive(data);
-    worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
-    worker.postMessage({ init: {
+    const urls = {
+      worker: String(opts.workerUrl || new URL("worker.js", here)),
       coreUrl: String(opts.coreUrl || new URL("../wasmsand.wasm", here)),
       assetsUrl: String(opts.assetsUrl || new URL("../assets/", here)),
-      abortFlag: core.abortFlag,
-    } });
+    };
+    const key = JSON.stringify(urls);
+    const reused = pool.take(key);
+    if (reused) {
+      reused.onProgress = opts.onProgress;
+      return reused;
+    }
+    const worker = new Worker(urls.worker, { type: "module" });
+    const core = new CoreClient({
+      post: (m) => worker.postMessage(m),
+      terminate: () => {
+        pool.drop(core);
+        worker.terminate();
+      },
+      idle: (c) => pool.keep(c),
+    }, { onProgress: opts.onProgress });
+    core.poolKey = key;
+    worker.onmessage = ({ data }) => core.receive(data);
+    worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
+    worker.postMessage({ init: { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, abortFlag: core.abortFlag } });
     return core;
   },
 

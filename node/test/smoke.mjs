@@ -90,6 +90,15 @@ const again = execFileSync(process.execPath, ["--input-type=module", "-e", scrip
 assert.strictEqual(again.toString(), "kept\n");
 fs.rmSync(dir, { recursive: true });
 
+// a destroyed sandbox's worker may serve the next create: nothing of it remains
+const a = await Sandbox.create();
+await a.run("x=leak; echo data > /home/user/old.txt; cd /tmp");
+await a.destroy();
+const b = await Sandbox.create();
+r = await b.run('echo "[$x]"; pwd; ls /home/user');
+assert.strictEqual(r.stdout, "[]\n/home/user\n");
+await b.destroy();
+
 // host directories through mount: confined, read-only or read-write
 const host = fs.mkdtempSync(path.join(os.tmpdir(), "wasmsand-mount-"));
 fs.mkdirSync(path.join(host, "root"));

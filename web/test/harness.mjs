@@ -9,8 +9,9 @@ import { chromium } from "playwright-core";
 
 const types = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html", ".json": "application/json" };
 
-// serve serves root's files, with content-length as a static server sends
-// it, and page at "/". extra(url) may answer other paths with a file path;
+// serve serves root's files, with content-length and validators (ETag,
+// no-cache: revalidated on each use) as a static server sends them, and
+// page at "/". extra(url) may answer other paths with a file path;
 // with ?coi (or from such a page) the responses carry COOP/COEP headers, so
 // the page is cross-origin isolated (SharedArrayBuffer). Resolves to
 // {base, close}.
@@ -33,8 +34,17 @@ export async function serve(root, page, extra) {
       res.writeHead(url.pathname === "/favicon.ico" ? 204 : 404);
       return res.end();
     }
+    // validators as a static server sends them, so the browser's HTTP cache
+    // (and the compiled-code cache Chromium keeps beside it) is used
+    const st = fs.statSync(file);
+    const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+    if (req.headers["if-none-match"] === etag) {
+      res.writeHead(304, { etag, ...headers });
+      return res.end();
+    }
     res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream",
-      "content-length": fs.statSync(file).size, ...headers });
+      "content-length": st.size, "cache-control": "no-cache", etag,
+      "last-modified": st.mtime.toUTCString(), ...headers });
     fs.createReadStream(file).pipe(res);
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
