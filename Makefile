@@ -28,7 +28,7 @@ test-js-build:
 # assets on V8's WebAssembly, through the engine's JS half (host.js).
 # The engine suite (platform/enginetest) runs here too, on guests built
 # natively first.
-test-js: build
+test-js: build node_modules
 	WASMSAND_EXPORT_GUESTS=$(CURDIR)/build/testguests $(GO) test -count=1 -run '^TestExportGuests$$' ./platform/enginetest/
 	WASMSAND_TESTGUESTS=$(CURDIR)/build/testguests GOOS=js GOARCH=wasm $(GO) test -count=1 -exec "node $(CURDIR)/platform/js/testdata/go_js_exec.js" ./platform/js/...
 

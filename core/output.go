@@ -28,6 +28,10 @@ type capWriter struct {
 	onFlood func()
 }
 
+// NeverBlocks: a write returns at once (the batched scheduler lets a guest
+// write here directly, so the caller sees its output as it comes).
+func (w *capWriter) NeverBlocks() bool { return true }
+
 func newCapWriter(limit int, stream io.Writer, onFlood func()) *capWriter {
 	return &capWriter{limit: limit, stream: stream, onFlood: onFlood}
 }

@@ -20,7 +20,8 @@ import (
 //     to the end before it starts (the previous stage has then finished), and
 //     its output goes to bounded buffers handed on after it exits; a full
 //     buffer fails the write with EPIPE, as a reader that closed the pipe
-//     would, so `yes | head -1` still ends.
+//     would, so `yes | head -1` still ends. Output to a file or to the
+//     run's own stdout/stderr (which never block) goes there directly.
 type scheduler interface {
 	// start returns the streams the guest should get and a function to call
 	// after it exits.
@@ -80,6 +81,9 @@ func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 		}
 		if _, isFile := w.(*vfs.File); isFile {
 			return w // a file never blocks, and its errors (ENOSPC) are the guest's to see
+		}
+		if nb, ok := w.(interface{ NeverBlocks() bool }); ok && nb.NeverBlocks() {
+			return w // the run's own output: streamed to the caller as it comes
 		}
 		bb := &boundedBuffer{limit: b.limit, dst: w}
 		flush = append(flush, bb.flush)

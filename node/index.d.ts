@@ -51,8 +51,9 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** "buffer": stdout and stderr as Uint8Array instead of UTF-8 strings. */
   encoding?: "utf8" | "buffer";
-  /** Called with the run's output as it is produced: the shell's own output at once, a
-   *  program's when it exits (programs run one after another on this engine). */
+  /** Called with the run's output as it is produced (the shell's and every program's that
+   *  writes to the run's own stdout/stderr; a pipeline's earlier stages hand theirs on when
+   *  they exit, as stages run one after another on this engine). */
   onStdout?: (chunk: string | Uint8Array) => void;
   onStderr?: (chunk: string | Uint8Array) => void;
 }

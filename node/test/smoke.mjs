@@ -18,6 +18,12 @@ const chunks = [];
 r = await sb.run("echo one; seq 2; echo err >&2", { onStdout: (s) => chunks.push(s), onStderr: (s) => chunks.push("E:" + s) });
 assert.strictEqual(r.stdout, "one\n1\n2\n");
 assert.deepStrictEqual(chunks.join("|"), "one\n|1\n2\n|E:err\n");
+// a program writing to the run's own stdout streams (its flushed writes come one by one)
+const live = [];
+r = await sb.run(`awk 'BEGIN { print "a"; fflush(); system("true"); print "b" }'`, { onStdout: (s) => live.push(s) });
+assert.strictEqual(r.stdout, "a\nb\n");
+assert.strictEqual(live.join(""), "a\nb\n");
+assert.strictEqual(live.at(-1), "b\n", JSON.stringify(live)); // not one chunk at exit
 r = await sb.run("exit 3");
 assert.strictEqual(r.exitCode, 3);
 

@@ -6,6 +6,8 @@ const { execFileSync } = require("child_process");
 globalThis.require = require;
 globalThis.fs = require("fs");
 globalThis.path = path;
+// IndexedDB for platform/js/idbstate's test: npm's fake-indexeddb (a dev dependency)
+try { require("fake-indexeddb/auto"); } catch { /* not installed: that test skips */ }
 const goroot = process.env.GOROOT || execFileSync("go", ["env", "GOROOT"]).toString().trim();
 require(path.join(goroot, "lib", "wasm", "wasm_exec.js"));
 const { install } = require(path.join(__dirname, "..", "host.js"));
