@@ -9,6 +9,18 @@ import { CoreClient, CorePool, SandboxError, defineSandbox } from "../jsapi/sand
 const here = new URL(".", import.meta.url);
 const pool = new CorePool(1);
 
+// compiledCore: the core, compiled once per page (here, while the first
+// worker starts) and sent to each worker.
+const compiled = new Map();
+function compiledCore(url) {
+  if (!compiled.has(url)) {
+    const p = WebAssembly.compileStreaming(fetch(url));
+    p.catch(() => compiled.delete(url));
+    compiled.set(url, p);
+  }
+  return compiled.get(url);
+}
+
 export const Sandbox = defineSandbox({
   newCore(opts) {
     const urls = {
@@ -34,7 +46,10 @@ export const Sandbox = defineSandbox({
     core.poolKey = key;
     worker.onmessage = ({ data }) => core.receive(data);
     worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
-    worker.postMessage({ init: { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, abortFlag: core.abortFlag } });
+    const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, abortFlag: core.abortFlag };
+    compiledCore(urls.coreUrl).then(
+      (module) => worker.postMessage({ init: { ...init, module } }),
+      () => worker.postMessage({ init })); // the worker fetches and compiles it itself
     return core;
   },
 

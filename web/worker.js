@@ -163,11 +163,11 @@ const early = [];
 
 onmessage = ({ data }) => {
   if (data.init) {
-    const { coreUrl, assetsUrl, abortFlag } = data.init;
+    const { coreUrl, assetsUrl, abortFlag, module } = data.init;
     base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
     const corePromise = Promise.all([
       loadManifest(),
-      WebAssembly.compileStreaming(fetch(coreUrl)),
+      module || WebAssembly.compileStreaming(fetch(coreUrl)), // (compiled by the page, as a rule)
     ]).then(([, mod]) => startCore({
       instantiate: async (imports) => ({ instance: await WebAssembly.instantiate(mod, imports) }),
       fetchAsset,
