@@ -205,6 +205,9 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 			} else {
 				r.lebslow(5)
 			}
+			if op == 0x26 { // table.set
+				w.stateOps = true
+			}
 			if op == 0x40 && w.nNew == 2 && !scan { // memory.grow 0 → call $memory_grow
 				out = append(out, b[last:start]...)
 				out = append(out, 0x10)
@@ -348,8 +351,14 @@ func (w *writer) prefixFC(r *reader) {
 	case 8, 10, 12, 14: // memory.init data mem, memory.copy mem mem, table.init elem table, table.copy table table
 		r.u32()
 		r.u32()
+		if op != 10 {
+			w.stateOps = true
+		}
 	case 9, 11, 13, 15, 16, 17: // data.drop, memory.fill, elem.drop, table.grow/size/fill
 		r.u32()
+		if op != 11 && op != 16 {
+			w.stateOps = true
+		}
 	case 19, 20, 21, 22: // wide arithmetic: i64.add128, sub128, mul_wide_s/u
 	default:
 		unsupported("opcode 0xfc %d at offset %d", op, r.pos)

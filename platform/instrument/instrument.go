@@ -59,6 +59,11 @@ type Options struct {
 	// WebAssembly API) then provides one with its own maximum. Stats.Memory
 	// says whether it was done and with which limits.
 	ImportMemory bool
+	// ExportGlobals exports every mutable global the module defines as
+	// GlobalExportPrefix+index (as for a pre-initializable module), so that
+	// an engine can put an instance back to its state after instantiation
+	// and run it again (see Stats.Restartable).
+	ExportGlobals bool
 }
 
 // Stats describe what was rewritten.
@@ -68,6 +73,13 @@ type Stats struct {
 	Entries int // instrumented function entries (functions calling defined functions)
 	// Memory is the memory the module now imports (Options.ImportMemory), nil if none.
 	Memory *MemoryLimits
+	// Restartable: an instance's whole state after instantiation is its
+	// memory and the globals ExportGlobals exported, so restoring those
+	// makes it as new. False when the module imports a global or a table,
+	// or its code writes a table or uses passive segments (table.set/grow/
+	// fill/copy/init, elem.drop, memory.init, data.drop), or it was not
+	// asked for (ImportMemory and ExportGlobals both needed).
+	Restartable bool
 }
 
 // MemoryLimits are a memory's limits in 64 KiB pages.
@@ -128,6 +140,8 @@ type module struct {
 	funcTypes  []uint32 // type of each defined function
 	preinit    bool     // exports PreinitExport
 	memory     *memDef  // the one memory the module defines, when ImportMemory can take it
+	// importsState: a table or global is imported (state outside the instance)
+	importsState bool
 }
 
 // memDef is a defined memory: its limits and their encoding.
@@ -161,12 +175,13 @@ func (o Options) Instrument(wasm []byte) (out []byte, st Stats, err error) {
 	if !o.ImportMemory {
 		m.memory = nil
 	}
-	w := &writer{m: m, interval: o.Interval}
+	w := &writer{m: m, interval: o.Interval, exportGlobals: o.ExportGlobals}
 	out = w.run(len(wasm))
 	if m.memory != nil {
 		lim := m.memory.limits
 		w.stats.Memory = &lim
 	}
+	w.stats.Restartable = o.ExportGlobals && m.memory != nil && !m.importsState && !w.stateOps
 	return out, w.stats, nil
 }
 
@@ -316,6 +331,7 @@ func (m *module) imports(p []byte) {
 		case 0x01: // table
 			r.valtype()
 			r.limits()
+			m.importsState = true
 		case 0x02: // memory
 			r.limits()
 			m.nImpMems++
@@ -323,6 +339,7 @@ func (m *module) imports(p []byte) {
 			r.valtype()
 			r.byte()
 			m.nGlobals++
+			m.importsState = true
 		case 0x04: // tag
 			r.byte()
 			r.u32()
@@ -337,20 +354,22 @@ func (m *module) imports(p []byte) {
 
 // writer produces the rewritten module.
 type writer struct {
-	m        *module
-	interval uint32
-	tickFunc uint32 // = m.nImpFuncs
-	growFunc uint32 // = m.nImpFuncs+1 with ImportMemory (memory.grow becomes a call of it)
-	nNew     uint32 // imported functions added: 1 (tick) or 2 (tick, memory_grow)
-	growType uint32
-	counter  uint32 // = m.nGlobals (a new global appended to the global section)
-	check    []byte // counting on the global (entries of functions without loops)
-	stats    Stats
-	mutable  []uint32 // indices of the mutable globals the module defines
-	out      []byte
-	sec      []byte // scratch for a section's payload
-	body     []byte // scratch for a function body
-	fn       fnFacts
+	m             *module
+	interval      uint32
+	tickFunc      uint32 // = m.nImpFuncs
+	growFunc      uint32 // = m.nImpFuncs+1 with ImportMemory (memory.grow becomes a call of it)
+	nNew          uint32 // imported functions added: 1 (tick) or 2 (tick, memory_grow)
+	growType      uint32
+	counter       uint32 // = m.nGlobals (a new global appended to the global section)
+	check         []byte // counting on the global (entries of functions without loops)
+	stats         Stats
+	mutable       []uint32 // indices of the mutable globals the module defines
+	exportGlobals bool     // Options.ExportGlobals
+	stateOps      bool     // the code writes a table or uses a passive segment
+	out           []byte
+	sec           []byte // scratch for a section's payload
+	body          []byte // scratch for a function body
+	fn            fnFacts
 }
 
 func (w *writer) run(size int) []byte {
@@ -653,7 +672,7 @@ func (w *writer) exports(p []byte) []byte {
 	r := reader{b: p}
 	n := r.u32()
 	var extra []uint32
-	if w.m.preinit {
+	if w.m.preinit || w.exportGlobals {
 		extra = w.mutable
 	}
 	out := appendU32(w.sec[:0], n+uint32(len(extra)))

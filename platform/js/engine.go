@@ -79,7 +79,7 @@ func (e *Engine) Compile(ctx context.Context, key string, wasm []byte) (platform
 	}
 	// the memory becomes an import, so that it can be given this run's
 	// maximum (the JS API cannot bound a memory the module defines)
-	code, st, err := instrument.Options{ImportMemory: true}.Instrument(wasm)
+	code, st, err := instrument.Options{ImportMemory: true, ExportGlobals: true}.Instrument(wasm)
 	if err != nil {
 		// not decodable by the instrumenter: it runs, but no timeout can stop
 		// a loop in it (the engine has no other guard)
@@ -87,7 +87,7 @@ func (e *Engine) Compile(ctx context.Context, key string, wasm []byte) (platform
 	}
 	arr := js.Global().Get("Uint8Array").New(len(code))
 	js.CopyBytesToJS(arr, code)
-	res := e.host.Call("compile", arr)
+	res := e.host.Call("compile", arr, err == nil && st.Restartable)
 	if msg := res.Get("error"); !msg.IsUndefined() {
 		return nil, fmt.Errorf("%w: %s", platform.ErrInvalidModule, msg.String())
 	}

@@ -14,7 +14,7 @@
   let argView = null;   // BigUint64Array over the core's argument buffer
   let hostcall = null;  // Go (FuncOf): (run, fn) → status, arguments in the buffer
   let argAddr = 0;      // where the buffer is in the core's memory
-  const modules = new Map(); // id → WebAssembly.Module
+  const modules = new Map(); // id → {mod, imports, restartable, idle}
   let nextModule = 1;
   const runs = new Map();    // run id → {memory}
 
@@ -68,7 +68,7 @@
     },
   };
 
-  function importFor(run, fn) {
+  function importFor(slot, fn) {
     const f = table[fn];
     const np = f.params.length;
     const is64 = f.params.map((t) => t === "i64");
@@ -79,7 +79,7 @@
         const v = arguments[i];
         a[i] = is64[i] ? BigInt.asUintN(64, v) : BigInt(v >>> 0);
       }
-      const st = hostcall(run, fn);
+      const st = hostcall(slot.run, fn);
       if (st !== 0) {
         const b = args();
         throw new Stop(st === 1 ? "exit" : st === 2 ? "stopped" : "hostpanic", Number(b[0] & 0xffn));
@@ -98,7 +98,9 @@
       byName = new Map(t.map((f, i) => [f.module + "." + f.name, i]));
       return true;
     },
-    compile(bytes) {
+    // compile(bytes, restartable): restartable modules (instrument's
+    // Stats.Restartable) get their instances reused (see run).
+    compile(bytes, restartable) {
       let mod;
       try {
         mod = new WebAssembly.Module(bytes);
@@ -106,7 +108,7 @@
         return { error: String(e && e.message || e) };
       }
       const id = nextModule++;
-      modules.set(id, mod);
+      modules.set(id, { mod, imports: WebAssembly.Module.imports(mod), restartable: !!restartable, idle: [] });
       const exps = WebAssembly.Module.exports(mod);
       return {
         id,
@@ -117,37 +119,20 @@
     },
     release(id) { modules.delete(id); },
     run(id, run, maxPages, memMin, memMax) {
-      const mod = modules.get(id);
-      if (!mod) return { kind: "trap", message: "module released" };
-      const imports = {};
+      const m = modules.get(id);
+      if (!m) return { kind: "trap", message: "module released" };
       const r = { memory: null, refused: false };
-      for (const imp of WebAssembly.Module.imports(mod)) {
-        if (imp.kind !== "function") continue;
-        let f;
-        if (imp.module === "wasmsand" && imp.name === "memory_grow") {
-          // memory.grow, rewritten into this call so that a refusal is seen
-          f = (pages) => {
-            try {
-              return r.memory.grow(pages >>> 0);
-            } catch (e) {
-              r.refused = true;
-              return -1;
-            }
-          };
-        } else {
-          f = importFor(run, byName.get(imp.module + "." + imp.name));
-        }
-        (imports[imp.module] ??= {})[imp.name] = f;
-      }
+      let inst = takeIdle(m, memMax);
       runs.set(run, r);
       try {
-        if (memMin >= 0) {
-          r.memory = new WebAssembly.Memory({ initial: memMin, maximum: memMax });
-          (imports.wasmsand ??= {}).memory = r.memory;
+        if (inst) {
+          inst.slot.run = run;
+          inst.slot.r = r;
+          r.memory = inst.memory;
+        } else {
+          inst = instantiate(m, run, r, memMin, memMax);
         }
-        const inst = new WebAssembly.Instance(mod, imports);
-        r.memory ??= inst.exports.memory || null;
-        inst.exports._start();
+        inst.instance.exports._start();
         return { kind: "exit", code: 0 };
       } catch (e) {
         const atLimit = r.refused; // it failed after a memory.grow was refused
@@ -155,9 +140,75 @@
         return { kind: "trap", message: String(e && e.message || e), atLimit };
       } finally {
         runs.delete(run);
+        if (inst) putIdle(m, inst);
       }
     },
   };
+
+  // Instance reuse. A new WebAssembly.Instance of a large module costs
+  // ~1-2 ms in V8 (coreutils), resetting one ~10 µs: a restartable module's
+  // instance is kept after its run, put back to its state right after
+  // instantiation (memory image, exported mutable globals) and handed to the
+  // next run of that module with the same memory maximum. A run never
+  // shares an instance (a nested run of the same module takes another), and
+  // an idle one holds nothing of the run before it.
+  const MAX_IDLE = 2;
+  const MAX_GROWTH = 8 << 20; // bytes past the image worth zeroing rather than dropping
+
+  function instantiate(m, run, r, memMin, memMax) {
+    const slot = { run, r };
+    const imports = {};
+    for (const imp of m.imports) {
+      if (imp.kind !== "function") continue;
+      let f;
+      if (imp.module === "wasmsand" && imp.name === "memory_grow") {
+        // memory.grow, rewritten into this call so that a refusal is seen
+        f = (pages) => {
+          try {
+            return slot.r.memory.grow(pages >>> 0);
+          } catch (e) {
+            slot.r.refused = true;
+            return -1;
+          }
+        };
+      } else {
+        f = importFor(slot, byName.get(imp.module + "." + imp.name));
+      }
+      (imports[imp.module] ??= {})[imp.name] = f;
+    }
+    if (memMin >= 0) {
+      r.memory = new WebAssembly.Memory({ initial: memMin, maximum: memMax });
+      (imports.wasmsand ??= {}).memory = r.memory;
+    }
+    const instance = new WebAssembly.Instance(m.mod, imports);
+    r.memory ??= instance.exports.memory || null;
+    const inst = { instance, slot, memory: r.memory, memMax, image: null, globals: null };
+    if (m.restartable && r.memory) {
+      inst.image = new Uint8Array(r.memory.buffer).slice();
+      inst.globals = [];
+      for (const [name, v] of Object.entries(instance.exports)) {
+        if (name.startsWith("wasmsand.global.") && v instanceof WebAssembly.Global) inst.globals.push([v, v.value]);
+      }
+    }
+    return inst;
+  }
+
+  function takeIdle(m, memMax) {
+    const i = m.idle.findIndex((x) => x.memMax === memMax);
+    return i >= 0 ? m.idle.splice(i, 1)[0] : null;
+  }
+
+  function putIdle(m, inst) {
+    inst.slot.run = 0;
+    inst.slot.r = null;
+    if (!inst.image || m.idle.length >= MAX_IDLE) return;
+    const mem = new Uint8Array(inst.memory.buffer);
+    if (mem.length - inst.image.length > MAX_GROWTH) return;
+    mem.set(inst.image);
+    mem.fill(0, inst.image.length);
+    for (const [g, v] of inst.globals) g.value = v;
+    m.idle.push(inst);
+  }
 
   g.__wasmsandHost = host;
   g.wasmsandInstallHost = function (goObject) {
