@@ -28,7 +28,7 @@ import (
 )
 
 // Guests are the programs of testdata/guests the suite runs.
-var Guests = []string{"hello", "exitcode", "trap", "oom", "spin", "cat", "args", "poll", "fdlimit", "pwd"}
+var Guests = []string{"hello", "exitcode", "trap", "oom", "spin", "cat", "args", "poll", "fdlimit", "pwd", "state"}
 
 // Harness is what an engine's test gives the suite.
 type Harness struct {
@@ -57,6 +57,7 @@ func Run(t *testing.T, h Harness) {
 		{"Cwd", testCwd},
 		{"StdoutToVFSFile", testStdoutToVFSFile},
 		{"CompileCachesByKey", testCompileCachesByKey},
+		{"FreshState", testFreshState},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.f(t, h) })
 	}
@@ -306,5 +307,16 @@ func testCompileCachesByKey(t *testing.T, h Harness) {
 	m2, err := h.Engine.Compile(ctx, "k-hello", nil) // same key: the bytes are not looked at again
 	if err != nil || m1 != m2 {
 		t.Errorf("second compile: %v, same module %v", err, m1 == m2)
+	}
+}
+
+// Every run starts from a fresh instance's state (bss, data, heap), even
+// where an engine reuses instances, and after a run that trapped.
+func testFreshState(t *testing.T, h Harness) {
+	for i := 0; i < 3; i++ {
+		r := h.run(t, "state", runOpt{})
+		ok(t, r)
+		eq(t, fmt.Sprint("run ", i), r.stdout, "counter=0 data=fresh heap=0\n")
+		h.run(t, "trap", runOpt{args: []string{"trap", "oob"}})
 	}
 }

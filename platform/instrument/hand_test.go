@@ -206,3 +206,45 @@ func compiles(ctx context.Context, rt wazero.Runtime, wasm []byte) (err error) {
 	}
 	return err
 }
+
+// Restartable: a C guest is (memory and globals are its whole state); a module
+// that writes a table, drops a segment or imports a global is not.
+func TestRestartable(t *testing.T) {
+	opt := instrument.Options{ImportMemory: true, ExportGlobals: true}
+	_, st, err := opt.Instrument(cGuest(t, nativeGuests+"state.c"))
+	require.NoError(t, err)
+	assert.True(t, st.Restartable)
+	_, st, err = instrument.Options{ImportMemory: true}.Instrument(cGuest(t, nativeGuests+"state.c"))
+	require.NoError(t, err)
+	assert.False(t, st.Restartable, "not asked for")
+
+	// memory 1, a funcref table of 1, _start: table.set 0 (ref.null func) / data.drop 0 / global.set of an import
+	mem := sec(5, vec([]byte{0, 1}))
+	tbl := sec(4, vec([]byte{0x70, 0, 1}))
+	start := sec(7, vec(append(str("_start"), 0, 0)))
+	for name, c := range map[string][]byte{
+		"table.set": {0x41, 0, 0xd0, 0x70, 0x26, 0, 0x0b},
+		"data.drop": {0xfc, 9, 0, 0x0b},
+	} {
+		sections := [][]byte{sec(1, vec([]byte{0x60, 0, 0})), sec(3, vec([]byte{0})), tbl, mem, start}
+		if name == "data.drop" {
+			sections = append(sections, sec(12, uleb(1)))
+		}
+		sections = append(sections, sec(10, vec(body([]byte{0}, c...))))
+		if name == "data.drop" {
+			sections = append(sections, sec(11, vec(append([]byte{1}, str("x")...))))
+		}
+		_, st, err := opt.Instrument(module(sections...))
+		require.NoError(t, err, name)
+		assert.False(t, st.Restartable, name)
+	}
+	imported := module(
+		sec(1, vec([]byte{0x60, 0, 0})),
+		sec(2, vec(append(append(str("env"), str("g")...), 0x03, 0x7f, 1))),
+		sec(3, vec([]byte{0})), mem, start,
+		sec(10, vec(body([]byte{0}, 0x0b))),
+	)
+	_, st, err = opt.Instrument(imported)
+	require.NoError(t, err)
+	assert.False(t, st.Restartable, "imports a global")
+}
