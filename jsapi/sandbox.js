@@ -143,7 +143,6 @@ export function defineSandbox(platform) {
         const persist = opts.persist ? platform.persist(core, opts.persist) : null;
         const state = persist ? await persist.load() : undefined;
         const sb = new this(core, await core.call("create", JSON.stringify(o), state, files), persist);
-        if (platform.setup) await platform.setup(sb, opts);
         return sb;
       } catch (e) {
         core.port.terminate();

@@ -30,7 +30,12 @@
  *    Report each category by the name it was set to when that is C.UTF-8 (musl's C and
  *    C.UTF-8 behave alike outside LC_CTYPE).
  *  signal, raise: wasi-libc's emulation prints "Program received fatal signal" (or
- *    traps) on a default action; keep the handlers here and end silently instead. */
+ *    traps) on a default action; keep the handlers here and end silently instead.
+ *  fopen, fdopen, fclose: musl buffers a FILE in BUFSIZ (1024) bytes, glibc in the
+ *    file's st_blksize (4096 for files and pipes): give each stream that is not a
+ *    terminal a 4096-byte buffer, as glibc does (fewer host calls, and the same
+ *    points where output to a shared file or pipe interleaves); stdin and stdout
+ *    get theirs in cwd.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
@@ -38,6 +43,7 @@
 #include <stdarg.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -483,5 +489,57 @@ int __wrap_linkat(int olddirfd, const char *old, int newdirfd, const char *new, 
     if (!target) return -1;
     int r = link(target, new);
     free(target);
+    return r;
+}
+
+/* stdio buffers the size glibc uses (see the top of this file). */
+FILE *__real_fopen(const char *__restrict, const char *__restrict);
+FILE *__real_fdopen(int, const char *);
+int __real_fclose(FILE *);
+
+#define STDIO_BUF (4096 + 8) /* musl keeps 8 bytes of a buffer for ungetc */
+#define MAX_BUFFERED 64
+static struct {
+    FILE *f;
+    char *buf;
+} buffered[MAX_BUFFERED];
+
+static void give_buffer(FILE *f) {
+    if (!f || isatty(fileno(f))) return;
+    for (int i = 0; i < MAX_BUFFERED; i++) {
+        if (buffered[i].f) continue;
+        char *b = malloc(STDIO_BUF);
+        if (!b) return;
+        if (setvbuf(f, b, _IOFBF, STDIO_BUF) != 0) {
+            free(b);
+            return;
+        }
+        buffered[i].f = f;
+        buffered[i].buf = b;
+        return;
+    }
+}
+
+FILE *__wrap_fopen(const char *__restrict path, const char *__restrict mode) {
+    FILE *f = __real_fopen(path, mode);
+    give_buffer(f);
+    return f;
+}
+
+FILE *__wrap_fdopen(int fd, const char *mode) {
+    FILE *f = __real_fdopen(fd, mode);
+    give_buffer(f);
+    return f;
+}
+
+int __wrap_fclose(FILE *f) {
+    int r = __real_fclose(f);
+    for (int i = 0; i < MAX_BUFFERED; i++) {
+        if (buffered[i].f == f) {
+            free(buffered[i].buf);
+            buffered[i].f = NULL;
+            buffered[i].buf = NULL;
+        }
+    }
     return r;
 }
