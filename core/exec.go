@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -356,7 +357,13 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	var cancel context.CancelFunc
+	if d, env, ok := spawnTimeout(req.Env); ok {
+		req.Env = env
+		ctx, cancel = context.WithTimeout(ctx, d)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
 	c := &child{pid: pid, done: make(chan struct{}), cancel: cancel}
 	if s.sb.sched.inline() {
 		// Guests cannot yield here (GOOS=js): the child runs to completion
@@ -400,6 +407,27 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 		}
 	}()
 	return c, nil
+}
+
+// spawnTimeoutVar in a spawn's environment bounds the child's run (see
+// docs/contracts.md, spawn): timeout(1) passes it, since on the JS engine
+// the child runs to its end before timeout can look at the clock.
+const spawnTimeoutVar = "WASMSAND_SPAWN_TIMEOUT_MS="
+
+// spawnTimeout takes the variable out of env; ok when it held a duration.
+func spawnTimeout(env []string) (time.Duration, []string, bool) {
+	for i, kv := range env {
+		if !strings.HasPrefix(kv, spawnTimeoutVar) {
+			continue
+		}
+		rest := append(append([]string(nil), env[:i]...), env[i+1:]...)
+		ms, err := strconv.ParseInt(kv[len(spawnTimeoutVar):], 10, 64)
+		if err != nil || ms < 0 {
+			return 0, rest, false
+		}
+		return time.Duration(ms) * time.Millisecond, rest, true
+	}
+	return 0, env, false
 }
 
 type child struct {
