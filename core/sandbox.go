@@ -166,7 +166,8 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		Exec:   sb.execGuest,
 		NewPid: sb.procs.alloc,
 		// Pipeline stages and background jobs of the shell itself.
-		MaxSubshells: 4 * opt.MaxProcesses,
+		MaxSubshells:    4 * opt.MaxProcesses,
+		BatchedPrograms: sb.sched.inline(),
 	}
 	sb.shSetup = func() (*shell.Session, error) {
 		if from != nil {

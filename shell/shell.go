@@ -55,6 +55,8 @@ type Config struct {
 	// Sequential runs pipeline stages one after another (engines whose
 	// guests cannot yield: GOOS=js).
 	Sequential bool
+	// BatchedPrograms: see interp.Config.
+	BatchedPrograms bool
 }
 
 // Stdio are the streams of one run.
@@ -123,10 +125,11 @@ func (s *Session) interpConfig() *interp.Config {
 		NewPid:   s.cfg.NewPid,
 		Now:      time.Now,
 		UID:      UserID, GID: UserID,
-		MaxSubshells: s.cfg.MaxSubshells,
-		Sequential:   s.cfg.Sequential,
-		Version:      bashVersionNumber,
-		VersInfo:     bashVersInfo,
+		MaxSubshells:    s.cfg.MaxSubshells,
+		Sequential:      s.cfg.Sequential,
+		BatchedPrograms: s.cfg.BatchedPrograms,
+		Version:         bashVersionNumber,
+		VersInfo:        bashVersInfo,
 	}
 }
 

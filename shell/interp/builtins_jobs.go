@@ -306,6 +306,7 @@ func builtinWait(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	}
 	pvar := o.vals['p']
 	waitOne := func(j *job) int {
+		j.begin()
 		select {
 		case <-j.doneCh:
 		case <-ctx.Done():
@@ -344,6 +345,9 @@ func builtinWait(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		}
 		if len(pending) == 0 {
 			return 127
+		}
+		for _, j := range pending {
+			j.begin()
 		}
 		for _, j := range pending {
 			if !j.waited && j.isDone() {

@@ -759,6 +759,7 @@ func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 
 // coproc remembers a coprocess's fds, which its NAME array shows.
 type coproc struct {
+	lazy  bool // runs on first read (Config.Sequential, BatchedPrograms)
 	name  string
 	fds   [2]int
 	files [2]*openFile
@@ -770,7 +771,11 @@ type coproc struct {
 func (r *Runner) reapCoprocs() {
 	keep := r.coprocs[:0]
 	for _, cp := range r.coprocs {
-		if !cp.job.isDone() {
+		// a coprocess run on first read (lazy) ended before its time: it
+		// stays until the shell closes its input or waits for it, as a
+		// real one would still be reading
+		early := cp.lazy && !cp.job.waited && cp.fds[1] >= 0 && r.fds.get(cp.fds[1]) == cp.files[1]
+		if !cp.job.isDone() || early {
 			keep = append(keep, cp)
 			continue
 		}
@@ -802,31 +807,41 @@ func (r *Runner) syncCoprocs() {
 // runCoproc runs a coprocess: a background job with pipes to and from it.
 func (r *Runner) runCoproc(ctx context.Context, c *syntax.Coproc) {
 	r.reapCoprocs()
-	if r.cfg.Sequential {
-		r.errorf("coproc: not supported on this platform")
-		r.status = 1
-		return
-	}
 	child, err := r.subshell()
 	if err != nil {
 		r.errorf("%v", err)
 		r.status = 254
 		return
 	}
-	inR, inW := vfs.Pipe(0)
-	outR, outW := vfs.Pipe(0)
-	child.fds.set(0, newOpenFile(inR, nil, inR))
+	lazy := r.cfg.Sequential || r.cfg.BatchedPrograms
+	size := 0
+	if lazy {
+		size = seqCoprocPipe
+	}
+	inR, inW := vfs.Pipe(size)
+	outR, outW := vfs.Pipe(size)
+	var childIn io.Reader = inR
+	var shellOut io.Reader = outR
+	var start func()
+	if lazy {
+		// Nothing runs beside the shell here: the coprocess runs when the
+		// shell first reads what it writes (or waits for it), on what the
+		// shell wrote to it by then, then end of file.
+		childIn = drained{inR}
+		shellOut = startOnRead{outR, func() { start() }}
+	}
+	child.fds.set(0, newOpenFile(childIn, nil, inR))
 	child.fds.set(1, newOpenFile(nil, outW, outW))
 	// bash's places: the read end at 63, the write end at 60 (or the
 	// highest free below)
 	readFd := r.fds.highestFree(63)
-	rf := newOpenFile(outR, nil, outR)
+	rf := newOpenFile(shellOut, nil, outR)
 	r.fds.set(readFd, rf)
 	writeFd := r.fds.highestFree(60)
 	wf := newOpenFile(nil, inW, inW)
 	r.fds.set(writeFd, wf)
 	_ = r.setArray(c.Name, []string{itoa(readFd), itoa(writeFd)}, 0)
-	cp := coproc{name: c.Name, fds: [2]int{readFd, writeFd}, files: [2]*openFile{rf, wf}}
+	cp := coproc{lazy: lazy, name: c.Name, fds: [2]int{readFd, writeFd}, files: [2]*openFile{rf, wf}}
 	_ = r.setVar(c.Name+"_PID", itoa(child.bashpid), 0)
 	jctx, cancel := context.WithCancelCause(ctx)
 	// killed, the coprocess also loses its ends of the pipes: a program
@@ -840,7 +855,7 @@ func (r *Runner) runCoproc(ctx context.Context, c *syntax.Coproc) {
 	cp.job = j
 	r.coprocs = append(r.coprocs, cp)
 	r.lastBg = child.bashpid
-	go func() {
+	run := func() {
 		defer func() {
 			if p := recover(); p != nil {
 				child.internalError(p)
@@ -851,8 +866,41 @@ func (r *Runner) runCoproc(ctx context.Context, c *syntax.Coproc) {
 			cancel(nil)
 		}()
 		child.runCommand(jctx, c.Cmd)
-	}()
+	}
+	if lazy {
+		start = sync.OnceFunc(run)
+		j.start = start
+	} else {
+		go run()
+	}
 	r.status = 0
+}
+
+// seqCoprocPipe is a coprocess's pipe size where it runs only once the
+// shell reads from it (Config.Sequential, BatchedPrograms): what the shell
+// writes first must fit, and so must what the coprocess answers.
+const seqCoprocPipe = 16 << 20
+
+// drained reads a pipe without waiting: end of file once it is empty.
+type drained struct{ p *vfs.PipeReader }
+
+func (d drained) Read(b []byte) (int, error) {
+	n, err := d.p.TryRead(b)
+	if errors.Is(err, syscall.EAGAIN) {
+		return n, io.EOF
+	}
+	return n, err
+}
+
+// startOnRead runs start before the first read.
+type startOnRead struct {
+	r     io.Reader
+	start func()
+}
+
+func (s startOnRead) Read(b []byte) (int, error) {
+	s.start()
+	return s.r.Read(b)
 }
 
 // runSelect is select NAME in WORDS: a numbered menu on stderr, choices

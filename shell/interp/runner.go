@@ -59,6 +59,11 @@ type Config struct {
 	// buffers and background jobs at once, without goroutines (GOOS=js,
 	// where a shell may run inside a host call that must not block).
 	Sequential bool
+	// BatchedPrograms: the programs Exec runs read their whole stdin before
+	// they start and cannot wait on a pipe (core's batched scheduler,
+	// GOOS=js). A coprocess then runs when the shell first reads from it
+	// (or waits for it), on what the shell wrote to it by then.
+	BatchedPrograms bool
 	// UID/GID of the sandbox user (permission checks, $UID).
 	UID, GID int
 	// MaxSubshells bounds the subshells a run may have going at once.

@@ -345,6 +345,9 @@ type job struct {
 	cmd    string
 	cancel context.CancelCauseFunc
 	doneCh chan struct{}
+	// start runs a job that has not run yet (a coprocess under
+	// Config.Sequential); nil for one that runs on its own
+	start func()
 	// the shell's own bookkeeping (its goroutine only)
 	notified, waited bool
 
@@ -353,6 +356,13 @@ type job struct {
 	done    bool
 	status  int
 	killSig int
+}
+
+// begin runs the job now if it waits to be started.
+func (j *job) begin() {
+	if j.start != nil {
+		j.start()
+	}
 }
 
 // state is the job's progress: ended, with what status, killed by what.
