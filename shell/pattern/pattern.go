@@ -73,7 +73,8 @@ func Compile(pat string, flags Flags) *Pattern {
 	if p, ok := cache.Load(k); ok {
 		return p.(*Pattern)
 	}
-	nodes, _ := parse(pat, 0, flags, false)
+	ps := &parser{pat: pat, flags: flags, work: maxParseWork, lastClose: strings.LastIndexByte(pat, ']')}
+	nodes, _ := ps.parse(0, false)
 	p := &Pattern{nodes: nodes, flags: flags}
 	p.literal = true
 	var b strings.Builder
@@ -102,9 +103,30 @@ func Compile(pat string, flags Flags) *Pattern {
 	return p
 }
 
+// parser is one Compile's reading of a pattern. A bracket or a group that
+// does not close makes the parser look ahead to the end, from every '[' or
+// '(' again: work bounds that look-ahead over the whole pattern (a script
+// must not hang its sandbox in Go code); once spent, an unclosed-looking
+// '[' or extglob group is literal.
+type parser struct {
+	pat       string
+	flags     Flags
+	work      int
+	lastClose int // index of the last ']' (no bracket closes after it)
+}
+
+const maxParseWork = 4 << 20
+
+// spend takes n from the look-ahead budget; false once it is spent.
+func (ps *parser) spend(n int) bool {
+	ps.work -= n
+	return ps.work >= 0
+}
+
 // parse reads nodes up to the end, or up to a '|' or ')' when inside an
 // extglob group (reported by end).
-func parse(pat string, i int, flags Flags, inGroup bool) (nodes []node, next int) {
+func (ps *parser) parse(i int, inGroup bool) (nodes []node, next int) {
+	pat, flags := ps.pat, ps.flags
 	var lit strings.Builder
 	flush := func() {
 		if lit.Len() > 0 {
@@ -129,7 +151,7 @@ func parse(pat string, i int, flags Flags, inGroup bool) (nodes []node, next int
 			}
 			continue
 		case flags&ExtGlob != 0 && strings.IndexByte("?*+@!", c) >= 0 && i+1 < len(pat) && pat[i+1] == '(':
-			if alts, end, ok := parseGroup(pat, i+2, flags); ok {
+			if alts, end, ok := ps.parseGroup(i + 2); ok {
 				flush()
 				nodes = append(nodes, node{kind: kExt, op: c, alts: alts})
 				i = end + 1
@@ -145,7 +167,7 @@ func parse(pat string, i int, flags Flags, inGroup bool) (nodes []node, next int
 			flush()
 			nodes = append(nodes, node{kind: kAny})
 		case c == '[':
-			if cl, end, ok := parseClass(pat, i+1); ok {
+			if cl, end, ok := ps.parseClass(i + 1); ok {
 				flush()
 				nodes = append(nodes, node{kind: kClass, class: cl})
 				i = end
@@ -166,12 +188,13 @@ func parse(pat string, i int, flags Flags, inGroup bool) (nodes []node, next int
 
 // parseGroup reads the alternatives of an extglob group starting at i
 // (after the open paren); end is the index of its ')'.
-func parseGroup(pat string, i int, flags Flags) (alts [][]node, end int, ok bool) {
-	if !closes(pat, i) {
+func (ps *parser) parseGroup(i int) (alts [][]node, end int, ok bool) {
+	pat := ps.pat
+	if !ps.closes(i) {
 		return nil, 0, false
 	}
 	for {
-		nodes, j := parse(pat, i, flags, true)
+		nodes, j := ps.parse(i, true)
 		alts = append(alts, nodes)
 		if j >= len(pat) {
 			return nil, 0, false
@@ -184,9 +207,13 @@ func parseGroup(pat string, i int, flags Flags) (alts [][]node, end int, ok bool
 }
 
 // closes reports whether the group opened before i has its ')'.
-func closes(pat string, i int) bool {
+func (ps *parser) closes(i int) bool {
+	pat := ps.pat
 	depth := 0
 	for ; i < len(pat); i++ {
+		if !ps.spend(1) {
+			return false
+		}
 		switch pat[i] {
 		case '\\':
 			i++
@@ -198,7 +225,7 @@ func closes(pat string, i int) bool {
 			}
 			depth--
 		case '[':
-			if _, end, ok := parseClass(pat, i+1); ok {
+			if _, end, ok := ps.parseClass(i + 1); ok {
 				i = end - 1
 			}
 		}
@@ -212,7 +239,11 @@ var classNames = map[string]bool{"alnum": true, "alpha": true, "ascii": true, "b
 
 // parseClass reads a bracket expression after its '['; end is the index
 // after its ']'. ok is false when it does not close (the '[' is literal).
-func parseClass(pat string, i int) (*class, int, bool) {
+func (ps *parser) parseClass(i int) (*class, int, bool) {
+	pat := ps.pat
+	if i > ps.lastClose || ps.work < 0 {
+		return nil, 0, false
+	}
 	cl := &class{}
 	if i < len(pat) && (pat[i] == '!' || pat[i] == '^') {
 		cl.negate = true
@@ -220,6 +251,9 @@ func parseClass(pat string, i int) (*class, int, bool) {
 	}
 	first := true
 	for i < len(pat) {
+		if !ps.spend(1) {
+			return nil, 0, false
+		}
 		c := pat[i]
 		if c == ']' && !first {
 			return cl, i + 1, true
@@ -230,6 +264,13 @@ func parseClass(pat string, i int) (*class, int, bool) {
 		case c == '[' && i+1 < len(pat) && (pat[i+1] == ':' || pat[i+1] == '=' || pat[i+1] == '.'):
 			delim := pat[i+1]
 			end := strings.Index(pat[i+2:], string(delim)+"]")
+			scanned := end
+			if end < 0 {
+				scanned = len(pat) - i - 2
+			}
+			if !ps.spend(scanned) {
+				return nil, 0, false
+			}
 			if end < 0 {
 				lo = '['
 				i++

@@ -1,6 +1,7 @@
 package pattern
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -105,6 +106,25 @@ func TestPathologicalEnds(t *testing.T) {
 		s += "a"
 	}
 	Compile("*(a|aa)*(a|aa)*(a|aa)b", ExtGlob).Match(s) // must return
+}
+
+// Brackets and groups that never close are literal, and finding that out
+// stays linear-ish: each '[' used to scan to the end again (and each "[:"
+// inside it too), so a few thousand of them took seconds (found by FuzzMatch).
+func TestUnclosedIsLiteralAndBounded(t *testing.T) {
+	for _, pat := range []string{
+		strings.Repeat("[[:", 20000),
+		strings.Repeat("[", 50000),
+		strings.Repeat("[\\]", 20000) + "x",
+		strings.Repeat("@(", 20000),
+	} {
+		p := Compile(pat, ExtGlob)
+		if !p.Match(pat) && !strings.Contains(pat, "\\") {
+			t.Errorf("%.12q...: an unclosed pattern should match itself", pat)
+		}
+		p.MatchPrefix(pat, true)
+		p.Find(pat, 0)
+	}
 }
 
 func FuzzMatch(f *testing.F) {
