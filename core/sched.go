@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"syscall"
@@ -64,12 +65,16 @@ func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 		// with its size, as `wc < f` wants)
 		data, _ := io.ReadAll(in)
 		rd := bytes.NewReader(data)
-		if u, ok := in.(unreader); ok {
-			// what the guest leaves is the next command's: (mkdir x; tar xf -)
-			giveBack = func() {
-				if n := rd.Len(); n > 0 {
+		src := in
+		giveBack = func() {
+			if n := rd.Len(); n > 0 {
+				// what the guest leaves is the next command's: (mkdir x; tar xf -)
+				if u, ok := src.(unreader); ok {
 					u.Unread(data[len(data)-n:])
 				}
+			} else if c, ok := src.(interface{ Cut() bool }); ok && c.Cut() && errw != nil && !isClosedFD(errw) {
+				// it read everything, and there should have been more
+				fmt.Fprintf(errw, "wasmsand: this program's input was cut at %d MiB: stages of a pipeline run one after another here, each handing on at most that much (raise it: pipeBufferMb, Options.BatchLimit; or use a file between them)\n", b.limit>>20)
 			}
 		}
 		in = rd
@@ -117,6 +122,7 @@ type boundedBuffer struct {
 	limit int
 	buf   bytes.Buffer
 	dst   io.Writer
+	cut   bool // a write was refused at the limit
 }
 
 func (b *boundedBuffer) Write(p []byte) (int, error) {
@@ -124,10 +130,12 @@ func (b *boundedBuffer) Write(p []byte) (int, error) {
 	defer b.mu.Unlock()
 	room := b.limit - b.buf.Len()
 	if room <= 0 {
+		b.cut = true
 		return 0, syscall.EPIPE
 	}
 	if len(p) > room {
 		b.buf.Write(p[:room])
+		b.cut = true
 		return room, syscall.EPIPE
 	}
 	return b.buf.Write(p)
@@ -138,6 +146,9 @@ func (b *boundedBuffer) flush() {
 	defer b.mu.Unlock()
 	if b.dst != nil && b.buf.Len() > 0 {
 		_, _ = b.dst.Write(b.buf.Bytes())
+	}
+	if m, ok := b.dst.(interface{ MarkCut() }); ok && b.cut {
+		m.MarkCut()
 	}
 	b.buf.Reset()
 }

@@ -10,6 +10,10 @@ export interface CreateOptions {
   maxProcesses?: number;
   /** Bytes of output kept per stream per run (default 16 MiB). */
   outputLimit?: number;
+  /** The most a pipeline stage hands on to the next, in MB (default 64): on this engine stages run
+   *  one after another, so a stage's whole output is held; past it the writer gets EPIPE and, when
+   *  the next stage reads everything, a "wasmsand: ... input was cut" line on its stderr. */
+  pipeBufferMb?: number;
   /** Added to the sandbox's default environment (the host's is never visible). */
   env?: Record<string, string>;
   /** Files to create, by path (relative paths are under /home/user). */

@@ -24,6 +24,7 @@ type pipe struct {
 	hadRead  bool // a reader existed: only then does "no reader" mean EPIPE
 	hadWrite bool // a writer existed: only then does "no writer" mean EOF
 	id       uint64
+	cut      atomic.Bool // a writer's output was cut before it reached the pipe
 }
 
 var pipeIDs atomic.Uint64
@@ -245,6 +246,14 @@ func (w *PipeWriter) Write(b []byte) (int, error) { return w.p.write(b, true, &w
 
 // TryWrite writes what fits without blocking: syscall.EAGAIN if nothing fits.
 func (w *PipeWriter) TryWrite(b []byte) (int, error) { return w.p.write(b, false, &w.closed) }
+
+// MarkCut records that what was written is not all the writer produced: a
+// scheduler that buffers a program's output whole (GOOS=js) had to stop it
+// at a limit. The reader can tell (Cut) when it read everything.
+func (w *PipeWriter) MarkCut() { w.p.cut.Store(true) }
+
+// Cut reports MarkCut on the other end.
+func (r *PipeReader) Cut() bool { return r.p.cut.Load() }
 
 // Close closes the write end: the reader sees EOF after the buffered data.
 func (w *PipeWriter) Close() error {

@@ -261,6 +261,7 @@ type createOptions struct {
 	FsLimitMb     int               `json:"fsLimitMb"`
 	MaxProcesses  int               `json:"maxProcesses"`
 	OutputLimit   int               `json:"outputLimit"`
+	PipeBufferMb  int               `json:"pipeBufferMb"`
 	Env           map[string]string `json:"env"`
 }
 
@@ -278,6 +279,7 @@ func create(args []js.Value) (any, error) {
 		FSLimitMB:     o.FsLimitMb,
 		MaxProcesses:  o.MaxProcesses,
 		OutputLimit:   o.OutputLimit,
+		BatchLimit:    o.PipeBufferMb << 20,
 		Env:           o.Env,
 		Tools:         tools,
 	}

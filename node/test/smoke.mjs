@@ -63,6 +63,15 @@ await assert.rejects(sb.run("echo never", { signal: AbortSignal.abort() }), (e) 
 r = await sb.run("echo alive", { signal: new AbortController().signal });
 assert.strictEqual(r.stdout, "alive\n");
 
+// a pipeline stage hands on at most pipeBufferMb: a reader that wanted more is told
+const piped = await Sandbox.create({ pipeBufferMb: 1 });
+r = await piped.run("head -c 2000000 /dev/zero | wc -c");
+assert.strictEqual(r.stdout, "1048576\n");
+assert.match(r.stderr, /input was cut at 1 MiB/);
+r = await piped.run("yes | head -1");
+assert.deepStrictEqual([r.stdout, r.stderr], ["y\n", ""]); // head stopped reading: nothing lost
+await piped.destroy();
+
 // a memory bomb ends with the guest's own out-of-memory error
 const tight = await Sandbox.create({ memoryLimitMb: 32 });
 r = await tight.run(`awk 'BEGIN { s = "x"; while (1) s = s s }'`);

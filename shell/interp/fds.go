@@ -58,6 +58,18 @@ func (f *openFile) Read(p []byte) (int, error) {
 	return f.r.Read(p)
 }
 
+// MarkCut and Cut pass on to a pipe (vfs.PipeWriter.MarkCut).
+func (f *openFile) MarkCut() {
+	if m, ok := f.w.(interface{ MarkCut() }); ok {
+		m.MarkCut()
+	}
+}
+
+func (f *openFile) Cut() bool {
+	c, ok := f.r.(interface{ Cut() bool })
+	return ok && c.Cut()
+}
+
 func (f *openFile) Write(p []byte) (int, error) {
 	if f.w == nil {
 		return 0, syscall.EBADF
