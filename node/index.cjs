@@ -1,8 +1,8 @@
 // wasmsand for Node: a sandbox where bash, coreutils and python3 run as
-// WebAssembly over a virtual filesystem. Each Sandbox.create starts a
-// worker thread holding the core; fork() shares its parent's worker. The
-// API itself is jsapi/sandbox.js (shared with the browser), bundled in by
-// scripts/npm.
+// WebAssembly over a virtual filesystem. Each Sandbox.create gets a worker
+// thread holding the core (a new one, or one whose sandboxes were all
+// destroyed); fork() shares its parent's worker. The API itself is
+// jsapi/sandbox.js (shared with the browser), bundled in by scripts/npm.
 "use strict";
 const { Worker } = require("worker_threads");
 const fs = require("fs");
