@@ -377,7 +377,7 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 			c.status = sh.Exec(ctx, &shell.ExecRequest{
 				Pid:  pid,
 				Argv: req.Argv, Env: req.Env, Dir: req.Dir, Umask: req.Umask,
-				Stdin: nonBlocking(req.Stdin), Stdout: req.Stdout, Stderr: req.Stderr,
+				Stdin: vfs.NonBlocking(req.Stdin), Stdout: req.Stdout, Stderr: req.Stderr,
 			})
 			for _, s := range []any{req.Stdin, req.Stdout, req.Stderr} {
 				if cl, ok := s.(io.Closer); ok {

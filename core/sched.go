@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -151,29 +150,4 @@ func (b *boundedBuffer) flush() {
 		m.MarkCut()
 	}
 	b.buf.Reset()
-}
-
-// nonBlocking reads what a stream holds now and then reports end of file
-// instead of waiting (an inline child's stdin: its writer cannot run until
-// the child is done).
-func nonBlocking(r io.Reader) io.Reader {
-	t, ok := r.(interface {
-		TryRead([]byte) (int, error)
-	})
-	if !ok {
-		return r
-	}
-	return tryReader{t}
-}
-
-type tryReader struct {
-	r interface{ TryRead([]byte) (int, error) }
-}
-
-func (t tryReader) Read(p []byte) (int, error) {
-	n, err := t.r.TryRead(p)
-	if errors.Is(err, syscall.EAGAIN) {
-		return n, io.EOF
-	}
-	return n, err
 }

@@ -1,6 +1,7 @@
 package vfs
 
 import (
+	"errors"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -262,4 +263,30 @@ func (w *PipeWriter) Close() error {
 		w.p.closeWriter()
 	})
 	return nil
+}
+
+// NonBlocking reads what r holds now and then reports end of file instead
+// of waiting, for any stream with a TryRead that says syscall.EAGAIN when
+// empty (a pipe, a wasi fd): the stdin of a program that runs while its
+// writer cannot (GOOS=js). Other streams are returned as they are.
+func NonBlocking(r io.Reader) io.Reader {
+	t, ok := r.(interface {
+		TryRead([]byte) (int, error)
+	})
+	if !ok {
+		return r
+	}
+	return tryReader{t}
+}
+
+type tryReader struct {
+	r interface{ TryRead([]byte) (int, error) }
+}
+
+func (t tryReader) Read(p []byte) (int, error) {
+	n, err := t.r.TryRead(p)
+	if errors.Is(err, syscall.EAGAIN) {
+		return n, io.EOF
+	}
+	return n, err
 }

@@ -2,6 +2,7 @@ package wasi
 
 import (
 	"context"
+	"github.com/wasmsand/wasmsand/internal/interrupt"
 	"math"
 	"time"
 )
@@ -148,7 +149,7 @@ func pollOneoff(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 			m.WriteUint32Le(result, j)
 			return 0
 		}
-		if runEnded(ctx) {
+		if interrupt.Ended(ctx) {
 			return EINTR // the run is being cancelled; the engine stops the guest
 		}
 		if len(p.pending) > 0 {
@@ -172,16 +173,6 @@ func pollOneoff(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 		p.Clock.Sleep(ctx, wait)
 		now = p.Clock.Nanotime()
 	}
-}
-
-// runEnded: the run's context is done, its deadline read off the clock too
-// (under GOOS=js no timer fires while a guest holds the thread).
-func runEnded(ctx context.Context) bool {
-	if ctx.Err() != nil {
-		return true
-	}
-	d, ok := ctx.Deadline()
-	return ok && !time.Now().Before(d)
 }
 
 func sat(v uint64) int64 {

@@ -11,6 +11,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -539,17 +540,13 @@ func persistLoad(args []js.Value) (func() (any, error), error) {
 	if err != nil {
 		return nil, err
 	}
-	return func() (any, error) {
-		st, err := openStore(name)
-		if err != nil {
+	return withStore(name, "load", func(ctx context.Context, st *idbstate.Store) (any, error) {
+		b, err := st.Load(ctx)
+		if err != nil || b == nil {
 			return nil, err
 		}
-		b, err := st.Load(context.Background())
-		if err != nil || b == nil {
-			return nil, persistErr("load", err)
-		}
 		return toJS(b), nil
-	}, nil
+	}), nil
 }
 
 // persistSave(id, name) → Promise: the sandbox's files saved under name. The
@@ -563,18 +560,13 @@ func persistSave(args []js.Value) (func() (any, error), error) {
 	if err != nil {
 		return nil, err
 	}
-	var b strings.Builder
-	if err := sb.FS().Encode(&b); err != nil {
+	state, err := encode(sb)
+	if err != nil {
 		return nil, err
 	}
-	state := []byte(b.String())
-	return func() (any, error) {
-		st, err := openStore(name)
-		if err != nil {
-			return nil, err
-		}
-		return nil, persistErr("save", st.Save(context.Background(), state))
-	}, nil
+	return withStore(name, "save", func(ctx context.Context, st *idbstate.Store) (any, error) {
+		return nil, st.Save(ctx, state)
+	}), nil
 }
 
 // persistClear(name) → Promise: forgets what was saved under name.
@@ -583,13 +575,22 @@ func persistClear(args []js.Value) (func() (any, error), error) {
 	if err != nil {
 		return nil, err
 	}
+	return withStore(name, "clear", func(ctx context.Context, st *idbstate.Store) (any, error) {
+		return nil, st.Clear(ctx)
+	}), nil
+}
+
+// withStore is the work of a persist method: f on the store called name,
+// its error reported as a storage error.
+func withStore(name, op string, f func(context.Context, *idbstate.Store) (any, error)) func() (any, error) {
 	return func() (any, error) {
 		st, err := openStore(name)
 		if err != nil {
 			return nil, err
 		}
-		return nil, persistErr("clear", st.Clear(context.Background()))
-	}, nil
+		v, err := f(context.Background(), st)
+		return v, persistErr(op, err)
+	}
 }
 
 // openStore opens a store once per core (after a first Load, which finds
@@ -639,6 +640,13 @@ func mount(args []js.Value) (any, error) {
 	return nil, sb.Mount(dir, backend, arg(args, 3).Truthy())
 }
 
+// encode is the sandbox's files in the format of the native --save.
+func encode(sb *core.Sandbox) ([]byte, error) {
+	var b bytes.Buffer
+	err := sb.FS().Encode(&b)
+	return b.Bytes(), err
+}
+
 // save(id) → the sandbox's files as one Uint8Array (the format of the
 // native --save; create takes it back).
 func save(args []js.Value) (any, error) {
@@ -646,11 +654,11 @@ func save(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b strings.Builder
-	if err := sb.FS().Encode(&b); err != nil {
+	b, err := encode(sb)
+	if err != nil {
 		return nil, err
 	}
-	return toJS([]byte(b.String())), nil
+	return toJS(b), nil
 }
 
 func destroy(args []js.Value) (any, error) {

@@ -2,10 +2,14 @@
 // timer can cancel a context while the run holds the thread: under GOOS=js a
 // guest or a shell loop runs without yielding to the JS event loop, so an
 // abort (a JS AbortSignal, seen through a SharedArrayBuffer) has to be
-// polled at the places that already look at the clock.
+// polled at the places that already look at the clock. For the same reason
+// a context's deadline is read off the clock there (PastDeadline, Ended).
 package interrupt
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 type key struct{}
 
@@ -30,4 +34,17 @@ func Polled(ctx context.Context) bool {
 		return f()
 	}
 	return false
+}
+
+// PastDeadline reads ctx's deadline off the clock: under GOOS=js no timer
+// fires while a run holds the thread, so ctx.Err() can stay nil past it.
+func PastDeadline(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
+}
+
+// Ended reports that ctx's run is over: canceled, past its deadline, or
+// interrupted (Polled).
+func Ended(ctx context.Context) bool {
+	return ctx.Err() != nil || PastDeadline(ctx) || Polled(ctx)
 }

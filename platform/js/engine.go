@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/wasmsand/wasmsand/internal/interrupt"
 	"github.com/wasmsand/wasmsand/platform"
 	"github.com/wasmsand/wasmsand/platform/instrument"
 	"github.com/wasmsand/wasmsand/wasi"
@@ -209,7 +210,7 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 
 // stopped reports a guest ended by its context.
 func (m *Module) stopped(ctx context.Context, name string) (int, error) {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) || deadlinePassed(ctx) {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || interrupt.PastDeadline(ctx) {
 		return platform.ExitTimeout, fmt.Errorf("%w: %s", platform.ErrTimeout, name)
 	}
 	return platform.ExitKilled, fmt.Errorf("%w: %s", platform.ErrKilled, name)

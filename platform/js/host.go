@@ -106,11 +106,6 @@ func (r *run) expired() bool {
 	return !r.deadline.IsZero() && !time.Now().Before(r.deadline)
 }
 
-func deadlinePassed(ctx context.Context) bool {
-	d, ok := ctx.Deadline()
-	return ok && !time.Now().Before(d)
-}
-
 // Results of hostcall, which host.js turns into a return or a throw.
 const (
 	callOK        = 0
@@ -247,7 +242,7 @@ func (jsClock) Sleep(ctx context.Context, d time.Duration) {
 	end := time.Now().Add(d)
 	for {
 		left := time.Until(end)
-		if left <= 0 || ctx.Err() != nil || deadlinePassed(ctx) || interrupt.Polled(ctx) {
+		if left <= 0 || interrupt.Ended(ctx) {
 			return
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < left {

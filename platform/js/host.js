@@ -108,11 +108,12 @@
         return { error: String(e && e.message || e) };
       }
       const id = nextModule++;
-      modules.set(id, { mod, imports: WebAssembly.Module.imports(mod), restartable: !!restartable, idle: [] });
+      const imports = WebAssembly.Module.imports(mod);
+      modules.set(id, { mod, imports, restartable: !!restartable, idle: [] });
       const exps = WebAssembly.Module.exports(mod);
       return {
         id,
-        imports: WebAssembly.Module.imports(mod),
+        imports,
         hasStart: exps.some((e) => e.name === "_start" && e.kind === "function"),
         minPages: 0,
       };

@@ -4,7 +4,6 @@ package interp
 
 import (
 	"context"
-	"time"
 
 	"github.com/wasmsand/wasmsand/internal/interrupt"
 )
@@ -22,6 +21,5 @@ func pastDeadline(ctx context.Context) bool {
 	if deadlineChecks&63 != 0 {
 		return false
 	}
-	d, ok := ctx.Deadline()
-	return ok && !time.Now().Before(d) || interrupt.Polled(ctx)
+	return interrupt.PastDeadline(ctx) || interrupt.Polled(ctx)
 }

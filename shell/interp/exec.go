@@ -827,7 +827,7 @@ func (r *Runner) runCoproc(ctx context.Context, c *syntax.Coproc) {
 		// Nothing runs beside the shell here: the coprocess runs when the
 		// shell first reads what it writes (or waits for it), on what the
 		// shell wrote to it by then, then end of file.
-		childIn = drained{inR}
+		childIn = vfs.NonBlocking(inR)
 		shellOut = startOnRead{outR, func() { start() }}
 	}
 	child.fds.set(0, newOpenFile(childIn, nil, inR))
@@ -880,17 +880,6 @@ func (r *Runner) runCoproc(ctx context.Context, c *syntax.Coproc) {
 // shell reads from it (Config.Sequential, BatchedPrograms): what the shell
 // writes first must fit, and so must what the coprocess answers.
 const seqCoprocPipe = 16 << 20
-
-// drained reads a pipe without waiting: end of file once it is empty.
-type drained struct{ p *vfs.PipeReader }
-
-func (d drained) Read(b []byte) (int, error) {
-	n, err := d.p.TryRead(b)
-	if errors.Is(err, syscall.EAGAIN) {
-		return n, io.EOF
-	}
-	return n, err
-}
 
 // startOnRead runs start before the first read.
 type startOnRead struct {
