@@ -5,20 +5,53 @@
 // run stops without ending its worker). persist: a name; the files are
 // kept in IndexedDB (by the core, platform/js/idbstate).
 import { CoreClient, CorePool, SandboxError, defineSandbox } from "../jsapi/sandbox.js";
+import { openCache, cacheKey, hex, store } from "./cache.js";
 
 const here = new URL(".", import.meta.url);
 const pool = new CorePool(1);
 
+// CORE_SHA256: the core's hash, written in by scripts/npm when it bundles
+// this file ("" unbundled: the core is then fetched each time).
+const CORE_SHA256 = typeof __WASMSAND_CORE_SHA256__ === "string" ? __WASMSAND_CORE_SHA256__ : "";
+const WASM = { "content-type": "application/wasm" };
+
 // compiledCore: the core, compiled once per page (here, while the first
-// worker starts) and sent to each worker.
+// worker starts) and sent to each worker. It is read from the Cache API
+// when a visit kept it there (web/cache.js says why); else fetched,
+// compiled as it arrives, and kept once it hashes to CORE_SHA256.
 const compiled = new Map();
 function compiledCore(url) {
   if (!compiled.has(url)) {
-    const p = WebAssembly.compileStreaming(fetch(url));
+    const p = loadCore(url);
     p.catch(() => compiled.delete(url));
     compiled.set(url, p);
   }
   return compiled.get(url);
+}
+
+async function loadCore(url) {
+  const cache = CORE_SHA256 ? await openCache() : null;
+  const hit = cache && await cache.match(cacheKey(url, CORE_SHA256)).catch(() => null);
+  if (hit) {
+    try {
+      return await WebAssembly.compileStreaming(hit);
+    } catch {
+      await cache.delete(cacheKey(url, CORE_SHA256)); // (a damaged entry)
+    }
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  const bytes = res.clone().arrayBuffer();
+  if (cache) {
+    bytes.then(async (b) => {
+      if (hex(await crypto.subtle.digest("SHA-256", b)) === CORE_SHA256) await store(cache, url, CORE_SHA256, b, WASM);
+    }).catch(() => {});
+  }
+  try {
+    return await WebAssembly.compileStreaming(res);
+  } catch (e) {
+    return WebAssembly.compile(await bytes); // (served without the application/wasm type)
+  }
 }
 
 export const Sandbox = defineSandbox({

@@ -10,8 +10,8 @@
 // is fetched synchronously (allowed in workers) and cached afterwards.
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
+import { openCache, cacheKey, hex, store } from "./cache.js";
 
-const CACHE = "wasmsand-assets-v1";
 let base = "";
 let byCommand = new Map(); // command → [{file, sha256, size}] (its module, then its data files)
 const ready = new Map(); // file → {data, sha256}: fetched ahead, not yet taken by the core
@@ -20,16 +20,7 @@ const toCache = []; // [file, bytes] fetched synchronously, cached after the run
 
 const progress = (p) => postMessage({ seq: 0, progress: p });
 const clean = (name) => name.split("/").filter((p) => p && p !== "." && p !== "..").join("/");
-const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
 
-async function openCache() {
-  try {
-    return typeof caches === "object" ? await caches.open(CACHE) : null;
-  } catch {
-    return null; // (an opaque origin, storage disabled)
-  }
-}
-const cacheKey = (file, sha256) => base + file + "?sha256=" + sha256;
 
 // download fetches a file with progress events by the byte (total: the
 // response's length, else the manifest's size).
@@ -61,7 +52,7 @@ async function ensure(cache, { file, sha256, size }) {
   let data = null;
   let cached = false;
   if (cache) {
-    const hit = await cache.match(cacheKey(file, sha256));
+    const hit = await cache.match(cacheKey(base + file, sha256));
     if (hit) {
       data = new Uint8Array(await hit.arrayBuffer());
       cached = true;
@@ -70,11 +61,11 @@ async function ensure(cache, { file, sha256, size }) {
   if (!data) data = await download(file, size);
   const sum = hex(await crypto.subtle.digest("SHA-256", data));
   if (sum !== sha256) {
-    if (cached) await cache.delete(cacheKey(file, sha256));
+    if (cached) await cache.delete(cacheKey(base + file, sha256));
     return;
   }
   if (cached) progress({ asset: file, loaded: data.length, total: size || data.length, cached: true });
-  else if (cache) await cache.put(cacheKey(file, sha256), new Response(data)).catch(() => {});
+  else await store(cache, base + file, sha256, data);
   ready.set(file, { data, sha256: sum });
 }
 
@@ -95,7 +86,7 @@ async function flushCache() {
   if (toCache.length === 0) return;
   const cache = await openCache();
   for (const [file, data, sha256] of toCache.splice(0)) {
-    if (cache) await cache.put(cacheKey(file, sha256), new Response(data)).catch(() => {});
+    await store(cache, base + file, sha256, data);
   }
 }
 

@@ -8,6 +8,8 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/andybalholm/brotli"
@@ -40,11 +43,16 @@ func main() {
 	// Go's, loaded by path), the browser's entry and Web Worker (ESM, Go's
 	// glue bundled in)
 	wasmExec := filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")
-	bundle("node/worker.cjs", filepath.Join(out, "worker.cjs"), api.PlatformNode, api.FormatCommonJS, nil)
-	bundle("node/index.cjs", filepath.Join(out, "index.cjs"), api.PlatformNode, api.FormatCommonJS, nil)
+	raw, err := os.ReadFile(core)
+	check(err)
+	sum := sha256.Sum256(raw)
+	bundle("node/worker.cjs", filepath.Join(out, "worker.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
+	bundle("node/index.cjs", filepath.Join(out, "index.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
 	bundle("web/worker.js", filepath.Join(out, "web", "worker.js"), api.PlatformBrowser, api.FormatESModule,
-		map[string]string{"wasm_exec": wasmExec})
-	bundle("web/index.js", filepath.Join(out, "web", "index.js"), api.PlatformBrowser, api.FormatESModule, nil)
+		map[string]string{"wasm_exec": wasmExec}, nil)
+	// the page keeps the core in the Cache API under its hash (web/cache.js)
+	bundle("web/index.js", filepath.Join(out, "web", "index.js"), api.PlatformBrowser, api.FormatESModule, nil,
+		map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:]))})
 	for _, f := range []string{"index.mjs", "index.d.ts"} {
 		copyFile(filepath.Join("node", f), filepath.Join(out, f))
 	}
@@ -52,17 +60,16 @@ func main() {
 	writePackageJSON(filepath.Join(out, "package.json"))
 	copyFile("README.md", filepath.Join(out, "README.md"))
 
-	raw, err := os.ReadFile(core)
-	check(err)
 	fmt.Printf("npm: %s written; core %.2f MB, %.2f MB gzip, %.2f MB brotli\n", out,
 		mb(len(raw)), mb(gzipSize(raw)), mb(brotliSize(raw)))
 }
 
-func bundle(entry, outfile string, platform api.Platform, format api.Format, alias map[string]string) {
+func bundle(entry, outfile string, platform api.Platform, format api.Format, alias, define map[string]string) {
 	res := api.Build(api.BuildOptions{
 		EntryPoints: []string{entry},
 		Outfile:     outfile,
 		Alias:       alias,
+		Define:      define,
 		Bundle:      true,
 		Platform:    platform,
 		Format:      format,

@@ -84,7 +84,8 @@ window.tests = {
 window.ready = true;
 </script>`;
 
-const server = await serve(root, page);
+let refuseCore = false; // the server answers 404 for the core (as if offline)
+const server = await serve(root, page, (url) => refuseCore && url.pathname === "/wasmsand.wasm" && "/nonexistent");
 const base = server.base;
 const browser = await launch();
 try {
@@ -129,6 +130,15 @@ try {
   const c = await run("cached");
   assert.strictEqual(c.out, "1\n");
   assert.ok(c.progress.length > 0 && c.progress.every((p) => p.cached), JSON.stringify(c.progress));
+  // and so does the core, kept under its hash: a page whose server no
+  // longer serves it still starts
+  const keys = await p.evaluate(async () => (await (await caches.open("wasmsand-assets-v1")).keys()).map((r) => r.url));
+  assert.strictEqual(keys.filter((k) => /\/wasmsand\.wasm\?sha256=[0-9a-f]{64}$/.test(k)).length, 1, keys.join(" "));
+  refuseCore = true;
+  await p.reload();
+  await p.waitForFunction(() => window.ready === true);
+  assert.strictEqual((await run("cached")).out, "1\n");
+  refuseCore = false;
 
   // abort without shared memory: the worker (and its sandboxes) end
   let ab = await run("abort");
@@ -139,7 +149,7 @@ try {
   ab = await run("abort");
   assert.deepStrictEqual(ab, { ...ab, shared: true, loop: "canceled", guest: "canceled", after: "resolved", child: "resolved", fresh: "fresh\n" });
   assert.ok(ab.ms < 5000, `abort took ${ab.ms} ms`);
-  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, abort with and without SharedArrayBuffer; assets fetched: ${assets.join(", ")})`);
+  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, core and programs from the Cache API, abort with and without SharedArrayBuffer; assets fetched: ${assets.join(", ")})`);
 } finally {
   await browser.close();
   server.close();

@@ -1,0 +1,35 @@
+// The Cache API store the page and its workers share: the core and the
+// guest programs, each keyed by its URL and sha256, so a new build never
+// meets a stale copy. Reading an 8 MB module from here is several times
+// faster than from the browser's HTTP cache (measured in Chromium: ~75 ms
+// against ~330 ms for the core), which is most of a warm page's first
+// command. No Cache API (an insecure origin, storage disabled) → null, and
+// everything is fetched as usual.
+export const CACHE = "wasmsand-assets-v1";
+
+export async function openCache() {
+  try {
+    return typeof caches === "object" ? await caches.open(CACHE) : null;
+  } catch {
+    return null; // (an opaque origin, storage disabled)
+  }
+}
+
+export const cacheKey = (url, sha256) => url + "?sha256=" + sha256;
+
+export const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+
+// store keeps bytes (already checked against sha256) under (url, sha256)
+// and drops the copies of other builds kept for the same url.
+export async function store(cache, url, sha256, bytes, headers) {
+  if (!cache) return;
+  const key = cacheKey(url, sha256);
+  try {
+    for (const old of await cache.keys()) {
+      if (old.url !== key && old.url.split("?")[0] === url) await cache.delete(old);
+    }
+    await cache.put(key, new Response(bytes, { headers }));
+  } catch {
+    // (quota): the next visit fetches it again
+  }
+}
