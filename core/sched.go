@@ -86,7 +86,7 @@ func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 		if _, isFile := w.(*vfs.File); isFile {
 			return w // a file never blocks, and its errors (ENOSPC) are the guest's to see
 		}
-		if nb, ok := w.(interface{ NeverBlocks() bool }); ok && nb.NeverBlocks() {
+		if _, nested := w.(*boundedBuffer); !nested && neverBlocks(w) {
 			return w // the run's own output: streamed to the caller as it comes
 		}
 		bb := &boundedBuffer{limit: b.limit, dst: w}
@@ -115,6 +115,11 @@ func isClosedFD(x any) bool {
 	return ok && c.IsClosedFD()
 }
 
+func neverBlocks(x any) bool {
+	nb, ok := x.(interface{ NeverBlocks() bool })
+	return ok && nb.NeverBlocks()
+}
+
 // boundedBuffer holds a guest's output until it exits.
 type boundedBuffer struct {
 	mu    sync.Mutex
@@ -123,6 +128,9 @@ type boundedBuffer struct {
 	dst   io.Writer
 	cut   bool // a write was refused at the limit
 }
+
+// NeverBlocks: a write returns at once (wasi takes the quick way to it).
+func (b *boundedBuffer) NeverBlocks() bool { return true }
 
 func (b *boundedBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()

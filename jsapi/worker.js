@@ -12,7 +12,9 @@ import "../platform/js/host.js"; // globalThis.wasmsandInstallHost
 export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, onFatal }) {
   const go = new globalThis.Go();
   go.argv = ["wasmsand"];
-  go.env = {}; // the host's environment stays out
+  // the host's environment stays out; stacks never shrink, which lets guest
+  // imports take the quick way into Go (platform/js/host.go)
+  go.env = { GODEBUG: "gcshrinkstackoff=1" };
   globalThis.wasmsandInstallHost(go);
   const ready = new Promise((resolve) => { globalThis.__wasmsandCoreReady = resolve; });
   const { instance } = await instantiate(go.importObject);

@@ -39,6 +39,9 @@ type Func struct {
 	ParamNames   []string
 	Results      []ValType
 	Call         func(ctx context.Context, p *Proc, m Memory, stack []uint64)
+	// Quick, when set, says whether a call with these params (the stack
+	// on entry) neither waits nor runs another guest (see quick.go).
+	Quick func(p *Proc, stack []uint64) bool
 }
 
 // hostFn is the shape every errno-returning function is written in.
@@ -160,6 +163,9 @@ func buildTable() {
 		x("stat_ext", xStatExt, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "result.stat_ext:i32"),
 		x("chmod", xChmod, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "mode:i32"),
 		x("chown", xChown, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "uid:i32", "gid:i32"),
+	}
+	for i := range table {
+		table[i].Quick = quickFor(table[i].Name)
 	}
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/internal/interrupt"
 	"github.com/wasmsand/wasmsand/platform/hostdir"
+	jsengine "github.com/wasmsand/wasmsand/platform/js"
 	"github.com/wasmsand/wasmsand/platform/js/idbstate"
 	"github.com/wasmsand/wasmsand/vfs"
 )
@@ -637,6 +638,7 @@ func mount(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, &core.Error{Code: core.CodeHostPath, Op: "mount", Path: host, Err: err}
 	}
+	jsengine.HostFSMounted() // its os calls wait: no more quick host calls
 	return nil, sb.Mount(dir, backend, arg(args, 3).Truthy())
 }
 

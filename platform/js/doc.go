@@ -6,10 +6,10 @@
 // The binding has two halves. host.js (the JS half, loaded beside Go's
 // wasm_exec.js) compiles and instantiates guests; every guest import is a
 // small JS function that writes its arguments into a Go buffer and calls
-// Go's hostcall, which runs the function of package wasi. hostcall is a
-// js.FuncOf callback for now, not the ~700× cheaper //go:wasmexport: Go
-// entered by an export from inside a syscall/js call cannot grow its stack
-// (see host.go).
+// Go's hostcall, which runs the function of package wasi: through the
+// //go:wasmexport quickcall when that call can neither wait nor run
+// another guest and the stack it would run on has room (host.go), else
+// through a js.FuncOf callback, which may do both.
 // The guest's memory is reached from Go through //go:wasmimport copies
 // (wasi.Memory allows Read to return a copy). Nothing on that path blocks:
 // guests run one at a time (the core's batched scheduler), sleeps wait

@@ -169,6 +169,7 @@ func (m *Module) Run(ctx context.Context, p *wasi.Proc, lim platform.Limits) (in
 	}
 	r := startRun(ctx, p)
 	defer r.end()
+	r.floor, r.top = reserveStack()
 	memMin, memMax := -1, -1 // -1: the module's own memory (not bounded)
 	if m.importsMemory {
 		memMin, memMax = int(m.mem.Min), int(pages)

@@ -105,6 +105,22 @@ func TestSpawnFromGuest(t *testing.T) {
 	}
 }
 
+// Host calls that cannot wait take the export (quickcall); the callback is
+// left for those that may: here, each stage's exit.
+func TestQuickHostCalls(t *testing.T) {
+	sb := newSandbox(t)
+	run(t, sb, "seq 3 > f", core.RunOptions{}) // (programs loaded)
+	q0, s0 := jsengine.CallCounts()
+	res := run(t, sb, "seq 20000 | sort -n | wc -l; grep -c 1 f", core.RunOptions{})
+	if got := string(res.Stdout); got != "20000\n1\n" {
+		t.Fatalf("got %q (stderr %q)", got, res.Stderr)
+	}
+	q1, s1 := jsengine.CallCounts()
+	if q1-q0 < 50 || s1-s0 > 4 {
+		t.Errorf("host calls: %d quick, %d through the callback; want most quick, a callback only per exit", q1-q0, s1-s0)
+	}
+}
+
 func TestTimeoutStopsGuest(t *testing.T) {
 	sb := newSandbox(t)
 	start := time.Now()

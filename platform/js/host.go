@@ -5,6 +5,9 @@ package js
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 	"unsafe"
@@ -72,6 +75,10 @@ type run struct {
 	stopped  bool   // a tick or host call ended it for its context
 	polls    uint32 // expired's calls: an outside abort is polled on one in 16
 	panicMsg string // a host function panicked (a bug of ours)
+
+	// the Go stack quickcall may run on: [floor, top] of the goroutine
+	// that started the guest, grown for it (see reserveStack)
+	floor, top uintptr
 }
 
 // runs holds the runs in progress: a guest's host call may spawn another
@@ -122,8 +129,78 @@ const (
 // aborts the runtime ("traceback did not unwind completely"). A FuncOf
 // callback runs on a goroutine of its own, whose stack grows as usual.
 var hostcallFunc = js.FuncOf(func(_ js.Value, a []js.Value) any {
+	slowCalls++
 	return hostcall(int32(a[0].Int()), int32(a[1].Int()))
 })
+
+// quickCalls and slowCalls count the host calls taken each way (tests).
+var quickCalls, slowCalls uint64
+
+// Quick calls. A //go:wasmexport call costs ~1 µs where the FuncOf
+// callback above costs 20-40 µs, but Go entered by an export runs on the
+// stack of the goroutine that called into JS (Module.Run's), and must not
+// grow that stack (the growth's traceback cannot cross the JS frames:
+// "unexpected return pc"), nor wait, nor run another guest. So:
+//   - Module.Run grows its goroutine's stack by stackReserve before it
+//     starts the guest (reserveStack) and records the region;
+//   - quickcall takes a call only when its own frame lies in that region
+//     with stackNeed below it (a stack that moved since fails this), the
+//     function's wasi Quick says this call cannot wait or start a child,
+//     and no host directory is mounted (Go's os under js waits on channels);
+//   - the core runs with GODEBUG=gcshrinkstackoff=1 (jsapi/worker.js), so
+//     the region cannot shrink under a run; without it there are no quick
+//     calls.
+//
+// Anything else returns callSlow, and host.js makes the FuncOf call.
+const (
+	stackReserve = 256 << 10
+	stackNeed    = 128 << 10
+	callSlow     = 4
+)
+
+var (
+	quickOK     = strings.Contains(os.Getenv("GODEBUG"), "gcshrinkstackoff=1")
+	hostMounted atomic.Bool
+)
+
+// HostFSMounted turns quick calls off for good: a host directory is mounted
+// (platform/hostdir, whose os calls wait on channels under GOOS=js).
+func HostFSMounted() { hostMounted.Store(true) }
+
+// reserveStack grows the calling goroutine's stack to hold stackReserve
+// below the caller's frame, and returns that region.
+//
+//go:noinline
+func reserveStack() (floor, top uintptr) {
+	var here byte
+	growStack(stackReserve / growFrame)
+	top = uintptr(unsafe.Pointer(&here))
+	return top - stackReserve + growFrame, top
+}
+
+const growFrame = 8 << 10
+
+//go:noinline
+func growStack(n int) byte {
+	var frame [growFrame - 256]byte
+	if n <= 1 {
+		return frame[n&1]
+	}
+	return growStack(n-1) + frame[n&1]
+}
+
+//go:wasmexport wasmsand_quickcall
+func quickcall(id, fn int32) int32 {
+	var here byte
+	sp := uintptr(unsafe.Pointer(&here))
+	r := runs[id]
+	if !quickOK || hostMounted.Load() || r == nil || fn < 0 || int(fn) >= len(funcs) ||
+		sp > r.top || sp < r.floor+stackNeed || funcs[fn].Quick == nil || !funcs[fn].Quick(r.proc, argBuf[:]) {
+		return callSlow
+	}
+	quickCalls++
+	return hostcall(id, fn)
+}
 
 // hostcall runs host function fn for run id with the arguments in argBuf.
 func hostcall(id, fn int32) (res int32) {

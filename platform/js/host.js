@@ -3,9 +3,11 @@
 // wasmsandInstallHost(go) on the Go object of wasm_exec.js before
 // instantiating the core: it adds the imports the core's //go:wasmimport
 // functions need and sets globalThis.__wasmsandHost, which platform/js's
-// New binds to. Every guest import becomes a call of the core's export
-// Go's hostcall(run, fn) with the arguments in a Go buffer; nothing
-// here blocks except sleep (Atomics.wait).
+// New binds to. Every guest import becomes a call of Go's hostcall(run,
+// fn) with the arguments in a Go buffer: first through the core's export
+// wasmsand_quickcall, which answers 4 when that call must take the slower
+// FuncOf callback instead (host.go says when); nothing here blocks except
+// sleep (Atomics.wait).
 "use strict";
 (function (g) {
   let go = null;        // wasm_exec.js's Go object (its _inst is the core)
@@ -13,6 +15,7 @@
   let byName = null;    // "module.name" → index
   let argView = null;   // BigUint64Array over the core's argument buffer
   let hostcall = null;  // Go (FuncOf): (run, fn) → status, arguments in the buffer
+  let quickcall = null; // Go (export): the same, or 4: use hostcall
   let argAddr = 0;      // where the buffer is in the core's memory
   const modules = new Map(); // id → {mod, imports, restartable, idle}
   let nextModule = 1;
@@ -79,7 +82,8 @@
         const v = arguments[i];
         a[i] = is64[i] ? BigInt.asUintN(64, v) : BigInt(v >>> 0);
       }
-      const st = hostcall(slot.run, fn);
+      let st = quickcall(slot.run, fn);
+      if (st === 4) st = hostcall(slot.run, fn);
       if (st !== 0) {
         const b = args();
         throw new Stop(st === 1 ? "exit" : st === 2 ? "stopped" : "hostpanic", Number(b[0] & 0xffn));
@@ -94,6 +98,7 @@
     bind(t, call, addr) {
       table = t;
       hostcall = call;
+      quickcall = exportsOf().wasmsand_quickcall || (() => 4);
       argAddr = addr >>> 0;
       byName = new Map(t.map((f, i) => [f.module + "." + f.name, i]));
       return true;

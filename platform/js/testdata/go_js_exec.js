@@ -14,6 +14,8 @@ const { install } = require(path.join(__dirname, "..", "host.js"));
 const go = new Go();
 go.argv = process.argv.slice(2);
 go.env = Object.assign({ TMPDIR: require("os").tmpdir() }, process.env);
+// as jsapi/worker.js runs the core (quick host calls; platform/js/host.go)
+go.env.GODEBUG = [process.env.GODEBUG, "gcshrinkstackoff=1"].filter(Boolean).join(",");
 go.exit = process.exit;
 install(go);
 WebAssembly.instantiate(fs.readFileSync(process.argv[2]), go.importObject).then((result) => {
