@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/wasmsand/wasmsand/vfs"
+	"github.com/wasmsand/wasmsand/wasi"
 )
 
 // A scheduler connects a guest's stdio before it runs: the platform's choice
@@ -86,7 +87,7 @@ func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 		if _, isFile := w.(*vfs.File); isFile {
 			return w // a file never blocks, and its errors (ENOSPC) are the guest's to see
 		}
-		if _, nested := w.(*boundedBuffer); !nested && neverBlocks(w) {
+		if _, nested := w.(*boundedBuffer); !nested && wasi.NeverBlocks(w) {
 			return w // the run's own output: streamed to the caller as it comes
 		}
 		bb := &boundedBuffer{limit: b.limit, dst: w}
@@ -113,11 +114,6 @@ type unreader interface{ Unread([]byte) }
 func isClosedFD(x any) bool {
 	c, ok := x.(interface{ IsClosedFD() bool })
 	return ok && c.IsClosedFD()
-}
-
-func neverBlocks(x any) bool {
-	nb, ok := x.(interface{ NeverBlocks() bool })
-	return ok && nb.NeverBlocks()
 }
 
 // boundedBuffer holds a guest's output until it exits.

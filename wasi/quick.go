@@ -42,33 +42,40 @@ func quickFor(name string) func(p *Proc, a []uint64) bool {
 	}
 }
 
+// NeverBlocks reports whether stream x says its reads or writes return at
+// once (a method NeverBlocks() bool): the core's output buffers do.
+func NeverBlocks(x any) bool {
+	nb, ok := x.(interface{ NeverBlocks() bool })
+	return ok && nb.NeverBlocks()
+}
+
 // quickRead: a read of fd a[0] cannot block.
 func quickRead(p *Proc, a []uint64) bool {
-	of, e := p.lookup(int32(a[0]))
-	if e != 0 {
-		return true // EBADF at once
-	}
-	if of.kind == kindFile {
-		return of.ftype != FiletypeUnknown // (a FIFO waits for its writer)
-	}
-	switch r := of.r.(type) {
-	case *bytes.Reader, *strings.Reader:
-		return true // (what the batched scheduler gives a stage as stdin)
-	case interface{ NeverBlocks() bool }:
-		return r.NeverBlocks()
-	}
-	return of.pollable() && of.readReady()
+	return quickFD(p, a, func(of *ofile) bool {
+		switch r := of.r.(type) {
+		case *bytes.Reader, *strings.Reader:
+			return true // (what the batched scheduler gives a stage as stdin)
+		case interface{ NeverBlocks() bool }:
+			return r.NeverBlocks()
+		}
+		return of.pollable() && of.readReady()
+	})
 }
 
 // quickWrite: a write to fd a[0] cannot block.
 func quickWrite(p *Proc, a []uint64) bool {
+	return quickFD(p, a, func(of *ofile) bool { return NeverBlocks(of.w) })
+}
+
+// quickFD: I/O on fd a[0] cannot block: a bad fd fails at once, a file
+// other than a FIFO never waits, and a stream is asked stream.
+func quickFD(p *Proc, a []uint64, stream func(*ofile) bool) bool {
 	of, e := p.lookup(int32(a[0]))
-	if e != 0 {
+	switch {
+	case e != 0:
 		return true
+	case of.kind == kindFile:
+		return of.ftype != FiletypeUnknown // (a FIFO waits for its other end)
 	}
-	if of.kind == kindFile {
-		return of.ftype != FiletypeUnknown
-	}
-	nb, ok := of.w.(interface{ NeverBlocks() bool })
-	return ok && nb.NeverBlocks()
+	return stream(of)
 }

@@ -17,7 +17,10 @@ export async function openCache() {
 
 export const cacheKey = (url, sha256) => url + "?sha256=" + sha256;
 
-export const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+
+// hashHex is the hex SHA-256 of bytes (the browser's native digest).
+export const hashHex = async (bytes) => hex(await crypto.subtle.digest("SHA-256", bytes));
 
 // store keeps bytes (already checked against sha256) under (url, sha256)
 // and drops the copies of other builds kept for the same url.

@@ -5,7 +5,7 @@
 // run stops without ending its worker). persist: a name; the files are
 // kept in IndexedDB (by the core, platform/js/idbstate).
 import { CoreClient, CorePool, SandboxError, defineSandbox } from "../jsapi/sandbox.js";
-import { openCache, cacheKey, hex, store } from "./cache.js";
+import { openCache, cacheKey, hashHex, store } from "./cache.js";
 
 const here = new URL(".", import.meta.url);
 const pool = new CorePool(1);
@@ -44,7 +44,7 @@ async function loadCore(url) {
   const bytes = res.clone().arrayBuffer();
   if (cache) {
     bytes.then(async (b) => {
-      if (hex(await crypto.subtle.digest("SHA-256", b)) === CORE_SHA256) await store(cache, url, CORE_SHA256, b, WASM);
+      if (await hashHex(b) === CORE_SHA256) await store(cache, url, CORE_SHA256, b, WASM);
     }).catch(() => {});
   }
   try {

@@ -10,7 +10,7 @@
 // is fetched synchronously (allowed in workers) and cached afterwards.
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
-import { openCache, cacheKey, hex, store } from "./cache.js";
+import { openCache, cacheKey, hashHex, store } from "./cache.js";
 
 let base = "";
 let byCommand = new Map(); // command → [{file, sha256, size}] (its module, then its data files)
@@ -59,7 +59,7 @@ async function ensure(cache, { file, sha256, size }) {
     }
   }
   if (!data) data = await download(file, size);
-  const sum = hex(await crypto.subtle.digest("SHA-256", data));
+  const sum = await hashHex(data);
   if (sum !== sha256) {
     if (cached) await cache.delete(cacheKey(base + file, sha256));
     return;
