@@ -110,6 +110,7 @@ func nodeBench(ctx context.Context) {
 		fmt.Printf("%-36s %12s   (page load → seq 3 | sort -r done, after the echo)\n", "first pipeline (Chromium)", fmt.Sprintf("%.0f ms", r.MS))
 	}
 	fmt.Println("ratio = Node (or Chromium) / native wasmsand (pipelines target ≤ 1.5×); jb/node = just-bash / Node (> 1: wasmsand in Node is faster; target ≥ 10× on pipelines)")
+	fmt.Println("Node and Chromium are timed after up to 1 s of warm-up runs per case, once V8 has tiered the guests up (native wazero compiles ahead of time)")
 }
 
 // runJSBench runs one of the JS bench scripts on the cases (JSON on its
