@@ -161,7 +161,9 @@ func (sb *Sandbox) preinit(tool string) *platform.Preinit {
 		return nil
 	}
 	return &platform.Preinit{Key: key, New: func() *wasi.Proc {
-		fsys := vfs.NewDefault(vfs.Options{}, commandList(t))
+		// (the layout of Tools alone: the image is shared by sandboxes
+		// whose Options.Commands differ)
+		fsys := vfs.NewDefault(vfs.Options{}, commandTable(Options{Tools: t}).Names())
 		for dir, afs := range t.dataMounts() {
 			if fsys.MkdirAll(dir, 0o755) != nil || fsys.Mount(dir, afs, true) != nil {
 				fsys = nil // the image is then not made

@@ -33,6 +33,11 @@ type Options struct {
 	// Tools provides the modules behind tool entries in /bin. Nil: none
 	// besides the shell's own (bash, sh, which).
 	Tools ToolSource
+	// Commands are programs without a module of their own (Go code, or a
+	// runtime the platform hosts, such as Pyodide in the JS build), added
+	// to the command table after the shell's and Tools' commands; one of the
+	// same name replaces theirs.
+	Commands []Command
 	// BatchLimit bounds each guest's buffered output on engines whose guests
 	// cannot yield (GOOS=js; see sched.go); default 64 MiB.
 	BatchLimit int
@@ -43,6 +48,9 @@ type Options struct {
 	// returns anyway; default 2s.
 	KillGrace time.Duration
 }
+
+// Command is a program of the sandbox's command table (see shell.Command).
+type Command = shell.Command
 
 // ToolSource provides the WebAssembly modules behind /bin tool entries. It is
 // asked lazily, the first time a tool runs.
@@ -118,7 +126,7 @@ func New(ctx context.Context, opt Options) (*Sandbox, error) {
 		fsys = vfs.NewDefault(vfs.Options{
 			MaxBytes:  int64(opt.FSLimitMB) << 20,
 			MaxInodes: int64(opt.MaxInodes),
-		}, commandList(opt.Tools))
+		}, commandTable(opt).Names())
 	}
 	if t, ok := opt.Tools.(*AssetTools); ok {
 		for dir, afs := range t.dataMounts() {
@@ -133,12 +141,14 @@ func New(ctx context.Context, opt Options) (*Sandbox, error) {
 	return newSandbox(ctx, opt, fsys, nil)
 }
 
-func commandList(t ToolSource) []string {
-	cmds := shell.InternalTools()
-	if t != nil {
-		cmds = append(cmds, t.Commands()...)
+// commandTable is the sandbox's one command table: the shell's own
+// commands, the programs of Tools, then Options.Commands.
+func commandTable(opt Options) *shell.Commands {
+	var programs []string
+	if opt.Tools != nil {
+		programs = opt.Tools.Commands()
 	}
-	return cmds
+	return shell.NewCommands(shell.ShellCommands(), shell.Programs(programs), opt.Commands)
 }
 
 // newSandbox wires a sandbox around a VFS; from, when set, is the sandbox
@@ -168,6 +178,7 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		// Pipeline stages and background jobs of the shell itself.
 		MaxSubshells:    4 * opt.MaxProcesses,
 		BatchedPrograms: sb.sched.inline(),
+		Commands:        commandTable(opt),
 	}
 	sb.shSetup = func() (*shell.Session, error) {
 		if from != nil {

@@ -15,7 +15,7 @@ import (
 // agents make of it: -t tables (split on -s characters, runs of them merged,
 // joined by -o, two spaces by default) and the default fill of a terminal
 // width (-c, else $COLUMNS, else 80) column by column (-x: row by row).
-func runColumn(s *Session, ctx context.Context, req *ExecRequest) int {
+func runColumn(ctx context.Context, s *Session, req *ExecRequest) int {
 	table, across := false, false
 	seps, outSep := "", "  " // no -s: runs of whitespace separate
 	width := 80

@@ -59,8 +59,8 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 		return s.cfg.Exec(ctx, &r)
 	case bytes.HasPrefix(head, []byte(toolMagic)):
 		tool := strings.TrimSpace(strings.SplitN(string(head[len(toolMagic):]), "\n", 2)[0])
-		if internal, ok := internalTools[tool]; ok {
-			return internal(s, ctx, req)
+		if cmd, ok := s.cfg.Commands.Lookup(tool); ok && cmd.Run != nil {
+			return cmd.Run(ctx, s, req)
 		}
 		r := *req
 		r.Path, r.Tool = p, tool
@@ -97,7 +97,7 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 		// bash runs a text file without #! as a shell script.
 		r := *req
 		r.Argv = append([]string{"bash", execPath(name, p)}, req.Argv[1:]...)
-		return runShell(s, ctx, &r)
+		return runShell(ctx, s, &r)
 	}
 }
 

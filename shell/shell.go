@@ -57,6 +57,10 @@ type Config struct {
 	Sequential bool
 	// BatchedPrograms: see interp.Config.
 	BatchedPrograms bool
+	// Commands is the command table tool entries resolve through; nil is
+	// the shell's own (ShellCommands) and WebAssembly programs for any
+	// other name.
+	Commands *Commands
 }
 
 // Stdio are the streams of one run.
@@ -107,6 +111,9 @@ func newSession(cfg Config) (*Session, error) {
 		var n atomic.Int64 // pipeline stages fork concurrently
 		n.Store(int64(cfg.Pid))
 		cfg.NewPid = func() (int, func(), error) { return int(n.Add(1)), func() {}, nil }
+	}
+	if cfg.Commands == nil {
+		cfg.Commands = NewCommands(ShellCommands())
 	}
 	s := &Session{cfg: cfg}
 	s.icfg = s.interpConfig()

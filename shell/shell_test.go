@@ -22,7 +22,7 @@ import (
 // answers like a program that printed its argv.
 func newTestSession(t *testing.T) (*Session, *vfs.FS, *[]ExecRequest) {
 	t.Helper()
-	fsys := vfs.NewDefault(vfs.Options{}, append(InternalTools(), "fakecmd"))
+	fsys := vfs.NewDefault(vfs.Options{}, append(NewCommands(ShellCommands()).Names(), "fakecmd"))
 	var calls []ExecRequest
 	s, err := New(Config{
 		FS:  fsys,

@@ -32,32 +32,11 @@ func (s *Session) readArg(req *ExecRequest, abs string) ([]byte, error) {
 	return interp.ReadOpenFile(s.cfg.FS, x)
 }
 
-// internalTools are the /bin entries the shell runs itself.
-var internalTools map[string]func(s *Session, ctx context.Context, req *ExecRequest) int
-
-func init() {
-	internalTools = map[string]func(*Session, context.Context, *ExecRequest) int{
-		"bash":   runShell,
-		"sh":     runShell,
-		"which":  runWhich,
-		"less":   runPager,
-		"column": runColumn,
-		"curl":   noNetwork("curl", 7, "-s", "--silent"),
-		"wget":   noNetwork("wget", 4, "-q", "--quiet"),
-	}
-}
-
-// InternalTools lists the commands the shell provides itself, so that the
-// sandbox can give them /bin entries.
-func InternalTools() []string {
-	return []string{"bash", "sh", "which", "less", "column", "curl", "wget"}
-}
-
 // noNetwork stands in for a network client until the sandbox has a network
 // policy: a clear error and the client's own status for a failed connection.
 // quiet lists the options that silence errors (curl's -S brings them back).
-func noNetwork(name string, status int, quiet ...string) func(*Session, context.Context, *ExecRequest) int {
-	return func(s *Session, ctx context.Context, req *ExecRequest) int {
+func noNetwork(name string, status int, quiet ...string) func(context.Context, *Session, *ExecRequest) int {
+	return func(ctx context.Context, s *Session, req *ExecRequest) int {
 		silent, showErrors := false, false
 		for _, a := range req.Argv[1:] {
 			switch {
@@ -84,7 +63,7 @@ func noNetwork(name string, status int, quiet ...string) func(*Session, context.
 
 // runPager is `less`: with no terminal to page on, it prints its files (or
 // stdin) like cat, which is what an agent reading its output wants.
-func runPager(s *Session, ctx context.Context, req *ExecRequest) int {
+func runPager(ctx context.Context, s *Session, req *ExecRequest) int {
 	var files []string
 	for _, a := range req.Argv[1:] {
 		if a == "--" || (len(a) > 1 && (a[0] == '-' || a[0] == '+')) {
@@ -139,7 +118,7 @@ const bashUsage = "Usage:\tbash [GNU long option] [option] ...\n\tbash [GNU long
 	"\t--rcfile\n\t--restricted\n\t--verbose\n\t--version\nShell options:\n" +
 	"\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)\n\t-abefhkmnptuvxBCEHPT or -o option\n"
 
-func runShell(s *Session, ctx context.Context, req *ExecRequest) int {
+func runShell(ctx context.Context, s *Session, req *ExecRequest) int {
 	args := req.Argv[1:]
 	type opt struct {
 		name  string
@@ -311,7 +290,7 @@ loop:
 
 // runWhich is `which [-a] NAME...` over the VFS PATH (debianutils' output:
 // paths on stdout, nothing for a miss, status 1 if any name was missing).
-func runWhich(s *Session, ctx context.Context, req *ExecRequest) int {
+func runWhich(ctx context.Context, s *Session, req *ExecRequest) int {
 	all := false
 	st := 0
 	for _, name := range req.Argv[1:] {
