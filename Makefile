@@ -35,7 +35,7 @@ test-js: build node_modules
 # The npm package `wasmsand` (build/npm, packed into build/wasmsand-VERSION.tgz):
 # the GOOS=js core, its JS half and the Node entry points, bundled by
 # scripts/npm with esbuild's Go API, and the guest assets.
-npm: build
+npm: build node_modules
 	$(GO) run ./scripts/npm
 	rm -f build/wasmsand-*.tgz
 	cd build/npm && npm pack --pack-destination .. --silent
@@ -44,9 +44,9 @@ npm: build
 # require() and import, as a Node service would.
 test-npm: npm
 	rm -rf build/npm-test && mkdir -p build/npm-test
-	cp node/test/smoke.cjs node/test/smoke.mjs build/npm-test/
+	cp node/test/smoke.cjs node/test/smoke.mjs node/test/python.mjs build/npm-test/
 	cd build/npm-test && echo '{"name":"npm-test","private":true}' > package.json && \
-		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs
+		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs && node python.mjs
 
 # The conformance suite in Node, through the package test-npm installed:
 # the same cases and known-failures.txt, plus the JS engine's own

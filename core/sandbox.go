@@ -115,6 +115,8 @@ type Sandbox struct {
 	mu     sync.Mutex
 	closed bool
 	hashes sync.Map // moduleStatKey → content key (see modules.go)
+
+	commands *shell.Commands
 }
 
 // New makes a sandbox with the default layout and environment. Nothing of the
@@ -163,6 +165,7 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		sb.engine = eng
 	}
 	sb.sched = schedulerFor(sb.engine, opt.BatchLimit)
+	sb.commands = commandTable(opt)
 	env := shell.DefaultEnv()
 	for k, v := range opt.Env {
 		env = append(env, k+"="+v)
@@ -178,7 +181,7 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		// Pipeline stages and background jobs of the shell itself.
 		MaxSubshells:    4 * opt.MaxProcesses,
 		BatchedPrograms: sb.sched.inline(),
-		Commands:        commandTable(opt),
+		Commands:        sb.commands,
 	}
 	sb.shSetup = func() (*shell.Session, error) {
 		if from != nil {
@@ -354,6 +357,9 @@ func (sb *Sandbox) Cwd() string {
 
 // FS gives direct access to the sandbox's file tree.
 func (sb *Sandbox) FS() *vfs.FS { return sb.fs }
+
+// Command looks a name up in the sandbox's command table.
+func (sb *Sandbox) Command(name string) (Command, bool) { return sb.commands.Lookup(name) }
 
 // Close releases the sandbox. Runs after Close fail with CodeClosed.
 func (sb *Sandbox) Close() error {

@@ -28,6 +28,19 @@ export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, on
   return core;
 }
 
+// loadPython loads Pyodide before a run that may need it (it cannot load
+// during one: runs are synchronous). A failure is kept for python3 to
+// report.
+async function loadPython(core, args) {
+  const py = globalThis.__wasmsandPython;
+  if (!py || py.loaded()) return;
+  const need = core.needsPython(args[0], args[1]);
+  if (!need.value) return;
+  try {
+    await py.load();
+  } catch (_) { /* py.loadError() has it */ }
+}
+
 // serve returns the message handler: calls run in order (a persisted save
 // finishes before the next run starts); post(msg, transfer) answers.
 // hooks.before(method, args) may return a promise awaited before the call
@@ -52,6 +65,7 @@ export function serve(corePromise, post, hooks = {}) {
       args[4] = (stream, data) => post({ seq, stream, data }, [data.buffer]);
     }
     if (hooks.before) await hooks.before(method, args);
+    if (method === "run") await loadPython(core, args);
     let res = fn(...args);
     if (res && typeof res.then === "function") res = await res; // persistLoad/persistSave
     const transfer = [];

@@ -14,6 +14,10 @@ export interface CreateOptions {
    *  one after another, so a stage's whole output is held; past it the writer gets EPIPE and, when
    *  the next stage reads everything, a "wasmsand: ... input was cut" line on its stderr. */
   pipeBufferMb?: number;
+  /** What python3 is: "wasi" (default), CPython 3.11 as a WASI program like every other command;
+   *  or "pyodide", Pyodide's CPython (3.14) in the same worker, loaded before the first run that
+   *  names python (~3 s) and reused after. Node only for now. */
+  python?: "wasi" | "pyodide";
   /** Added to the sandbox's default environment (the host's is never visible). */
   env?: Record<string, string>;
   /** Files to create, by path (relative paths are under /home/user). */

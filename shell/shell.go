@@ -226,6 +226,9 @@ func (s *Session) Exited() bool { return s.exited }
 // SetDir changes the session's directory, like `cd DIR`.
 func (s *Session) SetDir(dir string) { _ = s.runner.SetDir(dir) }
 
+// FS is the file tree the session works on.
+func (s *Session) FS() *vfs.FS { return s.cfg.FS }
+
 // Dir is the session's current directory.
 func (s *Session) Dir() string { return s.runner.Dir() }
 

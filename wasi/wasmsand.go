@@ -290,8 +290,8 @@ func LinuxMode(m fs.FileMode) uint32 {
 	return v
 }
 
-// permFromLinux keeps the permission, setuid, setgid and sticky bits of a Linux mode.
-func permFromLinux(v uint32) fs.FileMode {
+// PermFromLinux keeps the permission, setuid, setgid and sticky bits of a Linux mode.
+func PermFromLinux(v uint32) fs.FileMode {
 	m := fs.FileMode(v & 0o777)
 	if v&sISUID != 0 {
 		m |= fs.ModeSetuid
@@ -369,7 +369,7 @@ func xStatExt(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 
 func xChmod(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	flags := uint32(a[1])
-	mode := permFromLinux(uint32(a[4]))
+	mode := PermFromLinux(uint32(a[4]))
 	of, abs, fi, e := p.statTarget(m, int32(a[0]), flags, uint32(a[2]), uint32(a[3]))
 	if e != 0 {
 		return e

@@ -29,6 +29,7 @@ import (
 	"github.com/wasmsand/wasmsand/platform/hostdir"
 	jsengine "github.com/wasmsand/wasmsand/platform/js"
 	"github.com/wasmsand/wasmsand/platform/js/idbstate"
+	"github.com/wasmsand/wasmsand/platform/js/pyodide"
 	"github.com/wasmsand/wasmsand/vfs"
 )
 
@@ -62,6 +63,9 @@ func main() {
 		"save":      save,
 		"destroy":   destroy,
 		"mount":     mount,
+		// needsPython(id, command) → whether the worker should load
+		// Pyodide before this run
+		"needsPython": needsPython,
 	}
 	obj := js.Global().Get("Object").New()
 	for name, f := range api {
@@ -265,6 +269,9 @@ type createOptions struct {
 	OutputLimit   int               `json:"outputLimit"`
 	PipeBufferMb  int               `json:"pipeBufferMb"`
 	Env           map[string]string `json:"env"`
+	// Python "pyodide" makes python3 the worker's Pyodide (jsapi/python.js)
+	// instead of the CPython WASI program.
+	Python string `json:"python"`
 }
 
 // create(optionsJSON, state Uint8Array|undefined, files {path: Uint8Array}) → id
@@ -284,6 +291,16 @@ func create(args []js.Value) (any, error) {
 		BatchLimit:    o.PipeBufferMb << 20,
 		Env:           o.Env,
 		Tools:         tools,
+	}
+	switch o.Python {
+	case "", "wasi":
+	case "pyodide":
+		if !pyodide.Available() {
+			return nil, &argError{"python: pyodide is not installed in this worker"}
+		}
+		opt.Commands = pyodide.Commands()
+	default:
+		return nil, &argError{"python: \"wasi\" or \"pyodide\" expected, not " + fmt.Sprintf("%q", o.Python)}
 	}
 	if st := arg(args, 1); !st.IsUndefined() && !st.IsNull() {
 		limit := int64(o.FsLimitMb) << 20
@@ -362,7 +379,9 @@ func run(args []js.Value) (any, error) {
 		})
 		defer cancel()
 	}
+	pyodide.SetAbort(abortFlag, o.AbortKey)
 	res, err := sb.Run(ctx, cmd, opt)
+	pyodide.SetAbort(js.Undefined(), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -374,6 +393,19 @@ func run(args []js.Value) (any, error) {
 		"truncated":       res.Truncated,
 		"timedOut":        res.TimedOut,
 	}, nil
+}
+
+func needsPython(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	cmd, err := str(args, 1, "command")
+	if err != nil {
+		return nil, err
+	}
+	c, ok := sb.Command("python3")
+	return ok && c.Run != nil && !pyodide.Loaded() && pyodide.NeedsPython(sb.FS(), sb.Cwd(), cmd), nil
 }
 
 // jsWriter hands output to a JS function as it comes.

@@ -57,6 +57,7 @@ func main() {
 		copyFile(filepath.Join("node", f), filepath.Join(out, f))
 	}
 	copyAssets(assets, filepath.Join(out, "assets"))
+	copyPyodide("node_modules/pyodide", filepath.Join(out, "pyodide"))
 	writePackageJSON(filepath.Join(out, "package.json"))
 	copyFile("README.md", filepath.Join(out, "README.md"))
 
@@ -111,11 +112,21 @@ func writePackageJSON(dst string) {
 			"./package.json":  "./package.json",
 		},
 		"engines": map[string]any{"node": ">=18"},
-		"files":   []string{"*.cjs", "*.mjs", "*.d.ts", "*.js", "web/", "wasmsand.wasm", "assets/", "README.md"},
+		"files":   []string{"*.cjs", "*.mjs", "*.d.ts", "*.js", "web/", "wasmsand.wasm", "assets/", "pyodide/", "README.md"},
 	}
 	out, err := json.MarshalIndent(pkg, "", "  ")
 	check(err)
 	check(os.WriteFile(dst, append(out, '\n'), 0o644))
+}
+
+// copyPyodide copies what Pyodide needs at run time from its npm package
+// (a dev dependency, pinned in package.json): python3 on the JS platforms
+// when a sandbox asks for it (jsapi/python.js).
+func copyPyodide(src, dst string) {
+	check(os.MkdirAll(dst, 0o755))
+	for _, f := range []string{"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json", "README.md"} {
+		copyFile(filepath.Join(src, f), filepath.Join(dst, f))
+	}
 }
 
 // copyAssets copies the manifest and every file it names.

@@ -1,0 +1,396 @@
+// python3 on the JS platforms: Pyodide as a peer WebAssembly instance in the
+// core's worker, loaded on first use and reused for every later run. The Go
+// core (platform/js/pyodide) drives it: load() before a run that needs it,
+// then run(...) synchronously, with `host` (Go functions) serving files,
+// stdin and output. Python sees the sandbox's VFS through HOSTFS, an
+// Emscripten file system type mounted at each top-level directory of the
+// VFS (Pyodide keeps its own /lib, /dev and /proc), and nothing of the host.
+
+// installPython sets globalThis.__wasmsandPython for the core.
+// loadPyodide(options) → Promise<pyodide>, indexURL: where its files are.
+export function installPython({ loadPyodide, indexURL }) {
+  let py = null;       // the loaded runtime
+  let loading = null;  // its promise
+  let failed = "";     // why the last load failed
+  let runMain = null;  // the Python half (RUNNER below)
+  let HOSTFS = null;
+  const mounts = new Map(); // top-level name → mount root node
+  let deadline = Infinity;  // for the interrupt check
+  let abortFlag = null, abortRun = 0;
+  let fired = -Infinity;    // when SIGINT was last answered
+  let umask = 0o022;
+
+  // Pyodide reads [0] of its interrupt buffer every few bytecodes and
+  // stores 0 back: answering SIGINT (2) there stops a busy loop when the
+  // run's time is up or its run was cancelled, without another thread.
+  // SIGINT is answered once, then again only every 200 ms, so a
+  // program that catches KeyboardInterrupt can still wind down.
+  const stopped = () => performance.now() > deadline || (abortFlag !== null && abortRun !== 0 && Atomics.load(abortFlag, 0) === abortRun);
+  const interrupt = {
+    get 0() {
+      if (!stopped()) return 0;
+      const now = performance.now();
+      if (now - fired < 200) return 0;
+      fired = now;
+      return 2;
+    },
+    set 0(_) {},
+  };
+
+  async function load() {
+    if (runMain) return;
+    if (!loading) {
+      loading = start().catch((e) => {
+        loading = null;
+        failed = String(e && e.message || e);
+        throw e;
+      });
+    }
+    await loading;
+  }
+
+  async function start() {
+    // no host environment, globals or stdin reach the interpreter
+    py = await loadPyodide({
+      indexURL, jsglobals: {}, env: { HOME: "/home/user" }, args: [],
+      stdin: () => null, stdout: () => {}, stderr: () => {},
+    });
+    lockDown(py);
+    HOSTFS = hostFS(py, () => umask);
+    py.setInterruptBuffer(interrupt);
+    py.setStdout({ write: (b) => currentHost().write(1, u8(b)) });
+    py.setStderr({ write: (b) => currentHost().write(2, u8(b)) });
+    py.setStdin({ read: (b) => currentHost().read(u8(b)) });
+    py.registerJsModule("_wasmsand", { sleep, stopped, open_files: () => currentHost().openFiles() });
+    py.runPython(RUNNER);
+    py.runPython("import sys; [sys.modules.pop(k, None) for k in ('js', 'pyodide_js')]");
+    runMain = py.globals.get("_wasmsand_run");
+    failed = "";
+  }
+
+  // sleep waits without burning the CPU (Pyodide's own time.sleep spins)
+  // and wakes for a timeout or a cancel.
+  const cell = typeof SharedArrayBuffer !== "undefined" ? new Int32Array(new SharedArrayBuffer(4)) : null;
+  function sleep(s) {
+    const end = performance.now() + s * 1000;
+    for (;;) {
+      if (interrupt[0]) break;
+      const left = Math.min(end, deadline) - performance.now();
+      if (left <= 0) break;
+      const step = Math.min(left, 50);
+      if (cell) Atomics.wait(cell, 0, 0, step);
+      else { const t = performance.now() + step; while (performance.now() < t); }
+    }
+    py.checkInterrupt();
+  }
+
+  // mount puts HOSTFS at every top-level directory of the VFS, and drops
+  // what Pyodide cached of them: the shell may have changed anything since
+  // the last run.
+  function mount(names) {
+    const FS = py.FS;
+    for (const [name, root] of mounts) {
+      if (names.includes(name)) HOSTFS.invalidate(root);
+      else { FS.unmount("/" + name); mounts.delete(name); }
+    }
+    for (const name of names) {
+      if (mounts.has(name) || RESERVED.has(name)) continue;
+      const at = "/" + name;
+      try { FS.mkdir(at); } catch (_) { /* exists */ }
+      try {
+        mounts.set(name, FS.mount(HOSTFS, { root: at }, at));
+      } catch (_) { /* a Pyodide file of that name: left as it is */ }
+    }
+  }
+
+  g().__wasmsandPython = {
+    load,
+    loaded: () => runMain !== null,
+    loadError: () => failed,
+    // run({mode, arg, argv, env, cwd, names, timeoutMs, umask, abort}, goHost) → exit
+    // status. mode "c" (arg: code), "file" (arg: path), "module" (arg: name),
+    // "stdin"; names: the VFS's top-level directories; abort: {flag, run}.
+    run(r, goHost) {
+      current = goHost;
+      umask = r.umask;
+      deadline = r.timeoutMs > 0 ? performance.now() + r.timeoutMs : Infinity;
+      abortFlag = r.abort ? r.abort.flag : null;
+      abortRun = r.abort ? r.abort.run : 0;
+      fired = -Infinity;
+      try {
+        mount(r.names);
+        return runMain(r.mode, r.arg, py.toPy(r.argv), py.toPy(r.env), r.cwd);
+      } catch (e) {
+        // the runtime itself failed (not the program, whose errors are
+        // Python exceptions): load a new one next time
+        runMain = null; py = null; loading = null; mounts.clear();
+        goHost.write(2, new TextEncoder().encode("python3: the Python runtime failed: " + String(e && e.message || e) + "\n"));
+        return 134;
+      } finally {
+        current = null;
+        deadline = Infinity;
+        abortRun = 0;
+      }
+    },
+  };
+}
+
+function g() { return globalThis; }
+function u8(b) { return b instanceof Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, b.byteLength); }
+
+// Pyodide's own directories, never covered by the VFS.
+const RESERVED = new Set(["lib", "dev", "proc"]);
+
+// lockDown keeps Python away from the worker's globals: the js and
+// pyodide_js modules go (see start), and no JS function hands out the
+// Function constructor, through which any JS value reaches globalThis.
+function lockDown(py) {
+  py.unregisterJsModule("js");
+  py.unregisterJsModule("pyodide_js");
+  const kinds = [function () {}, async function () {}, function* () {}, async function* () {}];
+  for (const f of kinds) {
+    Object.defineProperty(Object.getPrototypeOf(f), "constructor", { value: undefined, writable: false, configurable: false });
+  }
+}
+
+// hostFS is an Emscripten file system type that asks the Go VFS for
+// everything (host.* are Go functions: a number < 0 is -errno, WASI's
+// numbering, which is Emscripten's). Nodes are found by path, as in
+// Emscripten's NODEFS.
+function hostFS(py, umask) {
+  const FS = py.FS, PATH = py.PATH;
+  const fail = (n) => { throw new FS.ErrnoError(-n); };
+  const check = (r) => (typeof r === "number" && r < 0 ? fail(r) : r);
+  const call = (name, ...args) => check(currentHost()[name](...args));
+  const realPath = (node) => {
+    const parts = [];
+    while (node.parent !== node) { parts.push(node.name); node = node.parent; }
+    parts.push(node.mount.opts.root);
+    return PATH.normalize(parts.reverse().join("/"));
+  };
+  const child = (parent, name) => PATH.join2(realPath(parent), name);
+  const stat = (node, s) => ({
+    dev: 7, ino: s[2], mode: s[0], nlink: s[3], uid: s[7], gid: s[8], rdev: 0, size: s[1],
+    atime: new Date(s[4]), mtime: new Date(s[5]), ctime: new Date(s[6]),
+    blksize: 4096, blocks: Math.ceil(s[1] / 512),
+  });
+  const T = {
+    mount(m) { return T.createNode(null, "/", call("lstat", m.opts.root)[0]); },
+    createNode(parent, name, mode) {
+      const node = FS.createNode(parent, name, mode);
+      node.node_ops = T.node_ops;
+      node.stream_ops = T.stream_ops;
+      return node;
+    },
+    node_ops: {
+      getattr(node) { return stat(node, call("lstat", realPath(node))); },
+      setattr(node, attr) {
+        const p = realPath(node);
+        if (attr.mode != null) {
+          // FS.open sets a new file's mode right after creating it:
+          // the process's umask applies, as open(2)'s would
+          let mode = attr.mode;
+          if (node.created) { delete node.created; mode &= ~umask(); }
+          call("chmod", p, mode);
+          node.mode = (node.mode & ~0o7777) | (mode & 0o7777);
+        }
+        const a = attr.atime ?? null, m = attr.mtime ?? null;
+        if (typeof a === "number" || typeof m === "number") call("utimes", p, typeof a === "number" ? a : -1, typeof m === "number" ? m : -1);
+        if (attr.size !== undefined) call("truncate", p, attr.size);
+      },
+      lookup(parent, name) { return T.createNode(parent, name, call("lstat", child(parent, name))[0]); },
+      mknod(parent, name, mode) {
+        const p = child(parent, name);
+        if (FS.isDir(mode)) call("mkdir", p, mode & 0o7777);
+        else if (FS.isFile(mode)) call("create", p, mode & 0o7777);
+        else fail(-63); // EPERM: no devices or fifos from python
+        const node = T.createNode(parent, name, mode);
+        if (FS.isFile(mode)) node.created = true;
+        return node;
+      },
+      rename(oldNode, newDir, newName) {
+        call("rename", realPath(oldNode), child(newDir, newName));
+        try { FS.hashRemoveNode(FS.lookupNode(newDir, newName)); } catch (_) { /* none cached */ }
+        oldNode.name = newName;
+      },
+      unlink(parent, name) { call("unlink", child(parent, name)); },
+      rmdir(parent, name) { call("rmdir", child(parent, name)); },
+      readdir(node) { return [".", "..", ...call("readdir", realPath(node))]; },
+      symlink(parent, name, target) {
+        call("symlink", target, child(parent, name));
+        return T.createNode(parent, name, 0o120777);
+      },
+      readlink(node) { return call("readlink", realPath(node)); },
+    },
+    stream_ops: {
+      open(stream) {
+        if (FS.isDir(stream.node.mode)) return;
+        stream.shared.refcount = 1;
+        stream.handle = call("open", realPath(stream.node), stream.flags);
+      },
+      dup(stream) { stream.shared.refcount++; },
+      close(stream) {
+        if (stream.handle !== undefined && --stream.shared.refcount === 0) call("close", stream.handle);
+      },
+      read(stream, buffer, offset, length, position) {
+        return call("pread", stream.handle, new Uint8Array(buffer.buffer, buffer.byteOffset + offset, length), position);
+      },
+      write(stream, buffer, offset, length, position) {
+        return call("pwrite", stream.handle, new Uint8Array(buffer.buffer, buffer.byteOffset + offset, length), position);
+      },
+      llseek(stream, offset, whence) {
+        let pos = offset;
+        if (whence === 1) pos += stream.position;
+        else if (whence === 2 && FS.isFile(stream.node.mode)) pos += call("lstat", realPath(stream.node))[1];
+        if (pos < 0) fail(-28); // EINVAL
+        return pos;
+      },
+    },
+    // invalidate forgets the mount's cached nodes (not its root).
+    invalidate(root) {
+      const m = root.mount;
+      for (let i = 0; i < FS.nameTable.length; i++) {
+        for (let n = FS.nameTable[i]; n;) {
+          const next = n.name_next;
+          if (n.mount === m && n !== m.root) FS.hashRemoveNode(n);
+          n = next;
+        }
+      }
+    },
+  };
+  return T;
+}
+
+// current holds Go's functions for the run in progress.
+let current = null;
+
+function currentHost() {
+  if (!current) throw new Error("python: no run in progress");
+  return current;
+}
+
+// RUNNER is the Python half: one call per run, resetting what a new
+// interpreter would start without (argv, environment, cwd, __main__, the
+// user's modules, stdio buffers, atexit) and turning the ways a program
+// ends into an exit status.
+const RUNNER = String.raw`
+import sys, os, io, types, builtins, importlib, atexit, signal, traceback, time, runpy, gc
+import _wasmsand
+_base_modules = set(sys.modules)
+_base_path = [p for p in sys.path if p]
+
+class _Exit(BaseException):
+    pass
+
+def _os_exit(n):
+    raise _Exit(n)
+
+os._exit = _os_exit
+def _sleep(s):
+    if s < 0:
+        raise ValueError("sleep length must be non-negative")
+    _wasmsand.sleep(float(s))
+
+time.sleep = _sleep
+
+def _stdio():
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "rb", closefd=False)), encoding="utf-8", errors="surrogateescape")
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "wb", closefd=False)), encoding="utf-8", errors="surrogateescape")
+    sys.stderr = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "wb", closefd=False)), encoding="utf-8", errors="backslashreplace", line_buffering=True)
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr
+
+def _drop_user_modules():
+    for k in [k for k in sys.modules if k not in _base_modules]:
+        f = getattr(sys.modules[k], "__file__", None) or ""
+        if not f.startswith("/lib/"):
+            del sys.modules[k]
+
+def _reset(argv, env, cwd, path0):
+    _drop_user_modules()
+    sys.path[:] = [path0] + _base_path
+    sys.path_importer_cache.clear()
+    importlib.invalidate_caches()
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        os.chdir(cwd)
+    except OSError:
+        os.chdir("/")
+    sys.argv = list(argv)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    sys.settrace(None)
+    sys.setprofile(None)
+    _stdio()
+    main = types.ModuleType("__main__")
+    main.__builtins__ = builtins
+    sys.modules["__main__"] = main
+    return main
+
+def _status(e):
+    c = e.code
+    if c is None:
+        return 0
+    if isinstance(c, int):
+        return c & 0xff
+    print(c, file=sys.stderr)
+    return 1
+
+def _wasmsand_run(mode, arg, argv, env, cwd):
+    argv = list(argv)
+    path0 = ""
+    if mode == "file":
+        path0 = os.path.dirname(os.path.abspath(os.path.join(cwd, arg)))
+    elif mode == "module":
+        path0 = cwd
+    main = _reset(argv, dict(env), cwd, path0)
+    rc = 0
+    try:
+        if mode == "c":
+            main.__file__ = None
+            del main.__file__
+            exec(compile(arg, "<string>", "exec"), main.__dict__)
+        elif mode == "file":
+            with open(arg, "rb") as f:
+                code = f.read()
+            main.__file__ = arg
+            exec(compile(code, arg, "exec"), main.__dict__)
+        elif mode == "module":
+            runpy.run_module(arg, run_name="__main__", alter_sys=True)
+        else:
+            code = sys.stdin.read()
+            exec(compile(code, "<stdin>", "exec"), main.__dict__)
+    except SystemExit as e:
+        rc = _status(e)
+    except _Exit as e:
+        rc = int(e.args[0]) & 0xff
+    except KeyboardInterrupt as e:
+        if _wasmsand.stopped():
+            rc = 137  # timed out or cancelled: the sandbox says so
+        else:
+            traceback.print_exception(e)
+            rc = 130
+    except BaseException as e:
+        tb = e.__traceback__
+        if tb is not None and tb.tb_frame.f_code is _wasmsand_run.__code__:
+            tb = tb.tb_next
+        traceback.print_exception(type(e), e, tb)
+        rc = 1
+    finally:
+        try:
+            atexit._run_exitfuncs()
+        except BaseException:
+            pass
+        atexit._clear()
+        # what the program left open is flushed and closed now, as at an
+        # interpreter's exit, while its files are still at hand
+        main.__dict__.clear()
+        _drop_user_modules()
+        if _wasmsand.open_files() > 0:
+            gc.collect()
+        for s in (sys.stdout, sys.stderr):
+            try:
+                s.flush()
+            except BaseException:
+                pass
+    return rc
+`;

@@ -1,0 +1,91 @@
+// python3 as Pyodide (Sandbox.create({python: "pyodide"})) in the packed
+// package: one runtime per worker, loaded before the first run that names
+// python, sharing the sandbox's files with every other command.
+import assert from "node:assert";
+import { Sandbox } from "wasmsand";
+
+const sb = await Sandbox.create({ python: "pyodide", env: { GREETING: "hi" } });
+const run = async (cmd, opts) => {
+  const r = await sb.run(cmd, opts);
+  return { code: r.exitCode, out: r.stdout, err: r.stderr };
+};
+const eq = (got, want, what) => assert.deepStrictEqual(got, want, what + ": " + JSON.stringify(got));
+
+let r = await run("python3 -c 'import sys; print(sys.version_info[:2] >= (3, 14))'");
+eq(r, { code: 0, out: "True\n", err: "" }, "first run (loads Pyodide)");
+
+// files both ways, at once
+r = await run(`printf 'name,n\\nb,2\\na,1\\n' > t.csv
+python3 -c '
+import csv, json
+rows = sorted(csv.DictReader(open("t.csv")), key=lambda r: r["name"])
+json.dump(rows, open("out.json", "w"))
+'
+cat out.json; echo; ls -l out.json | cut -c1-10`);
+eq(r, { code: 0, out: '[{"name": "a", "n": "1"}, {"name": "b", "n": "2"}]\n-rw-r--r--\n', err: "" }, "csv → json");
+r = await run(`python3 -c '
+import os
+os.mkdir("d"); open("d/f", "w").write("x")
+os.rename("d/f", "d/g"); os.symlink("g", "d/l")
+print(sorted(os.listdir("d")), os.readlink("d/l"), open("d/l").read())
+os.chmod("d/g", 0o600); os.utime("d/g", (1000000000, 1000000000))
+'; stat -c '%a %Y' d/g; rm -r d`);
+eq(r, { code: 0, out: "['g', 'l'] g x\n600 1000000000\n", err: "" }, "file operations");
+
+// process: argv, environment, cwd, stdin, exit codes, tracebacks
+r = await run("(cd /tmp && echo 'import sys, os; print(sys.argv, os.getcwd(), os.environ[\"GREETING\"])' > a.py && python3 a.py x 'y z')");
+eq(r, { code: 0, out: "['a.py', 'x', 'y z'] /tmp hi\n", err: "" }, "script, argv, cwd, env");
+r = await run("echo 'print(input().upper())' > /tmp/s.py; echo hello | python3 /tmp/s.py; python3 - < /tmp/s.py <<< ignored; echo from-stdin | python3 -c 'import sys; print(sys.stdin.read().strip())'");
+assert.strictEqual(r.out.split("\n")[0], "HELLO", JSON.stringify(r));
+assert.ok(r.out.endsWith("from-stdin\n"), JSON.stringify(r));
+r = await run("python3 -c 'import sys; print(\"bye\"); sys.exit(3)'; echo $?; python3 -c 'import os; os._exit(4)'; echo $?; python3 -c 'raise SystemExit(\"msg\")'; echo $?");
+eq(r, { code: 0, out: "bye\n3\n4\n1\n", err: "msg\n" }, "exit statuses");
+r = await run("python3 -c '1/0'");
+eq(r, { code: 1, out: "", err: 'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\nZeroDivisionError: division by zero\n' }, "traceback");
+r = await run("python3 nosuch.py");
+eq(r.code, 2, "missing script");
+assert.match(r.err, /can't open file '\/home\/user\/nosuch.py'/);
+r = await run("python3 -c 'print(1)' | tr 1 2; python3 -c 'import sys; sys.stderr.write(\"e\\n\")' 2>&1 >/dev/null");
+eq(r, { code: 0, out: "2\ne\n", err: "" }, "pipes and redirections");
+
+// a new interpreter each run: nothing of the last one is left
+r = await run("python3 -c 'X = 1; import os; os.environ[\"Z\"] = \"1\"; os.chdir(\"/\")'; python3 -c 'import os; print(\"X\" in globals(), os.environ.get(\"Z\"), os.getcwd())'");
+eq(r, { code: 0, out: "False None /home/user\n", err: "" }, "reset between runs");
+r = await run("echo 'V = 1' > m.py; python3 -c 'import m; print(m.V)'; echo 'V = 2' > m.py; python3 -c 'import m; print(m.V)'");
+eq(r.out, "1\n2\n", "user modules are imported afresh");
+
+// limits: a busy loop and a sleep end at the timeout; the runtime lives on
+let t = performance.now();
+r = await run("python3 -c 'while True: pass'", { timeoutMs: 1000 });
+eq(r.code, 124, "busy loop times out");
+assert.ok(performance.now() - t < 5000);
+t = performance.now();
+r = await run("python3 -c 'import time; time.sleep(30)'", { timeoutMs: 500 });
+eq(r.code, 124, "sleep times out");
+assert.ok(performance.now() - t < 5000);
+r = await run("python3 -c 'print(\"alive\")'");
+eq(r.out, "alive\n", "after timeouts");
+
+// isolation: no host environment, files or JS globals
+process.env.WASMSAND_SECRET = "leak";
+r = await run(`python3 -c '
+import os
+print("WASMSAND_SECRET" in os.environ, os.path.exists("/node_modules"), os.path.exists(${JSON.stringify(process.cwd())}))
+for m in ("js", "pyodide_js"):
+    try:
+        __import__(m); print(m, "importable")
+    except ImportError:
+        pass
+try:
+    import pyodide.ffi
+    g = pyodide.ffi.to_js({}).constructor.constructor("return globalThis")()
+    print("globalThis reached", g)
+except Exception:
+    pass
+open("/etc/passwd", "a")
+'`);
+eq(r.out, "False False False\n", "isolation: " + r.err);
+assert.match(r.err, /PermissionError/);
+
+await sb.destroy();
+console.log("python (pyodide): ok");

@@ -1,0 +1,516 @@
+//go:build js && wasm
+
+// Package pyodide makes python3 and python, on the JS platforms, the Pyodide
+// runtime that jsapi/python.js hosts in the core's worker: a peer
+// WebAssembly instance whose files are the sandbox's VFS. Each run is one
+// synchronous call into Pyodide; the files, stdin and output it uses come
+// back here through host functions made once (js.FuncOf) that serve the run
+// in progress.
+//
+// Pyodide loads asynchronously, so the worker loads it before a run whose
+// command line may need it (see NeedsPython); a run that reaches python
+// some other way before then fails with a clear message.
+package pyodide
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	goruntime "runtime"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"github.com/wasmsand/wasmsand/shell"
+	"github.com/wasmsand/wasmsand/vfs"
+	"github.com/wasmsand/wasmsand/wasi"
+)
+
+// runtime is jsapi/python.js's object, or undefined.
+func runtime() js.Value { return js.Global().Get("__wasmsandPython") }
+
+// Available says whether the host installed Pyodide.
+func Available() bool { return runtime().Type() == js.TypeObject }
+
+// Loaded says whether Pyodide is ready for runs.
+func Loaded() bool { return Available() && runtime().Get("loaded").Invoke().Bool() }
+
+// Commands are python3 and python over Pyodide, for core.Options.Commands;
+// nil without Pyodide.
+func Commands() []shell.Command {
+	if !Available() {
+		return nil
+	}
+	return []shell.Command{{Name: "python3", Run: Run}, {Name: "python", Run: Run}}
+}
+
+// NeedsPython says whether a command line may run python: it names it, or
+// names a file (a script, say) that does. Over-approximate: a false yes
+// only loads Pyodide early.
+func NeedsPython(fsys *vfs.FS, cwd, cmd string) bool {
+	if strings.Contains(cmd, "python") {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(cmd, func(r rune) bool { return strings.ContainsRune(" \t\n;&|()<>`$\"'", r) }) {
+		p := w
+		if !path.IsAbs(p) {
+			p = path.Join(cwd, p)
+		}
+		fi, err := fsys.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+			continue
+		}
+		if b, err := fsys.ReadFile(p); err == nil && strings.Contains(string(b), "python") {
+			return true
+		}
+	}
+	return false
+}
+
+// abort is the page's cancel flag and this run's key in it (see SetAbort).
+var abort struct {
+	flag js.Value
+	key  int
+}
+
+// SetAbort tells runs which cancel flag (an Int32Array over shared memory)
+// and key mean "stop": Pyodide polls it itself while Go waits.
+func SetAbort(flag js.Value, key int) { abort.flag, abort.key = flag, key }
+
+// Run is the python3 command.
+func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
+	name := path.Base(req.Argv[0])
+	inv, err := parseArgs(req.Argv)
+	if err != nil {
+		fmt.Fprintf(req.Stderr, "%s\nusage: %s [option] ... [-c cmd | -m mod | file | -] [arg] ...\nTry `python -h' for more information.\n", err, name)
+		return 2
+	}
+	if inv.help {
+		fmt.Fprintf(req.Stdout, "usage: %s [option] ... [-c cmd | -m mod | file | -] [arg] ...\n", name)
+		return 0
+	}
+	rt := runtime()
+	if !Loaded() {
+		if msg := rt.Call("loadError").String(); msg != "" {
+			fmt.Fprintf(req.Stderr, "%s: Pyodide could not be loaded: %s\n", name, msg)
+		} else {
+			fmt.Fprintf(req.Stderr, "%s: Pyodide is not loaded: it loads before a run whose command line names python (or a script that does)\n", name)
+		}
+		return 126
+	}
+	if inv.mode == "file" {
+		abs := inv.arg
+		if !path.IsAbs(abs) {
+			abs = path.Join(req.Dir, abs)
+		}
+		// CPython's words (errno as on Linux)
+		if fi, err := s.FS().Stat(abs); err != nil {
+			fmt.Fprintf(req.Stderr, "%s: can't open file '%s': [Errno 2] No such file or directory\n", name, abs)
+			return 2
+		} else if fi.IsDir() {
+			fmt.Fprintf(req.Stderr, "%s: can't open file '%s': [Errno 21] Is a directory\n", name, abs)
+			return 2
+		}
+	}
+	r := &run{fsys: s.FS(), stdin: req.Stdin, stdout: req.Stdout, stderr: req.Stderr,
+		files: map[int]*vfs.File{}, umask: fs.FileMode(req.Umask)}
+	defer r.closeAll()
+	cur = r
+	defer func() { cur = nil }()
+
+	env := map[string]any{}
+	for _, kv := range req.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	var names []any
+	if ents, err := s.FS().ReadDir("/"); err == nil {
+		for _, e := range ents {
+			if e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	argv := make([]any, len(inv.argv))
+	for i, a := range inv.argv {
+		argv[i] = a
+	}
+	timeout := 0.0
+	if d, ok := ctx.Deadline(); ok {
+		timeout = max(1, float64(time.Until(d))/float64(time.Millisecond))
+	}
+	call := js.ValueOf(map[string]any{"mode": inv.mode, "arg": inv.arg, "argv": argv, "env": env,
+		"cwd": req.Dir, "names": names, "timeoutMs": timeout, "umask": int(req.Umask)})
+	if abort.key != 0 {
+		call.Set("abort", map[string]any{"flag": abort.flag, "run": abort.key})
+	}
+	rc := rt.Call("run", call, hostObject())
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		// Go's timers could not fire while Pyodide held the thread: let
+		// the run's deadline cancel it before the shell goes on
+		for i := 0; i < 10 && ctx.Err() == nil; i++ {
+			goruntime.Gosched()
+		}
+	}
+	if ctx.Err() != nil {
+		return 137 // the sandbox reports the timeout or the cancel
+	}
+	return rc.Int()
+}
+
+// invocation is a parsed python3 command line.
+type invocation struct {
+	mode string // "c", "module", "file", "stdin"
+	arg  string
+	argv []string // sys.argv
+	help bool
+}
+
+// parseArgs reads CPython's command line: options (accepted; those that
+// change nothing here are ignored), then -c CMD, -m MOD, FILE or -.
+func parseArgs(args []string) (invocation, error) {
+	inv := invocation{mode: "stdin"}
+	i := 1
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			i++
+			break
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		switch a {
+		case "--help":
+			inv.help = true
+			return inv, nil
+		case "--version":
+			inv.mode, inv.arg, inv.argv = "c", "import sys; print('Python ' + sys.version.split()[0])", []string{"-c"}
+			return inv, nil
+		case "--check-hash-based-pycs":
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			return inv, fmt.Errorf("unknown option %s", a)
+		}
+		for j := 1; j < len(a); j++ {
+			switch c := a[j]; c {
+			case 'c', 'm':
+				rest := a[j+1:]
+				if rest == "" {
+					i++
+					if i >= len(args) {
+						return inv, fmt.Errorf("Argument expected for the -%c option", c)
+					}
+					rest = args[i]
+				}
+				if c == 'c' {
+					inv.mode, inv.arg = "c", rest
+					inv.argv = append([]string{"-c"}, args[i+1:]...)
+				} else {
+					inv.mode, inv.arg = "module", rest
+					inv.argv = append([]string{"-m"}, args[i+1:]...)
+				}
+				return inv, nil
+			case 'W', 'X':
+				if j == len(a)-1 {
+					i++
+				}
+				j = len(a)
+			case 'V':
+				inv.mode, inv.arg, inv.argv = "c", "import sys; print('Python ' + sys.version.split()[0])", []string{"-c"}
+				return inv, nil
+			case 'h', '?':
+				inv.help = true
+				return inv, nil
+			case 'b', 'B', 'd', 'E', 'i', 'I', 'O', 'P', 'q', 's', 'S', 'u', 'v', 'x':
+			default:
+				return inv, fmt.Errorf("Unknown option: -%c", c)
+			}
+		}
+	}
+	if i < len(args) && args[i] != "-" {
+		inv.mode, inv.arg = "file", args[i]
+		inv.argv = append([]string{}, args[i:]...)
+		return inv, nil
+	}
+	inv.argv = []string{""}
+	if i < len(args) {
+		inv.argv = append([]string{"-"}, args[i+1:]...)
+	}
+	return inv, nil
+}
+
+// run is the state of the python run in progress: the host functions
+// serve it.
+type run struct {
+	fsys           *vfs.FS
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	files          map[int]*vfs.File
+	next           int
+	umask          fs.FileMode
+}
+
+var cur *run
+
+func (r *run) closeAll() {
+	for _, f := range r.files {
+		f.Close()
+	}
+}
+
+// uid and gid are the sandbox user's, as for every other process.
+const uid, gid = shell.UserID, shell.UserID
+
+var host js.Value
+
+// hostObject is the object of Go functions jsapi/python.js calls: numbers
+// below zero are -errno (WASI's numbering, which is Emscripten's).
+func hostObject() js.Value {
+	if host.Truthy() {
+		return host
+	}
+	host = js.Global().Get("Object").New()
+	def := func(name string, f func(r *run, a []js.Value) any) {
+		host.Set(name, js.FuncOf(func(_ js.Value, a []js.Value) (out any) {
+			defer func() {
+				if p := recover(); p != nil {
+					out = -int(wasi.EIO)
+				}
+			}()
+			if cur == nil {
+				return -int(wasi.EBADF)
+			}
+			return f(cur, a)
+		}))
+	}
+	def("write", func(r *run, a []js.Value) any {
+		b := make([]byte, a[1].Length())
+		js.CopyBytesToGo(b, a[1])
+		w := r.stdout
+		if a[0].Int() == 2 {
+			w = r.stderr
+		}
+		if w != nil {
+			if _, err := w.Write(b); err != nil {
+				return -int(wasi.EPIPE)
+			}
+		}
+		return len(b)
+	})
+	def("read", func(r *run, a []js.Value) any {
+		if r.stdin == nil {
+			return 0
+		}
+		b := make([]byte, a[0].Length())
+		n, err := r.stdin.Read(b)
+		if n == 0 && err != nil && !errors.Is(err, io.EOF) {
+			return -int(wasi.EIO)
+		}
+		js.CopyBytesToJS(a[0], b[:n])
+		return n
+	})
+	def("openFiles", func(r *run, a []js.Value) any { return len(r.files) })
+	def("lstat", func(r *run, a []js.Value) any {
+		fi, err := r.fsys.Lstat(a[0].String())
+		if err != nil {
+			return errno(err)
+		}
+		st := fi.Sys().(*vfs.Stat)
+		ms := func(t time.Time) any { return float64(t.UnixNano()) / 1e6 }
+		size := st.Size
+		if st.Mode.IsDir() {
+			size = 4096
+		}
+		return []any{wasi.LinuxMode(st.Mode), size, st.Ino, st.Nlink, ms(st.Atime), ms(st.Mtime), ms(st.Ctime), st.Uid, st.Gid}
+	})
+	def("readdir", func(r *run, a []js.Value) any {
+		p := a[0].String()
+		if err := r.fsys.CheckAccess(p, vfs.AccessRead, uid, gid); err != nil {
+			return errno(err)
+		}
+		ents, err := r.fsys.ReadDir(p)
+		if err != nil {
+			return errno(err)
+		}
+		names := make([]any, len(ents))
+		for i, e := range ents {
+			names[i] = e.Name()
+		}
+		return names
+	})
+	def("mkdir", func(r *run, a []js.Value) any {
+		p := a[0].String()
+		if err := r.fsys.CheckCreate(p, uid, gid); err != nil {
+			return errno(err)
+		}
+		return status(r.fsys.Mkdir(p, wasi.PermFromLinux(uint32(a[1].Int()))&^r.umask))
+	})
+	def("create", func(r *run, a []js.Value) any {
+		p := a[0].String()
+		if err := r.fsys.CheckCreate(p, uid, gid); err != nil {
+			return errno(err)
+		}
+		f, err := r.fsys.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, wasi.PermFromLinux(uint32(a[1].Int()))&^r.umask)
+		if err != nil {
+			return errno(err)
+		}
+		return status(f.Close())
+	})
+	def("unlink", func(r *run, a []js.Value) any {
+		p := a[0].String()
+		if err := r.fsys.CheckCreate(p, uid, gid); err != nil {
+			return errno(err)
+		}
+		return status(r.fsys.Unlink(p))
+	})
+	def("rmdir", func(r *run, a []js.Value) any {
+		p := a[0].String()
+		if err := r.fsys.CheckCreate(p, uid, gid); err != nil {
+			return errno(err)
+		}
+		return status(r.fsys.Rmdir(p))
+	})
+	def("rename", func(r *run, a []js.Value) any {
+		from, to := a[0].String(), a[1].String()
+		if err := r.fsys.CheckCreate(from, uid, gid); err != nil {
+			return errno(err)
+		}
+		if err := r.fsys.CheckCreate(to, uid, gid); err != nil {
+			return errno(err)
+		}
+		return status(r.fsys.Rename(from, to))
+	})
+	def("symlink", func(r *run, a []js.Value) any {
+		p := a[1].String()
+		if err := r.fsys.CheckCreate(p, uid, gid); err != nil {
+			return errno(err)
+		}
+		return status(r.fsys.Symlink(a[0].String(), p))
+	})
+	def("readlink", func(r *run, a []js.Value) any {
+		t, err := r.fsys.Readlink(a[0].String())
+		if err != nil {
+			return errno(err)
+		}
+		return t
+	})
+	def("chmod", func(r *run, a []js.Value) any {
+		p := a[0].String()
+		if e := owner(r.fsys, p); e != 0 {
+			return e
+		}
+		return status(r.fsys.Chmod(p, wasi.PermFromLinux(uint32(a[1].Int()))))
+	})
+	def("utimes", func(r *run, a []js.Value) any {
+		p := a[0].String()
+		if e := owner(r.fsys, p); e != 0 {
+			return e
+		}
+		fi, err := r.fsys.Stat(p)
+		if err != nil {
+			return errno(err)
+		}
+		st := fi.Sys().(*vfs.Stat)
+		at, mt := st.Atime, st.Mtime
+		if v := a[1].Float(); v >= 0 {
+			at = time.UnixMilli(0).Add(time.Duration(v * float64(time.Millisecond)))
+		}
+		if v := a[2].Float(); v >= 0 {
+			mt = time.UnixMilli(0).Add(time.Duration(v * float64(time.Millisecond)))
+		}
+		return status(r.fsys.Chtimes(p, at, mt, true))
+	})
+	def("truncate", func(r *run, a []js.Value) any {
+		p := a[0].String()
+		if err := r.fsys.CheckAccess(p, vfs.AccessWrite, uid, gid); err != nil {
+			return errno(err)
+		}
+		return status(r.fsys.Truncate(p, int64(a[1].Float())))
+	})
+	def("open", func(r *run, a []js.Value) any {
+		p, flags := a[0].String(), a[1].Int()
+		acc, want := os.O_RDONLY, uint32(vfs.AccessRead)
+		switch flags & 3 {
+		case 1:
+			acc, want = os.O_WRONLY, vfs.AccessWrite
+		case 2:
+			acc, want = os.O_RDWR, vfs.AccessRead|vfs.AccessWrite
+		}
+		if fi, err := r.fsys.Stat(p); err == nil && fi.Mode()&fs.ModeCharDevice == 0 {
+			if err := r.fsys.CheckAccess(p, want, uid, gid); err != nil {
+				return errno(err)
+			}
+		}
+		f, err := r.fsys.OpenFile(p, acc, 0)
+		if err != nil {
+			return errno(err)
+		}
+		r.next++
+		r.files[r.next] = f
+		return r.next
+	})
+	def("close", func(r *run, a []js.Value) any {
+		f, ok := r.files[a[0].Int()]
+		if !ok {
+			return -int(wasi.EBADF)
+		}
+		delete(r.files, a[0].Int())
+		return status(f.Close())
+	})
+	def("pread", func(r *run, a []js.Value) any {
+		f, ok := r.files[a[0].Int()]
+		if !ok {
+			return -int(wasi.EBADF)
+		}
+		b := make([]byte, a[1].Length())
+		n, err := f.ReadAt(b, int64(a[2].Float()))
+		if n == 0 && err != nil && !errors.Is(err, io.EOF) {
+			return errno(err)
+		}
+		js.CopyBytesToJS(a[1], b[:n])
+		return n
+	})
+	def("pwrite", func(r *run, a []js.Value) any {
+		f, ok := r.files[a[0].Int()]
+		if !ok {
+			return -int(wasi.EBADF)
+		}
+		b := make([]byte, a[1].Length())
+		js.CopyBytesToGo(b, a[1])
+		n, err := f.WriteAt(b, int64(a[2].Float()))
+		if err != nil && n == 0 {
+			return errno(err)
+		}
+		return n
+	})
+	return host
+}
+
+func errno(err error) int { return -int(wasi.ToErrno(err)) }
+
+func status(err error) int {
+	if err != nil {
+		return errno(err)
+	}
+	return 0
+}
+
+// owner: changing a file's mode or times takes its owner (or root).
+func owner(fsys *vfs.FS, p string) int {
+	fi, err := fsys.Stat(p)
+	if err != nil {
+		return errno(err)
+	}
+	if st := fi.Sys().(*vfs.Stat); st.Uid != uid {
+		return -int(wasi.EPERM)
+	}
+	return 0
+}
