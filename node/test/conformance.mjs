@@ -2,7 +2,8 @@
 // installed npm package: each case in a fork of a fresh sandbox, from an
 // empty /home/user/case, as `bash -c` (see suite.mjs).
 //
-// usage: node conformance.mjs SUITE_DIR [REPORT_FILE]   (env WASMSAND_CONFORMANCE_RUN=REGEXP)
+// usage: node conformance.mjs SUITE_DIR [REPORT_FILE]   (env WASMSAND_CONFORMANCE_RUN=REGEXP,
+// WASMSAND_PYTHON=pyodide for python3 as Pyodide)
 import os from "node:os";
 import { Sandbox } from "wasmsand";
 import { loadSuite, report } from "./suite.mjs";
@@ -18,7 +19,7 @@ const start = Date.now();
 const nWorkers = Math.max(1, Math.min(os.cpus().length, 4));
 const queue = all.slice();
 async function worker() {
-  const base = await Sandbox.create({ timeoutMs: 30000 });
+  const base = await Sandbox.create({ timeoutMs: 30000, python: process.env.WASMSAND_PYTHON });
   await base.run("mkdir -p /home/user/case", { script: true, stateless: true });
   for (let c; (c = queue.shift()); ) {
     const t0 = Date.now();

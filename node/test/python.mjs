@@ -48,6 +48,19 @@ assert.match(r.err, /can't open file '\/home\/user\/nosuch.py'/);
 r = await run("python3 -c 'print(1)' | tr 1 2; python3 -c 'import sys; sys.stderr.write(\"e\\n\")' 2>&1 >/dev/null");
 eq(r, { code: 0, out: "2\ne\n", err: "" }, "pipes and redirections");
 
+// child processes run in the sandbox's shell
+r = await run(`python3 -c '
+import subprocess, os
+print(subprocess.run(["sort", "-r"], input="a\\nb\\n", capture_output=True, text=True).stdout, end="")
+print(subprocess.call("exit 5", shell=True), os.system("echo sys") >> 8)
+print(os.popen("echo popen | tr a-z A-Z").read().strip())
+try:
+    subprocess.run(["no-such-x"])
+except FileNotFoundError as e:
+    print("FNF", e.filename)
+'`);
+eq(r, { code: 0, out: "b\na\nsys\n5 0\nPOPEN\nFNF no-such-x\n", err: "" }, "subprocess, os.system, os.popen");
+
 // a new interpreter each run: nothing of the last one is left
 r = await run("python3 -c 'X = 1; import os; os.environ[\"Z\"] = \"1\"; os.chdir(\"/\")'; python3 -c 'import os; print(\"X\" in globals(), os.environ.get(\"Z\"), os.getcwd())'");
 eq(r, { code: 0, out: "False None /home/user\n", err: "" }, "reset between runs");

@@ -13,6 +13,7 @@
 package pyodide
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -116,7 +117,18 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 			return 2
 		}
 	}
-	r := &run{fsys: s.FS(), stdin: req.Stdin, stdout: req.Stdout, stderr: req.Stderr,
+	// Stdin is read whole before Pyodide starts: a read from inside it
+	// cannot wait for a pipeline stage that has yet to run.
+	var stdin io.Reader
+	if req.Stdin != nil {
+		b, err := io.ReadAll(io.LimitReader(req.Stdin, maxStdin))
+		if err != nil && len(b) == 0 {
+			fmt.Fprintf(req.Stderr, "%s: stdin: %v\n", name, err)
+			return 1
+		}
+		stdin = bytes.NewReader(b)
+	}
+	r := &run{ctx: ctx, sh: s, umaskBits: req.Umask, fsys: s.FS(), stdin: stdin, stdout: req.Stdout, stderr: req.Stderr,
 		files: map[int]*vfs.File{}, umask: fs.FileMode(req.Umask)}
 	defer r.closeAll()
 	cur = r
@@ -162,6 +174,10 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	}
 	return rc.Int()
 }
+
+// maxStdin bounds what a run's stdin holds (an endless source such as
+// /dev/zero ends there).
+const maxStdin = 64 << 20
 
 // invocation is a parsed python3 command line.
 type invocation struct {
@@ -250,6 +266,9 @@ func parseArgs(args []string) (invocation, error) {
 // run is the state of the python run in progress: the host functions
 // serve it.
 type run struct {
+	ctx            context.Context
+	sh             *shell.Session
+	umaskBits      uint32
 	fsys           *vfs.FS
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -316,6 +335,48 @@ func hostObject() js.Value {
 		}
 		js.CopyBytesToJS(a[0], b[:n])
 		return n
+	})
+	// spawn(argv, shell, input|null, cwd, env, captureOut, captureErr, mergeErr)
+	// → [status, stdout, stderr]: a child process in the sandbox's shell.
+	def("spawn", func(r *run, a []js.Value) any {
+		argv := make([]string, a[0].Length())
+		for i := range argv {
+			argv[i] = a[0].Index(i).String()
+		}
+		if len(argv) == 0 {
+			return []any{-2}
+		}
+		dir := a[3].String()
+		var env []string
+		keys := js.Global().Get("Object").Call("keys", a[4])
+		for i := 0; i < keys.Length(); i++ {
+			k := keys.Index(i).String()
+			env = append(env, k+"="+a[4].Get(k).String())
+		}
+		if !a[1].Bool() {
+			if _, err := r.sh.LookPath(env, dir, argv[0]); err != nil {
+				return []any{-2}
+			}
+		}
+		var in io.Reader = bytes.NewReader(nil)
+		if a[2].Truthy() {
+			b := make([]byte, a[2].Length())
+			js.CopyBytesToGo(b, a[2])
+			in = bytes.NewReader(b)
+		}
+		var out, errb bytes.Buffer
+		req := &shell.ExecRequest{Argv: argv, Env: env, Dir: dir, Stdin: in, Stdout: r.stdout, Stderr: r.stderr, Umask: r.umaskBits}
+		if a[5].Bool() {
+			req.Stdout = &out
+		}
+		if a[6].Bool() {
+			req.Stderr = &errb
+		}
+		if a[7].Bool() {
+			req.Stderr = req.Stdout
+		}
+		st := r.sh.Exec(r.ctx, req)
+		return []any{st, toJS(out.Bytes()), toJS(errb.Bytes())}
 	})
 	def("openFiles", func(r *run, a []js.Value) any { return len(r.files) })
 	def("lstat", func(r *run, a []js.Value) any {
@@ -492,6 +553,12 @@ func hostObject() js.Value {
 		return n
 	})
 	return host
+}
+
+func toJS(b []byte) js.Value {
+	a := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(a, b)
+	return a
 }
 
 func errno(err error) int { return -int(wasi.ToErrno(err)) }
