@@ -7,8 +7,10 @@
 // VFS (Pyodide keeps its own /lib, /dev and /proc), and nothing of the host.
 
 // installPython sets globalThis.__wasmsandPython for the core.
-// loadPyodide(options) → Promise<pyodide>, indexURL: where its files are.
-export function installPython({ loadPyodide, indexURL }) {
+// loadPyodide(options) → Promise<pyodide>, indexURL: where its files are;
+// snapshot() → Promise<Uint8Array|null>, optional: a memory snapshot of a
+// started Pyodide (scripts/npm/pyodide-snapshot.mjs) to start from.
+export function installPython({ loadPyodide, indexURL, snapshot }) {
   let py = null;       // the loaded runtime
   let loading = null;  // its promise
   let failed = "";     // why the last load failed
@@ -51,10 +53,17 @@ export function installPython({ loadPyodide, indexURL }) {
 
   async function start() {
     // no host environment, globals or stdin reach the interpreter
-    py = await loadPyodide({
+    const opts = {
       indexURL, jsglobals: {}, env: { HOME: "/home/user" }, args: [],
       stdin: () => null, stdout: () => {}, stderr: () => {},
-    });
+    };
+    const snap = snapshot ? await snapshot().catch(() => null) : null;
+    try {
+      py = await loadPyodide(snap ? { ...opts, _loadSnapshot: snap } : opts);
+    } catch (e) {
+      if (!snap) throw e;
+      py = await loadPyodide(opts); // a snapshot of another build: start afresh
+    }
     lockDown(py);
     HOSTFS = hostFS(py, () => umask);
     py.setInterruptBuffer(interrupt);
@@ -72,8 +81,11 @@ export function installPython({ loadPyodide, indexURL }) {
         return r;
       },
     });
-    py.runPython(RUNNER);
-    py.runPython(SUBPROCESS);
+    // (a snapshot made by scripts/npm/pyodide-snapshot.mjs holds them)
+    if (py.globals.get("_wasmsand_setup") !== setupKey()) {
+      py.runPython(RUNNER);
+      py.runPython(SUBPROCESS);
+    }
     py.runPython("import sys; [sys.modules.pop(k, None) for k in ('js', 'pyodide_js')]");
     runMain = py.globals.get("_wasmsand_run");
     failed = "";
@@ -144,6 +156,32 @@ export function installPython({ loadPyodide, indexURL }) {
       }
     },
   };
+}
+
+// setupKey names this file's Python half, so that a snapshot that ran
+// another one is not taken for it.
+export function setupKey() {
+  let h = 5381;
+  for (const c of RUNNER + SUBPROCESS) h = (h * 33 + c.charCodeAt(0)) >>> 0;
+  return "wasmsand-" + h.toString(16) + "-" + (RUNNER.length + SUBPROCESS.length);
+}
+
+// readSnapshot undoes scripts/npm/pyodide-snapshot.mjs's file: the pages it
+// holds at their places, zeros elsewhere.
+export function readSnapshot(file) {
+  const b = file instanceof Uint8Array ? file : new Uint8Array(file);
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  if (String.fromCharCode(...b.subarray(0, 6)) !== "wsnap1") throw new Error("not a wasmsand Pyodide snapshot");
+  const total = v.getUint32(6, true), page = v.getUint32(10, true), n = v.getUint32(14, true);
+  const out = new Uint8Array(total);
+  let off = 18 + 4 * n;
+  for (let i = 0; i < n; i++) {
+    const at = v.getUint32(18 + 4 * i, true) * page;
+    const len = Math.min(page, total - at);
+    out.set(b.subarray(off, off + len), at);
+    off += len;
+  }
+  return out;
 }
 
 function g() { return globalThis; }
@@ -284,9 +322,8 @@ function currentHost() {
 // interpreter would start without (argv, environment, cwd, __main__, the
 // user's modules, stdio buffers, atexit) and turning the ways a program
 // ends into an exit status.
-const RUNNER = String.raw`
+export const RUNNER = String.raw`
 import sys, os, io, types, builtins, importlib, atexit, signal, traceback, time, runpy, gc
-import _wasmsand
 _base_modules = set(sys.modules)
 _base_path = [p for p in sys.path if p]
 
@@ -300,6 +337,7 @@ os._exit = _os_exit
 def _sleep(s):
     if s < 0:
         raise ValueError("sleep length must be non-negative")
+    import _wasmsand  # (registered from JS at each start: not kept in a snapshot)
     _wasmsand.sleep(float(s))
 
 time.sleep = _sleep
@@ -376,6 +414,7 @@ def _wasmsand_run(mode, arg, argv, env, cwd):
     except _Exit as e:
         rc = int(e.args[0]) & 0xff
     except KeyboardInterrupt as e:
+        import _wasmsand
         if _wasmsand.stopped():
             rc = 137  # timed out or cancelled: the sandbox says so
         else:
@@ -397,6 +436,7 @@ def _wasmsand_run(mode, arg, argv, env, cwd):
         # interpreter's exit, while its files are still at hand
         main.__dict__.clear()
         _drop_user_modules()
+        import _wasmsand
         if _wasmsand.open_files() > 0:
             gc.collect()
         for s in (sys.stdout, sys.stderr):
@@ -411,8 +451,8 @@ def _wasmsand_run(mode, arg, argv, env, cwd):
 // (Pyodide has no processes): Popen runs its command when it starts, or at
 // communicate() when it was given stdin=PIPE; run, call, check_output,
 // check_call, os.system and os.popen go through it.
-const SUBPROCESS = String.raw`
-import os, sys, io, subprocess, _wasmsand
+export const SUBPROCESS = String.raw`
+import os, sys, io, subprocess
 
 class _Popen:
     def __init__(self, args, bufsize=-1, executable=None, stdin=None, stdout=None, stderr=None,
@@ -462,6 +502,7 @@ class _Popen:
         _, out, err = self._how
         for s in (sys.stdout, sys.stderr):
             s.flush()
+        import _wasmsand
         r = _wasmsand.spawn(self._argv, self._shell, data, self._cwd, self._env,
                             out not in (None,), err not in (None, subprocess.STDOUT), err == subprocess.STDOUT)
         r = list(r)

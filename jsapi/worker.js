@@ -41,6 +41,20 @@ async function loadPython(core, args) {
   } catch (_) { /* py.loadError() has it */ }
 }
 
+// preloadPython starts loading Pyodide as a sandbox that uses it is made,
+// so that its first python run waits less (loading goes on between runs).
+function preloadPython(options) {
+  const py = globalThis.__wasmsandPython;
+  if (!py || py.loaded()) return;
+  try {
+    if (JSON.parse(options).python !== "pyodide") return;
+  } catch (_) {
+    return;
+  }
+  // (after create has answered: loading's first steps hold the thread)
+  setTimeout(() => py.load().catch(() => { /* py.loadError() has it */ }), 0);
+}
+
 // serve returns the message handler: calls run in order (a persisted save
 // finishes before the next run starts); post(msg, transfer) answers.
 // hooks.before(method, args) may return a promise awaited before the call
@@ -66,6 +80,7 @@ export function serve(corePromise, post, hooks = {}) {
     }
     if (hooks.before) await hooks.before(method, args);
     if (method === "run") await loadPython(core, args);
+    if (method === "create") preloadPython(args[0]);
     let res = fn(...args);
     if (res && typeof res.then === "function") res = await res; // persistLoad/persistSave
     const transfer = [];

@@ -32,7 +32,7 @@ for (const name of FS_CALLS) {
 globalThis.fs = syncFS; // (wasm_exec.js also writes the core's own stdout/stderr through it)
 require("./wasm_exec.js");
 const { startCore, serve } = require("../jsapi/worker.js"); // bundled in by scripts/npm
-const { installPython } = require("../jsapi/python.js");
+const { installPython, readSnapshot } = require("../jsapi/python.js");
 
 // python3 may be Pyodide (Sandbox.create({python: "pyodide"})), read from
 // the package's pyodide/ directory when a run first needs it.
@@ -41,6 +41,10 @@ if (fs.existsSync(path.join(pyodideDir, "pyodide.mjs"))) {
   installPython({
     indexURL: pyodideDir + path.sep,
     loadPyodide: async (opts) => (await import(require("url").pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href)).loadPyodide(opts),
+    snapshot: async () => {
+      const f = path.join(pyodideDir, "snapshot.bin");
+      return fs.existsSync(f) ? readSnapshot(fs.readFileSync(f)) : null;
+    },
   });
 }
 

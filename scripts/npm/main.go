@@ -127,6 +127,10 @@ func copyPyodide(src, dst string) {
 	for _, f := range []string{"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json", "README.md"} {
 		copyFile(filepath.Join(src, f), filepath.Join(dst, f))
 	}
+	// a started Pyodide's memory, to start from (~0.7 s instead of ~3 s)
+	cmd := exec.Command("node", "scripts/npm/pyodide-snapshot.mjs", dst, filepath.Join(dst, "snapshot.bin"))
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	check(cmd.Run())
 }
 
 // copyAssets copies the manifest and every file it names.
