@@ -10,7 +10,9 @@
 // loadPyodide(options) → Promise<pyodide>, indexURL: where its files are;
 // snapshot() → Promise<Uint8Array|null>, optional: a memory snapshot of a
 // started Pyodide (scripts/npm/pyodide-snapshot.mjs) to start from.
-export function installPython({ loadPyodide, indexURL, snapshot }) {
+// listIndex(index) → file names in a package index that is a directory
+// (Node), or null.
+export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
   let py = null;       // the loaded runtime
   let loading = null;  // its promise
   let failed = "";     // why the last load failed
@@ -126,8 +128,70 @@ export function installPython({ loadPyodide, indexURL, snapshot }) {
     }
   }
 
+  let importMap = null;  // import name → package of Pyodide's lock file
+  let stdlib = null;     // the interpreter's own modules
+  const failures = [];   // what the next run says on stderr
+
+  // loadImports loads the packages that provide modules the next run may
+  // import and the interpreter cannot import yet: from Pyodide's lock file
+  // (with their dependencies), or a wheel of that name in the index.
+  async function loadImports(names, index) {
+    await load();
+    if (!names || names.length === 0 || index === "none") return;
+    // (what the interpreter has: the stdlib and the packages loaded; a
+    // user's own module is not looked for, the VFS is not at hand now)
+    if (!stdlib) stdlib = new Set(py.runPython("import sys; list(sys.stdlib_module_names) + list(sys.builtin_module_names)").toJs());
+    const sitePackages = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+    const installed = (mod) => ["", ".py"].some((x) => py.FS.analyzePath(`${sitePackages}/${mod}${x}`).exists);
+    const importable = (mod) => stdlib.has(mod) || installed(mod);
+    const missing = names.filter((n) => !importable(n));
+    if (missing.length === 0) return;
+    const base = index || `https://cdn.jsdelivr.net/pyodide/v${py.version}/full/`;
+    const join = (f) => (base.endsWith("/") ? base + f : base + "/" + f);
+    const lock = py.lockfile.packages;
+    if (!importMap) {
+      importMap = new Map();
+      for (const [name, p] of Object.entries(lock)) for (const i of p.imports || []) importMap.set(i, name);
+    }
+    const files = listIndex ? listIndex(base) : null;
+    const urls = new Map(); // url → the module it is for
+    const add = (pkg, mod) => {
+      const p = lock[pkg];
+      if (!p || py.loadedPackages[pkg]) return;
+      const url = join(p.file_name);
+      if (urls.has(url)) return;
+      urls.set(url, mod);
+      for (const d of p.depends || []) add(d, mod);
+    };
+    for (const mod of missing) {
+      const wheel = files && files.find((f) => f.endsWith(".whl") && f.split("-")[0].replace(/[.-]/g, "_").toLowerCase() === mod.toLowerCase());
+      if (wheel) urls.set(join(wheel), mod);
+      else if (importMap.has(mod)) add(importMap.get(mod), mod);
+    }
+    if (urls.size === 0) return;
+    const errors = [];
+    // (unpacking uses temporary files, and between runs /tmp is not at
+    // hand: Pyodide's own directory serves instead)
+    py.FS.mkdirTree("/lib/.wasmsand-tmp");
+    py.runPython("import tempfile; tempfile.tempdir = '/lib/.wasmsand-tmp'");
+    try {
+      await py.loadPackage([...urls.keys()], { messageCallback: () => {}, errorCallback: (m) => errors.push(String(m)) });
+    } catch (e) {
+      errors.push(String(e && e.message || e));
+    } finally {
+      py.runPython("import tempfile; tempfile.tempdir = None");
+    }
+    for (const mod of new Set(urls.values())) {
+      if (!importable(mod)) {
+        const pkg = importMap.get(mod) || mod;
+        failures.push(`python3: package ${pkg} (for import ${mod}) could not be loaded from ${base}: ${errors.map((m) => m.replace(/[:;\s]+$/, "")).join(": ") || "not found"}\n`);
+      }
+    }
+  }
+
   g().__wasmsandPython = {
     load,
+    loadImports,
     loaded: () => runMain !== null,
     loadError: () => failed,
     // run({mode, arg, argv, env, cwd, names, timeoutMs, umask, abort}, goHost) → exit
@@ -141,6 +205,7 @@ export function installPython({ loadPyodide, indexURL, snapshot }) {
       abortRun = r.abort ? r.abort.run : 0;
       fired = -Infinity;
       try {
+        for (const f of failures.splice(0)) goHost.write(2, new TextEncoder().encode(f));
         mount(r.names);
         return runMain(r.mode, r.arg, py.toPy(r.argv), py.toPy(r.env), r.cwd);
       } catch (e) {
@@ -210,7 +275,9 @@ function hostFS(py, umask) {
   const FS = py.FS, PATH = py.PATH;
   const fail = (n) => { throw new FS.ErrnoError(-n); };
   const check = (r) => (typeof r === "number" && r < 0 ? fail(r) : r);
-  const call = (name, ...args) => check(currentHost()[name](...args));
+  // (outside a run there is no VFS to ask: EIO, never an exception that
+  // would be fatal to Pyodide)
+  const call = (name, ...args) => check(current ? current[name](...args) : -29);
   const realPath = (node) => {
     const parts = [];
     while (node.parent !== node) { parts.push(node.name); node = node.parent; }

@@ -133,7 +133,7 @@ export function defineSandbox(platform) {
       const o = {
         memoryLimitMb: opts.memoryLimitMb, timeoutMs: opts.timeoutMs, fsLimitMb: opts.fsLimitMb,
         maxProcesses: opts.maxProcesses, outputLimit: opts.outputLimit, env: opts.env,
-        pipeBufferMb: opts.pipeBufferMb, python: opts.python,
+        pipeBufferMb: opts.pipeBufferMb, python: opts.python, pythonIndex: opts.pythonIndex,
       };
       let files;
       if (opts.files) {

@@ -33,11 +33,11 @@ export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, on
 // report.
 async function loadPython(core, args) {
   const py = globalThis.__wasmsandPython;
-  if (!py || py.loaded()) return;
-  const need = core.needsPython(args[0], args[1]);
-  if (!need.value) return;
+  if (!py) return;
+  const need = core.needsPython(args[0], args[1]).value;
+  if (!need || !need.python) return;
   try {
-    await py.load();
+    await py.loadImports(need.imports, need.index);
   } catch (_) { /* py.loadError() has it */ }
 }
 

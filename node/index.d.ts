@@ -18,6 +18,11 @@ export interface CreateOptions {
    *  or "pyodide", Pyodide's CPython (3.14) in the same worker, loaded before the first run that
    *  names python (~3 s) and reused after. Node only for now. */
   python?: "wasi" | "pyodide";
+  /** With python: "pyodide", where packages come from: a URL or (Node) a directory holding Pyodide's
+   *  distribution (its pyodide-lock.json's wheels) or wheels of your own (`name-version-*.whl`).
+   *  Default: Pyodide's CDN for its version; "none": no loading. A run's imports (in its command
+   *  line and the scripts it names) are loaded, with their dependencies, before it starts. */
+  pythonIndex?: string;
   /** Added to the sandbox's default environment (the host's is never visible). */
   env?: Record<string, string>;
   /** Files to create, by path (relative paths are under /home/user). */

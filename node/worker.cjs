@@ -41,6 +41,14 @@ if (fs.existsSync(path.join(pyodideDir, "pyodide.mjs"))) {
   installPython({
     indexURL: pyodideDir + path.sep,
     loadPyodide: async (opts) => (await import(require("url").pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href)).loadPyodide(opts),
+    listIndex: (index) => {
+      if (/^[a-z][a-z0-9+.-]+:/i.test(index) && !index.startsWith("file:")) return null;
+      try {
+        return fs.readdirSync(index.startsWith("file:") ? require("url").fileURLToPath(index) : index);
+      } catch (_) {
+        return null;
+      }
+    },
     snapshot: async () => {
       const f = path.join(pyodideDir, "snapshot.bin");
       return fs.existsSync(f) ? readSnapshot(fs.readFileSync(f)) : null;

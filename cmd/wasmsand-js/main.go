@@ -38,6 +38,7 @@ var (
 	tools     core.ToolSource
 	sandboxes = map[int]*core.Sandbox{}
 	snapshots = map[int]snap{}
+	pyIndex   = map[int]string{} // Pyodide's package index, by sandbox (see createOptions)
 	nextID    = 1
 )
 
@@ -272,6 +273,10 @@ type createOptions struct {
 	// Python "pyodide" makes python3 the worker's Pyodide (jsapi/python.js)
 	// instead of the CPython WASI program.
 	Python string `json:"python"`
+	// PythonIndex is where Pyodide's packages come from: a URL or (Node) a
+	// directory holding Pyodide's distribution or wheels; "" is Pyodide's
+	// CDN for its version; "none" turns loading off.
+	PythonIndex string `json:"pythonIndex"`
 }
 
 // create(optionsJSON, state Uint8Array|undefined, files {path: Uint8Array}) → id
@@ -330,6 +335,7 @@ func create(args []js.Value) (any, error) {
 	id := nextID
 	nextID++
 	sandboxes[id] = sb
+	pyIndex[id] = o.PythonIndex
 	return id, nil
 }
 
@@ -395,6 +401,9 @@ func run(args []js.Value) (any, error) {
 	}, nil
 }
 
+// needsPython(id, command) → {python, imports, index}: whether the worker
+// should load Pyodide before this run, and which modules its Python code
+// may import, from which package index.
 func needsPython(args []js.Value) (any, error) {
 	sb, err := sandbox(args)
 	if err != nil {
@@ -404,8 +413,15 @@ func needsPython(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, ok := sb.Command("python3")
-	return ok && c.Run != nil && !pyodide.Loaded() && pyodide.NeedsPython(sb.FS(), sb.Cwd(), cmd), nil
+	if c, ok := sb.Command("python3"); !ok || c.Run == nil {
+		return map[string]any{"python": false}, nil
+	}
+	python, imports := pyodide.Needs(sb.FS(), sb.Cwd(), cmd)
+	names := make([]any, len(imports))
+	for i, n := range imports {
+		names[i] = n
+	}
+	return map[string]any{"python": python, "imports": names, "index": pyIndex[args[0].Int()]}, nil
 }
 
 // jsWriter hands output to a JS function as it comes.
@@ -553,6 +569,7 @@ func fork(args []js.Value) (any, error) {
 	id := nextID
 	nextID++
 	sandboxes[id] = child
+	pyIndex[id] = pyIndex[arg(args, 0).Int()]
 	return id, nil
 }
 
@@ -702,6 +719,7 @@ func destroy(args []js.Value) (any, error) {
 	}
 	id := arg(args, 0).Int()
 	delete(sandboxes, id)
+	delete(pyIndex, id)
 	var gone []int
 	for sid, s := range snapshots {
 		if s.owner == id {

@@ -2,6 +2,10 @@
 // package: one runtime per worker, loaded before the first run that names
 // python, sharing the sandbox's files with every other command.
 import assert from "node:assert";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import { Sandbox } from "wasmsand";
 
 const sb = await Sandbox.create({ python: "pyodide", env: { GREETING: "hi" } });
@@ -101,4 +105,34 @@ eq(r.out, "False False False\n", "isolation: " + r.err);
 assert.match(r.err, /PermissionError/);
 
 await sb.destroy();
+
+// packages: a wheel this test builds (with the sandbox's own zip), in a
+// local index directory, loaded before the run that imports it
+const wheels = fs.mkdtempSync(path.join(os.tmpdir(), "wasmsand-wheels-"));
+const maker = await Sandbox.create();
+r = await maker.run(`mkdir -p w/mypkg w/mypkg-1.0.dist-info && cd w &&
+echo 'def hello(): return "hello from mypkg"' > mypkg/__init__.py &&
+printf 'Metadata-Version: 2.1\\nName: mypkg\\nVersion: 1.0\\n' > mypkg-1.0.dist-info/METADATA &&
+printf 'Wheel-Version: 1.0\\nGenerator: wasmsand-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n' > mypkg-1.0.dist-info/WHEEL &&
+printf 'mypkg/__init__.py,,\\nmypkg-1.0.dist-info/METADATA,,\\nmypkg-1.0.dist-info/WHEEL,,\\nmypkg-1.0.dist-info/RECORD,,\\n' > mypkg-1.0.dist-info/RECORD &&
+zip -qr ../mypkg-1.0-py3-none-any.whl .`);
+assert.strictEqual(r.exitCode, 0, r.stderr);
+fs.writeFileSync(path.join(wheels, "mypkg-1.0-py3-none-any.whl"), await maker.readFile("/home/user/mypkg-1.0-py3-none-any.whl"));
+await maker.destroy();
+const withPkg = await Sandbox.create({ python: "pyodide", pythonIndex: wheels });
+r = await withPkg.run("echo 'from mypkg import hello; print(hello())' > use.py; python3 use.py");
+assert.deepStrictEqual([r.exitCode, r.stdout, r.stderr], [0, "hello from mypkg\n", ""], "wheel from a local index");
+await withPkg.destroy();
+fs.rmSync(wheels, { recursive: true, force: true });
+
+// an index that does not serve the package: a clear error naming it
+const server = http.createServer((req, res) => { res.writeHead(404); res.end(); });
+await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const noIndex = await Sandbox.create({ python: "pyodide", pythonIndex: `http://127.0.0.1:${server.address().port}/` });
+r = await noIndex.run("python3 -c 'import six'");
+assert.strictEqual(r.exitCode, 1);
+assert.match(r.stderr, /^python3: package six \(for import six\) could not be loaded from http:\/\/127\.0\.0\.1:\d+\/: /, r.stderr);
+assert.match(r.stderr, /ModuleNotFoundError: No module named 'six'/);
+await noIndex.destroy();
+server.close();
 console.log("python (pyodide): ok");

@@ -21,6 +21,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	goruntime "runtime"
 	"strings"
 	"syscall/js"
@@ -49,13 +50,13 @@ func Commands() []shell.Command {
 	return []shell.Command{{Name: "python3", Run: Run}, {Name: "python", Run: Run}}
 }
 
-// NeedsPython says whether a command line may run python: it names it, or
-// names a file (a script, say) that does. Over-approximate: a false yes
-// only loads Pyodide early.
-func NeedsPython(fsys *vfs.FS, cwd, cmd string) bool {
-	if strings.Contains(cmd, "python") {
-		return true
-	}
+// Needs is what a run may need of Pyodide before it starts: the runtime,
+// and the modules its Python code imports (the run cannot wait for
+// either). The command line and the files it names (scripts, say) are
+// scanned as text: over-approximate, a false yes only loads something
+// early.
+func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports []string) {
+	texts := []string{cmd}
 	for _, w := range strings.FieldsFunc(cmd, func(r rune) bool { return strings.ContainsRune(" \t\n;&|()<>`$\"'", r) }) {
 		p := w
 		if !path.IsAbs(p) {
@@ -65,12 +66,35 @@ func NeedsPython(fsys *vfs.FS, cwd, cmd string) bool {
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
 			continue
 		}
-		if b, err := fsys.ReadFile(p); err == nil && strings.Contains(string(b), "python") {
-			return true
+		if b, err := fsys.ReadFile(p); err == nil {
+			texts = append(texts, string(b))
 		}
 	}
-	return false
+	seen := map[string]bool{}
+	for _, t := range texts {
+		if strings.Contains(t, "python") {
+			python = true
+		}
+		for _, m := range importRE.FindAllStringSubmatch(t, -1) {
+			names := []string{m[1]}
+			if m[1] == "" {
+				names = strings.Split(m[2], ",")
+			}
+			for _, n := range names {
+				n = strings.Fields(n)[0]
+				n, _, _ = strings.Cut(n, ".")
+				if n != "" && !seen[n] {
+					seen[n] = true
+					imports = append(imports, n)
+				}
+			}
+		}
+	}
+	return python, imports
 }
+
+// importRE finds `import a.b as c, d` and `from a.b import c`.
+var importRE = regexp.MustCompile(`\bfrom\s+([A-Za-z_]\w*)[\w.]*\s+import\b|\bimport\s+([A-Za-z_][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[A-Za-z_][\w.]*(?:\s+as\s+\w+)?)*)`)
 
 // abort is the page's cancel flag and this run's key in it (see SetAbort).
 var abort struct {
