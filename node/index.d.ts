@@ -16,7 +16,7 @@ export interface CreateOptions {
   pipeBufferMb?: number;
   /** What python3 is: "wasi" (default), CPython 3.11 as a WASI program like every other command;
    *  or "pyodide", Pyodide's CPython (3.14) in the same worker, loaded before the first run that
-   *  names python (~3 s) and reused after. Node only for now. */
+   *  names python (~1 s from the package's snapshot) and reused after. */
   python?: "wasi" | "pyodide";
   /** With python: "pyodide", where packages come from: a URL or (Node) a directory holding Pyodide's
    *  distribution (its pyodide-lock.json's wheels) or wheels of your own (`name-version-*.whl`).
@@ -39,6 +39,9 @@ export interface CreateOptions {
   assetsUrl?: string | URL;
   /** Browser: URL of the core (default: wasmsand.wasm beside the package's web/ directory). */
   coreUrl?: string | URL;
+  /** Browser: URL of Pyodide's files, for python: "pyodide" (default: pyodide/ beside the package's
+   *  web/ directory). */
+  pyodideUrl?: string | URL;
   /** Browser: progress of each guest program fetched, by the byte; `cached` when it came
    *  from the Cache API. */
   onProgress?: (p: { asset: string; loaded: number; total: number; cached?: boolean }) => void;

@@ -60,6 +60,7 @@ export const Sandbox = defineSandbox({
       worker: String(opts.workerUrl || new URL("worker.js", here)),
       coreUrl: String(opts.coreUrl || new URL("../wasmsand.wasm", here)),
       assetsUrl: String(opts.assetsUrl || new URL("../assets/", here)),
+      pyodideUrl: String(opts.pyodideUrl || new URL("../pyodide/", here)),
     };
     const key = JSON.stringify(urls);
     const reused = pool.take(key);
@@ -79,7 +80,7 @@ export const Sandbox = defineSandbox({
     core.poolKey = key;
     worker.onmessage = ({ data }) => core.receive(data);
     worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
-    const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, abortFlag: core.abortFlag };
+    const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag };
     compiledCore(urls.coreUrl).then(
       (module) => worker.postMessage({ init: { ...init, module } }),
       () => worker.postMessage({ init })); // the worker fetches and compiles it itself

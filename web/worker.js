@@ -10,6 +10,7 @@
 // is fetched synchronously (allowed in workers) and cached afterwards.
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
+import { installPython, readSnapshot } from "../jsapi/python.js";
 import { openCache, cacheKey, hashHex, store } from "./cache.js";
 
 let base = "";
@@ -149,13 +150,27 @@ async function loadManifest() {
   ready.set("manifest.json", data);
 }
 
+// installPyodide offers python3 as Pyodide (Sandbox.create({python:
+// "pyodide"})), its files fetched from url when a sandbox first needs it.
+function installPyodide(url) {
+  installPython({
+    indexURL: url,
+    loadPyodide: async (opts) => (await import(/* webpackIgnore: true */ url + "pyodide.mjs")).loadPyodide(opts),
+    snapshot: async () => {
+      const res = await fetch(url + "snapshot.bin");
+      return res.ok ? readSnapshot(new Uint8Array(await res.arrayBuffer())) : null;
+    },
+  });
+}
+
 let handler = null;
 const early = [];
 
 onmessage = ({ data }) => {
   if (data.init) {
-    const { coreUrl, assetsUrl, abortFlag, module } = data.init;
+    const { coreUrl, assetsUrl, pyodideUrl, abortFlag, module } = data.init;
     base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
+    if (pyodideUrl) installPyodide(pyodideUrl.endsWith("/") ? pyodideUrl : pyodideUrl + "/");
     const corePromise = Promise.all([
       loadManifest(),
       module || WebAssembly.compileStreaming(fetch(coreUrl)), // (compiled by the page, as a rule)

@@ -80,6 +80,26 @@ window.tests = {
     out.fresh = (await (await Sandbox.create()).run("echo fresh")).stdout;
     return out;
   },
+  async python() {
+    const sb = await Sandbox.create({ python: "pyodide" });
+    const r = async (c, o) => { const x = await sb.run(c, o); return [x.exitCode, x.stdout, x.stderr]; };
+    const out = { shared: typeof SharedArrayBuffer === "function" };
+    out.files = await r("printf 'b\\na\\n' > in.txt; python3 -c 'open(\\"out.txt\\", \\"w\\").write(\\"\\".join(sorted(open(\\"in.txt\\"))))'; cat out.txt");
+    out.exit = await r("python3 -c 'import sys; sys.exit(3)'");
+    out.sub = await r("python3 -c 'import subprocess; print(subprocess.check_output([\\"seq\\", \\"2\\"], text=True), end=\\"\\")'");
+    out.isolated = await r("python3 -c 'import js'");
+    let t0 = performance.now();
+    out.timeout = (await sb.run("python3 -c 'while True: pass'", { timeoutMs: 1000 })).exitCode;
+    out.timeoutMs = performance.now() - t0;
+    if (out.shared) {
+      t0 = performance.now();
+      out.abort = await code(sb.run("python3 -c 'while True: pass'", { signal: abortAfter(300), timeoutMs: 20000 }));
+      out.abortMs = performance.now() - t0;
+    }
+    out.after = await r("python3 -c 'print(1)'");
+    await sb.destroy();
+    return out;
+  },
 };
 window.ready = true;
 </script>`;
@@ -140,6 +160,19 @@ try {
   assert.strictEqual((await run("cached")).out, "1\n");
   refuseCore = false;
 
+  // python3 as Pyodide in the worker, over the same files
+  const checkPython = (py) => {
+    assert.deepStrictEqual(py.files, [0, "a\nb\n", ""]);
+    assert.strictEqual(py.exit[0], 3);
+    assert.deepStrictEqual(py.sub, [0, "1\n2\n", ""]);
+    assert.strictEqual(py.isolated[0], 1);
+    assert.match(py.isolated[2], /ModuleNotFoundError: No module named 'js'/);
+    assert.strictEqual(py.timeout, 124);
+    assert.ok(py.timeoutMs < 5000, `python timeout took ${py.timeoutMs} ms`);
+    assert.deepStrictEqual(py.after, [0, "1\n", ""]);
+  };
+  checkPython(await run("python"));
+
   // abort without shared memory: the worker (and its sandboxes) end
   let ab = await run("abort");
   assert.deepStrictEqual(ab, { ...ab, shared: false, loop: "closed", guest: "closed", after: "closed", child: "closed", fresh: "fresh\n" });
@@ -149,7 +182,11 @@ try {
   ab = await run("abort");
   assert.deepStrictEqual(ab, { ...ab, shared: true, loop: "canceled", guest: "canceled", after: "resolved", child: "resolved", fresh: "fresh\n" });
   assert.ok(ab.ms < 5000, `abort took ${ab.ms} ms`);
-  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, core and programs from the Cache API, abort with and without SharedArrayBuffer; assets fetched: ${assets.join(", ")})`);
+  const py = await run("python"); // an abort reaches Pyodide through shared memory too
+  checkPython(py);
+  assert.strictEqual(py.abort, "canceled");
+  assert.ok(py.abortMs < 5000, `python abort took ${py.abortMs} ms`);
+  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, core and programs from the Cache API, abort with and without SharedArrayBuffer, python3 as Pyodide; assets fetched: ${assets.join(", ")})`);
 } finally {
   await browser.close();
   server.close();
