@@ -23,6 +23,27 @@ window.firstRun = (async () => {
   await sb.destroy();
   return first;
 })();
+window.pyFirst = async () => {
+  const sb = await Sandbox.create({ python: "pyodide" });
+  const t0 = performance.now();
+  const r = await sb.run("python3 -c 'print(1)'");
+  const ms = performance.now() - t0;
+  await sb.destroy();
+  return r.stdout === "1\\n" ? ms : -1;
+};
+window.pyBench = async (cases) => {
+  const sb = await Sandbox.create({ python: "pyodide", timeoutMs: 120000 });
+  const out = {};
+  for (const c of cases) {
+    const r = await sb.run(c.script);
+    for (let i = 0, until = performance.now() + 1000; i < 30 && performance.now() < until; i++) await sb.run(c.script);
+    const t0 = performance.now();
+    for (let i = 0; i < c.runs; i++) await sb.run(c.script);
+    out["pyodide: " + c.name] = { ms: (performance.now() - t0) / c.runs, stdout: r.stdout, exitCode: r.exitCode };
+  }
+  await sb.destroy();
+  return out;
+};
 window.bench = async (files, cases) => {
   const f = {};
   for (const [vpath, name] of Object.entries(files)) f[vpath] = new Uint8Array(await (await fetch("/files/" + name)).arrayBuffer());
@@ -66,6 +87,19 @@ try {
   const median = (a) => a.sort((x, y) => x - y)[1];
   out["first command"] = { ms: median(echo) };
   out["first pipeline"] = { ms: median(pipe) };
+  if (input.pyCases && input.pyCases.length) {
+    Object.assign(out, await p.evaluate((c) => window.pyBench(c), input.pyCases));
+    // its first run on a later visit (HTTP cache warm): median of 3
+    const firsts = [];
+    for (let i = 0; i < 3; i++) {
+      await p.goto(server.base + "?py=" + i);
+      await p.waitForFunction(() => window.ready === true);
+      const ms = await p.evaluate(() => window.pyFirst());
+      if (ms < 0) throw new Error("pyodide first run: wrong output");
+      firsts.push(ms);
+    }
+    out["pyodide first run"] = { ms: median(firsts) };
+  }
   process.stdout.write(JSON.stringify(out));
 } finally {
   await browser.close();

@@ -27,6 +27,30 @@ for (const c of input.cases) {
 }
 await sb.destroy();
 
+// python3 as Pyodide: the same timing, in a sandbox of its own
+if (input.pyCases && input.pyCases.length) {
+  const py = await Sandbox.create({ python: "pyodide", timeoutMs: 120000 });
+  for (const c of input.pyCases) {
+    const first = await py.run(c.script);
+    for (let i = 0, until = performance.now() + 1000; i < 30 && performance.now() < until; i++) await py.run(c.script);
+    const start = performance.now();
+    for (let i = 0; i < c.runs; i++) await py.run(c.script);
+    out["pyodide: " + c.name] = { ms: (performance.now() - start) / c.runs, stdout: first.stdout, exitCode: first.exitCode };
+  }
+  await py.destroy();
+  // its first run in a new process (Pyodide loaded from the package's snapshot): median of 3
+  const firstRuns = [];
+  for (let i = 0; i < 3; i++) {
+    const script = `const { Sandbox } = await import(${JSON.stringify(path.join(input.pkg, "index.mjs"))});
+const sb = await Sandbox.create({ python: "pyodide" }); const t0 = performance.now();
+const r = await sb.run("python3 -c 'print(1)'"); if (r.stdout !== "1\\n") process.exit(1);
+process.stdout.write(String(performance.now() - t0)); await sb.destroy();`;
+    firstRuns.push(Number(execFileSync(process.execPath, ["--input-type=module", "-e", script]).toString()));
+  }
+  firstRuns.sort((a, b) => a - b);
+  out["pyodide first run"] = { ms: firstRuns[1] };
+}
+
 // cold start: median of 3 new processes, import → create → first output
 const cold = [];
 for (let i = 0; i < 3; i++) {

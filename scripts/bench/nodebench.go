@@ -48,12 +48,16 @@ func nodeBench(ctx context.Context) {
 		Runs   int    `json:"runs"`
 	}
 	in := struct {
-		Pkg   string            `json:"pkg"`
-		Files map[string]string `json:"files"`
-		Cases []nc              `json:"cases"`
+		Pkg     string            `json:"pkg"`
+		Files   map[string]string `json:"files"`
+		Cases   []nc              `json:"cases"`
+		PyCases []nc              `json:"pyCases"`
 	}{Pkg: pkg, Files: map[string]string{"/home/user/log.txt": filepath.Join(dir, "log.txt"), "/home/user/small.txt": filepath.Join(dir, "small.txt")}}
 	for _, c := range cases {
 		in.Cases = append(in.Cases, nc{c.name, c.script, c.runs})
+	}
+	for _, c := range pyodideCases {
+		in.PyCases = append(in.PyCases, nc{c.name, c.script, c.runs})
 	}
 	data, _ := json.Marshal(in)
 	inNode := runJSBench("node", "scripts/bench/node.mjs", data)
@@ -111,6 +115,55 @@ func nodeBench(ctx context.Context) {
 	}
 	fmt.Println("ratio = Node (or Chromium) / native wasmsand (pipelines target ≤ 1.5×); jb/node = just-bash / Node (> 1: wasmsand in Node is faster; target ≥ 10× on pipelines)")
 	fmt.Println("Node and Chromium are timed after up to 1 s of warm-up runs per case, once V8 has tiered the guests up (native wazero compiles ahead of time)")
+	pyodideTable(ctx, sb, inNode, inChromium)
+}
+
+// pyodideCases are timed with python3 as Pyodide (Sandbox.create({python:
+// "pyodide"})), beside python3.wasm natively and the host's CPython.
+var pyodideCases = []pipeCase{
+	{"python3 -c 'print(1)' (warm)", "python3 -c 'print(1)'", 20},
+	{"import json, csv, sqlite3, decimal", "python3 -c 'import json, csv, sqlite3, decimal'", 10},
+	{"3M-iteration for loop", "python3 -c 's = 0\nfor i in range(3000000): s += i\nprint(s)'", 3},
+}
+
+func pyodideTable(ctx context.Context, sb *core.Sandbox, inNode, inChromium map[string]jbResult) {
+	native := nativePython()
+	fmt.Printf("\n%-36s %12s %12s %14s %12s   %s\n", "python3 as Pyodide", "node", "chromium", "python3.wasm", "native", "(python3.wasm: native wasmsand; native: "+native+")")
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+	for _, c := range pyodideCases {
+		script := c.script
+		wasi := per(c.runs, func() {
+			res, err := sb.Run(ctx, script, core.RunOptions{})
+			check(err)
+			if res.ExitCode != 0 {
+				fail("%s: exit %d: %s", script, res.ExitCode, res.Stderr)
+			}
+		})
+		nat := "-"
+		if native != "" {
+			code := strings.TrimSuffix(strings.TrimPrefix(script, "python3 -c '"), "'")
+			nat = ms(per(c.runs, func() {
+				if out, err := exec.Command(native, "-c", code).CombinedOutput(); err != nil {
+					fail("native %s -c %q: %v: %s", native, code, err, out)
+				}
+			}))
+		}
+		col := func(m map[string]jbResult) string {
+			if r, ok := m["pyodide: "+c.name]; ok {
+				return ms(time.Duration(r.MS * float64(time.Millisecond)))
+			}
+			return "-"
+		}
+		fmt.Printf("%-36s %12s %12s %14s %12s\n", c.name, col(inNode), col(inChromium), ms(wasi), nat)
+	}
+	first := func(m map[string]jbResult) string {
+		if r, ok := m["pyodide first run"]; ok {
+			return fmt.Sprintf("%.0f ms", r.MS)
+		}
+		return "-"
+	}
+	fmt.Printf("%-36s %12s %12s   (after create, Pyodide loaded from the package's snapshot; Node: a new process, Chromium: a later visit)\n", "first python3 -c 'print(1)'", first(inNode), first(inChromium))
+	fmt.Println("targets: warm run ≤ 30 ms; first run ≤ 1 s in Node")
 }
 
 // runJSBench runs one of the JS bench scripts on the cases (JSON on its
