@@ -23,13 +23,21 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
   let abortFlag = null, abortRun = 0;
   let fired = -Infinity;    // when SIGINT was last answered
   let umask = 0o022;
+  let heapLimit = Infinity; // bytes the heap may reach in this run
+  let overMemory = false;
 
   // Pyodide reads [0] of its interrupt buffer every few bytecodes and
   // stores 0 back: answering SIGINT (2) there stops a busy loop when the
   // run's time is up or its run was cancelled, without another thread.
   // SIGINT is answered once, then again only every 200 ms, so a
   // program that catches KeyboardInterrupt can still wind down.
-  const stopped = () => performance.now() > deadline || (abortFlag !== null && abortRun !== 0 && Atomics.load(abortFlag, 0) === abortRun);
+  // (the heap cannot shrink: past its limit the program is stopped and the
+  // runtime dropped, so the memory goes back)
+  const stopped = () => {
+    if (current === null) return false; // (loading, between runs)
+    if (!overMemory && py && py._module.HEAPU8.length > heapLimit) overMemory = true;
+    return overMemory || performance.now() > deadline || (abortFlag !== null && abortRun !== 0 && Atomics.load(abortFlag, 0) === abortRun);
+  };
   const interrupt = {
     get 0() {
       if (!stopped()) return 0;
@@ -130,6 +138,7 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
 
   let importMap = null;  // import name → package of Pyodide's lock file
   let stdlib = null;     // the interpreter's own modules
+  let sitePackages = ""; // where packages go
   const failures = [];   // what the next run says on stderr
 
   // loadImports loads the packages that provide modules the next run may
@@ -140,8 +149,10 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
     if (!names || names.length === 0 || index === "none") return;
     // (what the interpreter has: the stdlib and the packages loaded; a
     // user's own module is not looked for, the VFS is not at hand now)
-    if (!stdlib) stdlib = new Set(py.runPython("import sys; list(sys.stdlib_module_names) + list(sys.builtin_module_names)").toJs());
-    const sitePackages = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+    if (!stdlib) {
+      stdlib = new Set(py.runPython("import sys; list(sys.stdlib_module_names) + list(sys.builtin_module_names)").toJs());
+      sitePackages = py.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+    }
     const installed = (mod) => ["", ".py"].some((x) => py.FS.analyzePath(`${sitePackages}/${mod}${x}`).exists);
     const importable = (mod) => stdlib.has(mod) || installed(mod);
     const missing = names.filter((n) => !importable(n));
@@ -204,20 +215,30 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
       abortFlag = r.abort ? r.abort.flag : null;
       abortRun = r.abort ? r.abort.run : 0;
       fired = -Infinity;
+      overMemory = false;
+      // a heap already past the limit (an earlier sandbox's packages, say)
+      // leaves the program room to start
+      heapLimit = Math.max(r.memoryMB * 1048576, py._module.HEAPU8.length + 64 * 1048576);
       try {
         for (const f of failures.splice(0)) goHost.write(2, new TextEncoder().encode(f));
         mount(r.names);
-        return runMain(r.mode, r.arg, py.toPy(r.argv), py.toPy(r.env), r.cwd);
+        const rc = runMain(r.mode, r.arg, py.toPy(r.argv), py.toPy(r.env), r.cwd);
+        if (overMemory) {
+          runMain = null; py = null; loading = null; mounts.clear(); stdlib = null; importMap = null;
+          return -2; // Go reports it
+        }
+        return rc;
       } catch (e) {
         // the runtime itself failed (not the program, whose errors are
         // Python exceptions): load a new one next time
-        runMain = null; py = null; loading = null; mounts.clear();
+        runMain = null; py = null; loading = null; mounts.clear(); stdlib = null; importMap = null;
         goHost.write(2, new TextEncoder().encode("python3: the Python runtime failed: " + String(e && e.message || e) + "\n"));
         return 134;
       } finally {
         current = null;
         deadline = Infinity;
         abortRun = 0;
+        heapLimit = Infinity;
       }
     },
   };
@@ -511,6 +532,11 @@ def _wasmsand_run(mode, arg, argv, env, cwd):
                 s.flush()
             except BaseException:
                 pass
+        # between runs the VFS is not at hand: nothing may look there (an
+        # import searching the cwd, say, while packages load)
+        os.chdir("/")
+        sys.path[:] = _base_path
+        importlib.invalidate_caches()
     return rc
 `;
 

@@ -41,8 +41,9 @@ async function loadPython(core, args) {
   } catch (_) { /* py.loadError() has it */ }
 }
 
-// preloadPython starts loading Pyodide as a sandbox that uses it is made,
-// so that its first python run waits less (loading goes on between runs).
+// preloadPython starts loading Pyodide as a sandbox that asks for it by
+// name is made, so that its first python run waits less (loading goes on
+// between runs). By default python3 is Pyodide too, loaded on first use.
 function preloadPython(options) {
   const py = globalThis.__wasmsandPython;
   if (!py || py.loaded()) return;

@@ -14,9 +14,10 @@ export interface CreateOptions {
    *  one after another, so a stage's whole output is held; past it the writer gets EPIPE and, when
    *  the next stage reads everything, a "wasmsand: ... input was cut" line on its stderr. */
   pipeBufferMb?: number;
-  /** What python3 is: "wasi" (default), CPython 3.11 as a WASI program like every other command;
-   *  or "pyodide", Pyodide's CPython (3.14) in the same worker, loaded before the first run that
-   *  names python (~1 s from the package's snapshot) and reused after. */
+  /** What python3 is: "pyodide" (default), Pyodide's CPython 3.14 in the same worker, over the
+   *  same files, loaded before the first run that names python (~1 s from the package's snapshot;
+   *  asked for by name, it starts loading as the sandbox is made) and reused after; or "wasi",
+   *  CPython 3.11 as a WASI program like every other command (as natively: no packages). */
   python?: "wasi" | "pyodide";
   /** With python: "pyodide", where packages come from: a URL or (Node) a directory holding Pyodide's
    *  distribution (its pyodide-lock.json's wheels) or wheels of your own (`name-version-*.whl`).

@@ -38,9 +38,14 @@ var (
 	tools     core.ToolSource
 	sandboxes = map[int]*core.Sandbox{}
 	snapshots = map[int]snap{}
-	pyIndex   = map[int]string{} // Pyodide's package index, by sandbox (see createOptions)
+	pyConf    = map[int]pyConfig{} // by sandbox, for Pyodide (see createOptions)
 	nextID    = 1
 )
+
+type pyConfig struct {
+	index    string // PythonIndex
+	memoryMB int    // the memory limit, the heap's here
+}
 
 type snap struct {
 	owner int
@@ -270,8 +275,9 @@ type createOptions struct {
 	OutputLimit   int               `json:"outputLimit"`
 	PipeBufferMb  int               `json:"pipeBufferMb"`
 	Env           map[string]string `json:"env"`
-	// Python "pyodide" makes python3 the worker's Pyodide (jsapi/python.js)
-	// instead of the CPython WASI program.
+	// Python is what python3 is: "pyodide", the worker's Pyodide
+	// (jsapi/python.js), the default where the worker has it; "wasi", the
+	// CPython WASI program.
 	Python string `json:"python"`
 	// PythonIndex is where Pyodide's packages come from: a URL or (Node) a
 	// directory holding Pyodide's distribution or wheels; "" is Pyodide's
@@ -298,7 +304,9 @@ func create(args []js.Value) (any, error) {
 		Tools:         tools,
 	}
 	switch o.Python {
-	case "", "wasi":
+	case "wasi":
+	case "":
+		opt.Commands = pyodide.Commands() // (none without Pyodide)
 	case "pyodide":
 		if !pyodide.Available() {
 			return nil, &argError{"python: pyodide is not installed in this worker"}
@@ -335,7 +343,7 @@ func create(args []js.Value) (any, error) {
 	id := nextID
 	nextID++
 	sandboxes[id] = sb
-	pyIndex[id] = o.PythonIndex
+	pyConf[id] = pyConfig{index: o.PythonIndex, memoryMB: max(o.MemoryLimitMb, 0)}
 	return id, nil
 }
 
@@ -385,9 +393,9 @@ func run(args []js.Value) (any, error) {
 		})
 		defer cancel()
 	}
-	pyodide.SetAbort(abortFlag, o.AbortKey)
+	pyodide.SetRun(abortFlag, o.AbortKey, pyConf[args[0].Int()].memoryMB)
 	res, err := sb.Run(ctx, cmd, opt)
-	pyodide.SetAbort(js.Undefined(), 0)
+	pyodide.SetRun(js.Undefined(), 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -421,7 +429,7 @@ func needsPython(args []js.Value) (any, error) {
 	for i, n := range imports {
 		names[i] = n
 	}
-	return map[string]any{"python": python, "imports": names, "index": pyIndex[args[0].Int()]}, nil
+	return map[string]any{"python": python, "imports": names, "index": pyConf[args[0].Int()].index}, nil
 }
 
 // jsWriter hands output to a JS function as it comes.
@@ -569,7 +577,7 @@ func fork(args []js.Value) (any, error) {
 	id := nextID
 	nextID++
 	sandboxes[id] = child
-	pyIndex[id] = pyIndex[arg(args, 0).Int()]
+	pyConf[id] = pyConf[arg(args, 0).Int()]
 	return id, nil
 }
 
@@ -719,7 +727,7 @@ func destroy(args []js.Value) (any, error) {
 	}
 	id := arg(args, 0).Int()
 	delete(sandboxes, id)
-	delete(pyIndex, id)
+	delete(pyConf, id)
 	var gone []int
 	for sid, s := range snapshots {
 		if s.owner == id {

@@ -82,6 +82,12 @@ eq(r.code, 124, "sleep times out");
 assert.ok(performance.now() - t < 5000);
 r = await run("python3 -c 'print(\"alive\")'");
 eq(r.out, "alive\n", "after timeouts");
+// a memory bomb stops at the sandbox's memory limit; a new runtime serves the next run
+r = await run("python3 -c 'a = []\nwhile True: a.append(bytearray(1 << 20))'; echo $?");
+eq(r.out, "137\n", "memory bomb: " + r.err);
+assert.match(r.err, /^wasmsand: python3: out of memory \(limit 256 MB\)\n$/);
+r = await run("python3 -c 'print(\"alive\")'");
+eq(r.out, "alive\n", "after the memory bomb");
 
 // isolation: no host environment, files or JS globals
 process.env.WASMSAND_SECRET = "leak";
@@ -105,6 +111,13 @@ eq(r.out, "False False False\n", "isolation: " + r.err);
 assert.match(r.err, /PermissionError/);
 
 await sb.destroy();
+
+// by default python3 is Pyodide; {python: "wasi"} is CPython 3.11's WASI program
+for (const [python, want] of [[undefined, "(3, 14)"], ["wasi", "(3, 11)"]]) {
+  const s = await Sandbox.create(python ? { python } : {});
+  eq((await s.run("python3 -c 'import sys; print(sys.version_info[:2])'")).stdout, want + "\n", "python: " + python);
+  await s.destroy();
+}
 
 // packages: a wheel this test builds (with the sandbox's own zip), in a
 // local index directory, loaded before the run that imports it

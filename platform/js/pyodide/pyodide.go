@@ -96,15 +96,19 @@ func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports []string) {
 // importRE finds `import a.b as c, d` and `from a.b import c`.
 var importRE = regexp.MustCompile(`\bfrom\s+([A-Za-z_]\w*)[\w.]*\s+import\b|\bimport\s+([A-Za-z_][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[A-Za-z_][\w.]*(?:\s+as\s+\w+)?)*)`)
 
-// abort is the page's cancel flag and this run's key in it (see SetAbort).
-var abort struct {
-	flag js.Value
-	key  int
+// limits are what the sandbox's run allows (see SetRun).
+var limits struct {
+	flag     js.Value
+	key      int
+	memoryMB int
 }
 
-// SetAbort tells runs which cancel flag (an Int32Array over shared memory)
-// and key mean "stop": Pyodide polls it itself while Go waits.
-func SetAbort(flag js.Value, key int) { abort.flag, abort.key = flag, key }
+// SetRun tells the python runs of a sandbox's run which cancel flag (an
+// Int32Array over shared memory) and key mean "stop", which Pyodide polls
+// itself while Go waits, and how large its heap may grow (MB; 0: 256).
+func SetRun(flag js.Value, key, memoryMB int) {
+	limits.flag, limits.key, limits.memoryMB = flag, key, memoryMB
+}
 
 // Run is the python3 command.
 func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
@@ -180,10 +184,14 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	if d, ok := ctx.Deadline(); ok {
 		timeout = max(1, float64(time.Until(d))/float64(time.Millisecond))
 	}
+	mem := limits.memoryMB
+	if mem <= 0 {
+		mem = 256
+	}
 	call := js.ValueOf(map[string]any{"mode": inv.mode, "arg": inv.arg, "argv": argv, "env": env,
-		"cwd": req.Dir, "names": names, "timeoutMs": timeout, "umask": int(req.Umask)})
-	if abort.key != 0 {
-		call.Set("abort", map[string]any{"flag": abort.flag, "run": abort.key})
+		"cwd": req.Dir, "names": names, "timeoutMs": timeout, "umask": int(req.Umask), "memoryMB": mem})
+	if limits.key != 0 {
+		call.Set("abort", map[string]any{"flag": limits.flag, "run": limits.key})
 	}
 	rc := rt.Call("run", call, hostObject())
 	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
@@ -196,8 +204,16 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	if ctx.Err() != nil {
 		return 137 // the sandbox reports the timeout or the cancel
 	}
+	if rc.Int() == outOfMemory {
+		fmt.Fprintf(req.Stderr, "wasmsand: %s: out of memory (limit %d MB)\n", name, mem)
+		return 137
+	}
 	return rc.Int()
 }
+
+// outOfMemory is what jsapi/python.js's run answers when the heap passed
+// the limit (the program was stopped and the runtime dropped).
+const outOfMemory = -2
 
 // maxStdin bounds what a run's stdin holds (an endless source such as
 // /dev/zero ends there).
