@@ -140,13 +140,21 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
   let stdlib = null;     // the interpreter's own modules
   let sitePackages = ""; // where packages go
   const failures = [];   // what the next run says on stderr
+  const pipStatus = new Map(); // pip install's packages: {version} or {error}
 
   // loadImports loads the packages that provide modules the next run may
   // import and the interpreter cannot import yet: from Pyodide's lock file
   // (with their dependencies), or a wheel of that name in the index.
-  async function loadImports(names, index) {
+  // packages (pip install's names) are loaded too, by package name.
+  async function loadImports(names, index, packages) {
     await load();
-    if (!names || names.length === 0 || index === "none") return;
+    names = names || [];
+    packages = packages || [];
+    if (index === "none") {
+      for (const p of packages) pipStatus.set(p, { error: "package loading is turned off (pythonIndex: none)" });
+      return;
+    }
+    if (names.length === 0 && packages.length === 0) return;
     // (what the interpreter has: the stdlib and the packages loaded; a
     // user's own module is not looked for, the VFS is not at hand now)
     if (!stdlib) {
@@ -156,7 +164,7 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
     const installed = (mod) => ["", ".py"].some((x) => py.FS.analyzePath(`${sitePackages}/${mod}${x}`).exists);
     const importable = (mod) => stdlib.has(mod) || installed(mod);
     const missing = names.filter((n) => !importable(n));
-    if (missing.length === 0) return;
+    if (missing.length === 0 && packages.length === 0) return;
     const base = index || `https://cdn.jsdelivr.net/pyodide/v${py.version}/full/`;
     const join = (f) => (base.endsWith("/") ? base + f : base + "/" + f);
     const lock = py.lockfile.packages;
@@ -174,12 +182,29 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
       urls.set(url, mod);
       for (const d of p.depends || []) add(d, mod);
     };
+    const wheelFor = (name) => files && files.find((f) => f.endsWith(".whl") && f.split("-")[0].replace(/[.-]/g, "_").toLowerCase() === name.replace(/[.-]/g, "_").toLowerCase());
     for (const mod of missing) {
-      const wheel = files && files.find((f) => f.endsWith(".whl") && f.split("-")[0].replace(/[.-]/g, "_").toLowerCase() === mod.toLowerCase());
+      const wheel = wheelFor(mod);
       if (wheel) urls.set(join(wheel), mod);
       else if (importMap.has(mod)) add(importMap.get(mod), mod);
     }
-    if (urls.size === 0) return;
+    const wanted = new Map(); // pip's package → {lock name | wheel file}
+    for (const p of packages) {
+      const wheel = wheelFor(p);
+      if (wheel) {
+        wanted.set(p, { wheel });
+        if (!py.loadedPackages[wheel.split("-")[0]]) urls.set(join(wheel), "");
+      } else if (lock[p]) {
+        wanted.set(p, { lock: p });
+        add(p, "");
+      } else {
+        pipStatus.set(p, { error: `no package ${p} in ${base}` });
+      }
+    }
+    if (urls.size === 0) {
+      for (const [p, w] of wanted) pipStatus.set(p, { version: w.lock ? lock[w.lock].version : w.wheel.split("-")[1] });
+      return;
+    }
     const errors = [];
     // (unpacking uses temporary files, and between runs /tmp is not at
     // hand: Pyodide's own directory serves instead)
@@ -192,8 +217,13 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
     } finally {
       py.runPython("import tempfile; tempfile.tempdir = None");
     }
+    for (const [p, w] of wanted) {
+      const ok = w.lock ? py.loadedPackages[w.lock] : py.loadedPackages[w.wheel.split("-")[0]] || errors.length === 0;
+      pipStatus.set(p, ok ? { version: w.lock ? lock[w.lock].version : w.wheel.split("-")[1] }
+        : { error: `could not be loaded from ${base}: ${errors.map((m) => m.replace(/[:;\s]+$/, "")).join(": ") || "not found"}` });
+    }
     for (const mod of new Set(urls.values())) {
-      if (!importable(mod)) {
+      if (mod && !importable(mod)) {
         const pkg = importMap.get(mod) || mod;
         failures.push(`python3: package ${pkg} (for import ${mod}) could not be loaded from ${base}: ${errors.map((m) => m.replace(/[:;\s]+$/, "")).join(": ") || "not found"}\n`);
       }
@@ -203,6 +233,12 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
   g().__wasmsandPython = {
     load,
     loadImports,
+    version: () => py.version,
+    // packageStatus(name) → {version} when loaded, else {error}
+    packageStatus: (name) => pipStatus.get(name) || (py.loadedPackages[name]
+      ? { version: (py.lockfile.packages[name] || {}).version || "?" }
+      : { error: "it was not loaded before the run (pip install loads the packages a run's command line names)" }),
+    packages: () => Object.keys(py.loadedPackages).map((n) => [n, (py.lockfile.packages[n] || {}).version || "?"]),
     loaded: () => runMain !== null,
     loadError: () => failed,
     // run({mode, arg, argv, env, cwd, names, timeoutMs, umask, abort}, goHost) → exit

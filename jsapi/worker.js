@@ -37,7 +37,7 @@ async function loadPython(core, args) {
   const need = core.needsPython(args[0], args[1]).value;
   if (!need || !need.python) return;
   try {
-    await py.loadImports(need.imports, need.index);
+    await py.loadImports(need.imports, need.index, need.packages);
   } catch (_) { /* py.loadError() has it */ }
 }
 

@@ -409,9 +409,10 @@ func run(args []js.Value) (any, error) {
 	}, nil
 }
 
-// needsPython(id, command) → {python, imports, index}: whether the worker
-// should load Pyodide before this run, and which modules its Python code
-// may import, from which package index.
+// needsPython(id, command) → {python, imports, packages, index}: whether
+// the worker should load Pyodide before this run, which modules its Python
+// code may import and which packages its pip install commands name, from
+// which package index.
 func needsPython(args []js.Value) (any, error) {
 	sb, err := sandbox(args)
 	if err != nil {
@@ -424,12 +425,16 @@ func needsPython(args []js.Value) (any, error) {
 	if c, ok := sb.Command("python3"); !ok || c.Run == nil {
 		return map[string]any{"python": false}, nil
 	}
-	python, imports := pyodide.Needs(sb.FS(), sb.Cwd(), cmd)
-	names := make([]any, len(imports))
-	for i, n := range imports {
-		names[i] = n
+	python, imports, packages := pyodide.Needs(sb.FS(), sb.Cwd(), cmd)
+	list := func(a []string) []any {
+		out := make([]any, len(a))
+		for i, n := range a {
+			out[i] = n
+		}
+		return out
 	}
-	return map[string]any{"python": python, "imports": names, "index": pyConf[args[0].Int()].index}, nil
+	return map[string]any{"python": python, "imports": list(imports), "packages": list(packages),
+		"index": pyConf[args[0].Int()].index}, nil
 }
 
 // jsWriter hands output to a JS function as it comes.

@@ -135,6 +135,10 @@ await maker.destroy();
 const withPkg = await Sandbox.create({ python: "pyodide", pythonIndex: wheels });
 r = await withPkg.run("echo 'from mypkg import hello; print(hello())' > use.py; python3 use.py");
 assert.deepStrictEqual([r.exitCode, r.stdout, r.stderr], [0, "hello from mypkg\n", ""], "wheel from a local index");
+// pip install loads from the same index, before the run
+r = await withPkg.run("pip install mypkg && pip list | grep -c mypkg; python3 -m pip install 'nosuchpkg>=1'; echo $?");
+assert.strictEqual(r.stdout, "Successfully installed mypkg-1.0\n1\n1\n", JSON.stringify(r));
+assert.match(r.stderr, /^ERROR: Could not install nosuchpkg: no package nosuchpkg in \/.*wasmsand-wheels-/, r.stderr);
 await withPkg.destroy();
 fs.rmSync(wheels, { recursive: true, force: true });
 

@@ -47,7 +47,8 @@ func Commands() []shell.Command {
 	if !Available() {
 		return nil
 	}
-	return []shell.Command{{Name: "python3", Run: Run}, {Name: "python", Run: Run}}
+	return []shell.Command{{Name: "python3", Run: Run}, {Name: "python", Run: Run},
+		{Name: "pip", Run: Pip}, {Name: "pip3", Run: Pip}}
 }
 
 // Needs is what a run may need of Pyodide before it starts: the runtime,
@@ -55,7 +56,7 @@ func Commands() []shell.Command {
 // either). The command line and the files it names (scripts, say) are
 // scanned as text: over-approximate, a false yes only loads something
 // early.
-func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports []string) {
+func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports, packages []string) {
 	texts := []string{cmd}
 	for _, w := range strings.FieldsFunc(cmd, func(r rune) bool { return strings.ContainsRune(" \t\n;&|()<>`$\"'", r) }) {
 		p := w
@@ -75,6 +76,10 @@ func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports []string) {
 		if strings.Contains(t, "python") {
 			python = true
 		}
+		if pk := pipPackages(t); len(pk) > 0 {
+			python = true
+			packages = append(packages, pk...)
+		}
 		for _, m := range importRE.FindAllStringSubmatch(t, -1) {
 			names := []string{m[1]}
 			if m[1] == "" {
@@ -90,7 +95,7 @@ func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports []string) {
 			}
 		}
 	}
-	return python, imports
+	return python, imports, packages
 }
 
 // importRE finds `import a.b as c, d` and `from a.b import c`.
@@ -121,6 +126,9 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	if inv.help {
 		fmt.Fprintf(req.Stdout, "usage: %s [option] ... [-c cmd | -m mod | file | -] [arg] ...\n", name)
 		return 0
+	}
+	if inv.mode == "module" && inv.arg == "pip" {
+		return pip(name+" -m pip", inv.argv[1:], req)
 	}
 	rt := runtime()
 	if !Loaded() {
