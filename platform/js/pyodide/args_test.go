@@ -5,6 +5,8 @@ package pyodide
 import (
 	"reflect"
 	"testing"
+
+	"github.com/wasmsand/wasmsand/vfs"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -33,6 +35,34 @@ func TestParseArgs(t *testing.T) {
 		}
 		if !c.err && !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%q: got %+v, want %+v", c.argv, got, c.want)
+		}
+	}
+}
+
+func TestNeeds(t *testing.T) {
+	fsys := vfs.NewDefault(vfs.Options{}, nil)
+	if err := fsys.WriteFile("/home/user/job.sh", []byte("#!/bin/sh\npython3 -c 'import numpy as np, os.path'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := fsys.WriteFile("/home/user/a.py", []byte("from pandas.io import x\nimport json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cmd      string
+		python   bool
+		imports  []string
+		packages []string
+	}{
+		{"echo hi | wc -l", false, nil, nil},
+		{"python3 -c 'print(1)'", true, nil, nil},
+		{"python3 a.py", true, []string{"pandas", "json"}, nil},
+		{"sh ./job.sh", true, []string{"numpy", "os"}, nil},
+		{"pip install 'pandas>=2' -r req.txt six[extra] -q && python -m pip install --upgrade attrs; pip3 list", true, nil, []string{"pandas", "six", "attrs"}},
+		{"echo 'import requests' > b.py", false, []string{"requests"}, nil},
+	} {
+		python, imports, packages := Needs(fsys, "/home/user", c.cmd)
+		if python != c.python || !reflect.DeepEqual(imports, c.imports) || !reflect.DeepEqual(packages, c.packages) {
+			t.Errorf("%q: got %v %q %q, want %v %q %q", c.cmd, python, imports, packages, c.python, c.imports, c.packages)
 		}
 	}
 }
