@@ -11,8 +11,9 @@
 // snapshot() → Promise<Uint8Array|null>, optional: a memory snapshot of a
 // started Pyodide (scripts/npm/pyodide-snapshot.mjs) to start from.
 // listIndex(index) → file names in a package index that is a directory
-// (Node), or null.
-export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
+// (Node), or null; progress({asset, loaded, total}), optional: what loads.
+export function installPython({ loadPyodide, indexURL, snapshot, listIndex, progress }) {
+  const note = (asset, loaded, total) => { if (progress) progress({ asset, loaded, total }); };
   let py = null;       // the loaded runtime
   let loading = null;  // its promise
   let failed = "";     // why the last load failed
@@ -62,6 +63,7 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
   }
 
   async function start() {
+    note("pyodide", 0, 1);
     // no host environment, globals or stdin reach the interpreter
     const opts = {
       indexURL, jsglobals: {}, env: { HOME: "/home/user" }, args: [],
@@ -99,6 +101,7 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
     py.runPython("import sys; [sys.modules.pop(k, None) for k in ('js', 'pyodide_js')]");
     runMain = py.globals.get("_wasmsand_run");
     failed = "";
+    note("pyodide", 1, 1);
   }
 
   // sleep waits without burning the CPU (Pyodide's own time.sleep spins)
@@ -210,8 +213,11 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex }) {
     // hand: Pyodide's own directory serves instead)
     py.FS.mkdirTree("/lib/.wasmsand-tmp");
     py.runPython("import tempfile; tempfile.tempdir = '/lib/.wasmsand-tmp'");
+    const wheels = [...urls.keys()].map((u) => u.slice(u.lastIndexOf("/") + 1));
+    for (const w of wheels) note(w, 0, 1);
     try {
       await py.loadPackage([...urls.keys()], { messageCallback: () => {}, errorCallback: (m) => errors.push(String(m)) });
+      for (const w of wheels) note(w, 1, 1);
     } catch (e) {
       errors.push(String(e && e.message || e));
     } finally {

@@ -40,7 +40,10 @@ const Sandbox = defineSandbox({
   newCore(opts) {
     const dir = assetsDir(opts);
     const reused = pool.take(dir);
-    if (reused) return reused;
+    if (reused) {
+      reused.onProgress = opts.onProgress;
+      return reused;
+    }
     let worker;
     const core = new CoreClient({
       post: (m) => worker.postMessage(m),
@@ -51,7 +54,7 @@ const Sandbox = defineSandbox({
       ref: () => worker.ref(),
       unref: () => worker.unref(), // an idle sandbox does not keep Node running
       idle: (c) => pool.keep(c),
-    });
+    }, { onProgress: opts.onProgress });
     core.poolKey = dir;
     worker = new Worker(path.join(__dirname, "worker.cjs"), {
       workerData: { dir: __dirname, assetsDir: dir, abortFlag: core.abortFlag },

@@ -43,8 +43,9 @@ export interface CreateOptions {
   /** Browser: URL of Pyodide's files, for python: "pyodide" (default: pyodide/ beside the package's
    *  web/ directory). */
   pyodideUrl?: string | URL;
-  /** Browser: progress of each guest program fetched, by the byte; `cached` when it came
-   *  from the Cache API. */
+  /** Progress of what loads: in a browser each guest program fetched, by the byte (`cached` when
+   *  it came from the Cache API); in both, Pyodide ("pyodide", and its snapshot by the byte in a
+   *  browser) and each Python package (its wheel's file name), 0 of 1 then 1 of 1. */
   onProgress?: (p: { asset: string; loaded: number; total: number; cached?: boolean }) => void;
 }
 

@@ -49,6 +49,7 @@ if (fs.existsSync(path.join(pyodideDir, "pyodide.mjs"))) {
         return null;
       }
     },
+    progress: (p) => parentPort.postMessage({ seq: 0, progress: p }),
     snapshot: async () => {
       const f = path.join(pyodideDir, "snapshot.bin");
       return fs.existsSync(f) ? readSnapshot(fs.readFileSync(f)) : null;

@@ -25,9 +25,9 @@ const clean = (name) => name.split("/").filter((p) => p && p !== "." && p !== ".
 
 // download fetches a file with progress events by the byte (total: the
 // response's length, else the manifest's size).
-async function download(file, size) {
-  const res = await fetch(base + file);
-  if (!res.ok) throw new Error(`GET ${base + file}: ${res.status}`);
+async function download(file, size, url = base + file) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
   const total = Number(res.headers.get("content-length")) || size || 0;
   if (!res.body) return new Uint8Array(await res.arrayBuffer());
   const parts = [];
@@ -156,10 +156,8 @@ function installPyodide(url) {
   installPython({
     indexURL: url,
     loadPyodide: async (opts) => (await import(/* webpackIgnore: true */ url + "pyodide.mjs")).loadPyodide(opts),
-    snapshot: async () => {
-      const res = await fetch(url + "snapshot.bin");
-      return res.ok ? readSnapshot(new Uint8Array(await res.arrayBuffer())) : null;
-    },
+    snapshot: async () => readSnapshot(await download("pyodide/snapshot.bin", 0, url + "snapshot.bin")),
+    progress,
   });
 }
 

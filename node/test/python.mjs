@@ -8,7 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { Sandbox } from "wasmsand";
 
-const sb = await Sandbox.create({ python: "pyodide", env: { GREETING: "hi" } });
+const events = [];
+const sb = await Sandbox.create({ python: "pyodide", env: { GREETING: "hi" }, onProgress: (p) => events.push(`${p.asset} ${p.loaded}/${p.total}`) });
 const run = async (cmd, opts) => {
   const r = await sb.run(cmd, opts);
   return { code: r.exitCode, out: r.stdout, err: r.stderr };
@@ -17,6 +18,7 @@ const eq = (got, want, what) => assert.deepStrictEqual(got, want, what + ": " + 
 
 let r = await run("python3 -c 'import sys; print(sys.version_info[:2] >= (3, 14))'");
 eq(r, { code: 0, out: "True\n", err: "" }, "first run (loads Pyodide)");
+eq(events, ["pyodide 0/1", "pyodide 1/1"], "progress");
 
 // files both ways, at once
 r = await run(`printf 'name,n\\nb,2\\na,1\\n' > t.csv
@@ -132,9 +134,11 @@ zip -qr ../mypkg-1.0-py3-none-any.whl .`);
 assert.strictEqual(r.exitCode, 0, r.stderr);
 fs.writeFileSync(path.join(wheels, "mypkg-1.0-py3-none-any.whl"), await maker.readFile("/home/user/mypkg-1.0-py3-none-any.whl"));
 await maker.destroy();
-const withPkg = await Sandbox.create({ python: "pyodide", pythonIndex: wheels });
+const pkgEvents = [];
+const withPkg = await Sandbox.create({ python: "pyodide", pythonIndex: wheels, onProgress: (p) => pkgEvents.push(`${p.asset} ${p.loaded}/${p.total}`) });
 r = await withPkg.run("echo 'from mypkg import hello; print(hello())' > use.py; python3 use.py");
 assert.deepStrictEqual([r.exitCode, r.stdout, r.stderr], [0, "hello from mypkg\n", ""], "wheel from a local index");
+assert.ok(pkgEvents.includes("mypkg-1.0-py3-none-any.whl 1/1"), JSON.stringify(pkgEvents));
 // pip install loads from the same index, before the run
 r = await withPkg.run("pip install mypkg && pip list | grep -c mypkg; python3 -m pip install 'nosuchpkg>=1'; echo $?");
 assert.strictEqual(r.stdout, "Successfully installed mypkg-1.0\n1\n1\n", JSON.stringify(r));
