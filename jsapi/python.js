@@ -295,21 +295,37 @@ export function setupKey() {
 }
 
 // readSnapshot undoes scripts/npm/pyodide-snapshot.mjs's file: the pages it
-// holds at their places, zeros elsewhere.
-export function readSnapshot(file) {
-  const b = file instanceof Uint8Array ? file : new Uint8Array(file);
-  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  if (String.fromCharCode(...b.subarray(0, 6)) !== "wsnap1") throw new Error("not a wasmsand Pyodide snapshot");
+// holds at their places, zeros elsewhere. readAt(dst, offset, length,
+// position) reads the file's bytes [position, position+length) into
+// dst[offset...] (Node reads them straight from the file; a page passes
+// readBytes(file)).
+export function readSnapshot(readAt) {
+  const head = new Uint8Array(18);
+  readAt(head, 0, 18, 0);
+  const v = new DataView(head.buffer);
+  if (String.fromCharCode(...head.subarray(0, 6)) !== "wsnap1") throw new Error("not a wasmsand Pyodide snapshot");
   const total = v.getUint32(6, true), page = v.getUint32(10, true), n = v.getUint32(14, true);
+  const index = new Uint8Array(4 * n);
+  readAt(index, 0, 4 * n, 18);
+  const iv = new DataView(index.buffer);
   const out = new Uint8Array(total);
-  let off = 18 + 4 * n;
-  for (let i = 0; i < n; i++) {
-    const at = v.getUint32(18 + 4 * i, true) * page;
-    const len = Math.min(page, total - at);
-    out.set(b.subarray(off, off + len), at);
-    off += len;
+  // runs of consecutive pages, one read each
+  let pos = 18 + 4 * n;
+  for (let i = 0; i < n;) {
+    let j = i + 1;
+    while (j < n && iv.getUint32(4 * j, true) === iv.getUint32(4 * (j - 1), true) + 1) j++;
+    const at = iv.getUint32(4 * i, true) * page;
+    const len = Math.min((j - i) * page, total - at);
+    readAt(out, at, len, pos);
+    pos += len;
+    i = j;
   }
   return out;
+}
+
+// readBytes is readSnapshot's readAt over a file's bytes in memory.
+export function readBytes(file) {
+  return (dst, offset, length, position) => dst.set(file.subarray(position, position + length), offset);
 }
 
 function g() { return globalThis; }

@@ -52,7 +52,19 @@ if (fs.existsSync(path.join(pyodideDir, "pyodide.mjs"))) {
     progress: (p) => parentPort.postMessage({ seq: 0, progress: p }),
     snapshot: async () => {
       const f = path.join(pyodideDir, "snapshot.bin");
-      return fs.existsSync(f) ? readSnapshot(fs.readFileSync(f)) : null;
+      if (!fs.existsSync(f)) return null;
+      const fd = fs.openSync(f, "r");
+      try {
+        return readSnapshot((dst, off, len, pos) => {
+          for (let done = 0; done < len;) {
+            const n = fs.readSync(fd, dst, off + done, len - done, pos + done);
+            if (n === 0) throw new Error("snapshot: short file");
+            done += n;
+          }
+        });
+      } finally {
+        fs.closeSync(fd);
+      }
     },
   });
 }

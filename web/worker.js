@@ -10,7 +10,7 @@
 // is fetched synchronously (allowed in workers) and cached afterwards.
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
-import { installPython, readSnapshot } from "../jsapi/python.js";
+import { installPython, readSnapshot, readBytes } from "../jsapi/python.js";
 import { openCache, cacheKey, hashHex, store } from "./cache.js";
 
 let base = "";
@@ -156,7 +156,7 @@ function installPyodide(url) {
   installPython({
     indexURL: url,
     loadPyodide: async (opts) => (await import(/* webpackIgnore: true */ url + "pyodide.mjs")).loadPyodide(opts),
-    snapshot: async () => readSnapshot(await download("pyodide/snapshot.bin", 0, url + "snapshot.bin")),
+    snapshot: async () => readSnapshot(readBytes(await download("pyodide/snapshot.bin", 0, url + "snapshot.bin"))),
     progress,
   });
 }
