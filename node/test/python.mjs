@@ -114,6 +114,13 @@ assert.match(r.err, /PermissionError/);
 
 await sb.destroy();
 
+// the sandbox's quota applies to what python writes
+const small = await Sandbox.create({ fsLimitMb: 1 });
+r = await small.run("python3 -c \"open('big', 'wb').write(b'x' * 3000000)\"");
+assert.strictEqual(r.exitCode, 1);
+assert.match(r.stderr, /OSError: \[Errno 51\] No space left on device/);
+await small.destroy();
+
 // by default python3 is Pyodide; {python: "wasi"} is CPython 3.11's WASI program
 for (const [python, want] of [[undefined, "(3, 14)"], ["wasi", "(3, 11)"]]) {
   const s = await Sandbox.create(python ? { python } : {});
