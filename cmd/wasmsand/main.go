@@ -39,6 +39,9 @@ options:
   --load DIR                   start from files saved in DIR
   --assets DIR|URL             where the guest programs are (default: $WASMSAND_ASSETS,
                                else the assets directory beside the executable)
+  --allow-net URL_PREFIX       let curl and wget GET and HEAD under this prefix
+                               (scheme://host[:port][/path]; host may be *.name;
+                               repeatable; without it the network is off)
   -c SCRIPT                    run SCRIPT
 `
 
@@ -72,6 +75,7 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 type cliOptions struct {
 	imports, mounts, envs multiFlag
+	allowNet              multiFlag
 	cwd, command          string
 	hasCommand            bool
 	timeout               time.Duration
@@ -100,6 +104,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.Var(&o.imports, "import", "")
 	fl.Var(&o.mounts, "mount", "")
 	fl.Var(&o.envs, "env", "")
+	fl.Var(&o.allowNet, "allow-net", "")
 	fl.StringVar(&o.cwd, "cwd", "", "")
 	fl.Func("c", "", func(s string) error { o.command, o.hasCommand = s, true; return nil })
 	fl.DurationVar(&o.timeout, "timeout", 30*time.Second, "")

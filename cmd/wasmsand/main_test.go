@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +44,20 @@ func TestRunContract(t *testing.T) {
 	assert.Equal(t, "got:line\n", out, "the script's stdin is the CLI's stdin")
 }
 
+// TestAllowNet: --allow-net opens a URL prefix to curl and wget (a server
+// this test starts on 127.0.0.1); the rest stays closed.
+func TestAllowNet(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok "+r.URL.Path+"\n") }))
+	defer srv.Close()
+	out, errOut, st := cli(t, "", "run", "--allow-net", srv.URL+"/api", "-c",
+		"curl -s "+srv.URL+"/api/x; wget -qO- "+srv.URL+"/api; curl -sS "+srv.URL+"/other; echo $?")
+	assert.Equal(t, "ok /api/x\nok /api\n7\n", out)
+	assert.Contains(t, errOut, "no rule allows GET "+srv.URL+"/other")
+	assert.Equal(t, 0, st)
+	_, errOut, _ = cli(t, "", "run", "-c", "curl -sS "+srv.URL+"/api")
+	assert.Contains(t, errOut, "network is disabled", "without --allow-net")
+}
+
 func TestBadInput(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -57,6 +74,7 @@ func TestBadInput(t *testing.T) {
 		{"missing mount", []string{"run", "--mount", "/no/such:/mnt/x", "-c", "true"}, exitSetup, "--mount /no/such"},
 		{"bad import spec", []string{"run", "--import", "nocolon", "-c", "true"}, exitSetup, "HOST:GUEST"},
 		{"bad env", []string{"run", "--env", "NOEQUALS", "-c", "true"}, exitSetup, "want K=V"},
+		{"bad allow-net", []string{"run", "--allow-net", "ftp://x/", "-c", "true"}, exitSetup, "--allow-net"},
 		{"bad timeout", []string{"run", "--timeout", "soon", "-c", "true"}, exitUsage, "invalid value"},
 		{"bad cwd", []string{"run", "--cwd", "/no/such", "-c", "true"}, exitSetup, "--cwd /no/such"},
 	}

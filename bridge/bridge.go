@@ -1,0 +1,320 @@
+// Package bridge makes the HTTP requests a sandbox asks for, under its
+// network policy: the one way out of a sandbox. Guests never see a socket;
+// curl, wget and python reach the network through a Client, which checks
+// every request and every redirect hop against the rules (policy) and
+// the address each connection actually goes to, and keeps the sandbox's
+// budgets. Natively it uses net/http with the host's resolver and no
+// proxy from the host's environment.
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wasmsand/wasmsand/policy"
+)
+
+// Budget bounds what a sandbox may use of the network; zero values take
+// the defaults.
+type Budget struct {
+	MaxRequests      int           // per sandbox; default 1000
+	MaxBytes         int64         // response bytes per sandbox; default 256 MiB
+	MaxResponseBytes int64         // per response; default 64 MiB
+	RequestTimeout   time.Duration // per request, redirects included; default 30 s
+	MaxRedirects     int           // default 10
+}
+
+func (b *Budget) withDefaults() {
+	if b.MaxRequests <= 0 {
+		b.MaxRequests = 1000
+	}
+	if b.MaxBytes <= 0 {
+		b.MaxBytes = 256 << 20
+	}
+	if b.MaxResponseBytes <= 0 {
+		b.MaxResponseBytes = 64 << 20
+	}
+	if b.RequestTimeout <= 0 {
+		b.RequestTimeout = 30 * time.Second
+	}
+	if b.MaxRedirects <= 0 {
+		b.MaxRedirects = 10
+	}
+}
+
+// Client makes a sandbox's requests. It is safe for concurrent use.
+type Client struct {
+	rules  *policy.Compiled
+	budget Budget
+
+	mu       sync.Mutex
+	requests int
+	bytes    int64
+}
+
+// New compiles the rules; nil rules allow nothing.
+func New(n policy.Network, b Budget) (*Client, error) {
+	c, err := n.Compile()
+	if err != nil {
+		return nil, err
+	}
+	b.withDefaults()
+	return &Client{rules: c, budget: b}, nil
+}
+
+// Request is what a sandbox asks for.
+type Request struct {
+	Method string
+	URL    string
+	Header http.Header
+	Body   []byte
+	// FollowRedirects follows 3xx answers (each hop checked); otherwise the
+	// 3xx answer is the response.
+	FollowRedirects bool
+	// Timeout, when shorter than the budget's, bounds this request.
+	Timeout time.Duration
+}
+
+// Response is the answer, its body limited to the budget.
+type Response struct {
+	Status     int
+	StatusText string // "200 OK"
+	Proto      string
+	Header     http.Header
+	URL        string // the last hop's
+	Body       io.ReadCloser
+	Redirects  int
+}
+
+// Error kinds a tool reports in its own words (see errors.As).
+var (
+	ErrDenied   = errors.New("denied by the network policy")
+	ErrBudget   = errors.New("network budget exhausted")
+	ErrTimeout  = errors.New("request timed out")
+	ErrResolve  = errors.New("could not resolve host")
+	ErrConnect  = errors.New("could not connect")
+	ErrTooLarge = errors.New("response too large")
+	ErrRedirect = errors.New("too many redirects")
+)
+
+// Error is a failed request: Kind is one of the Err values, Msg says more.
+type Error struct {
+	Kind error
+	Msg  string
+	Rule string // for ErrDenied: the deny rule, if one matched
+}
+
+func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Kind }
+
+// Do makes the request. A refusal, a spent budget, a DNS or connection
+// failure and a timeout are *Error; an HTTP error status is a Response.
+func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
+	timeout := c.budget.RequestTimeout
+	if r.Timeout > 0 && r.Timeout < timeout {
+		timeout = r.Timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	method := strings.ToUpper(r.Method)
+	if method == "" {
+		method = "GET"
+	}
+	target := r.URL
+	body := r.Body
+	header := r.Header.Clone()
+	for hop := 0; ; hop++ {
+		res, err := c.once(ctx, method, target, header, body)
+		if err != nil {
+			cancel()
+			if ctx.Err() == context.DeadlineExceeded {
+				return nil, &Error{Kind: ErrTimeout, Msg: fmt.Sprintf("timed out after %v", timeout)}
+			}
+			return nil, err
+		}
+		loc := res.Header.Get("Location")
+		if !r.FollowRedirects || loc == "" || res.StatusCode < 300 || res.StatusCode > 399 || res.StatusCode == 304 {
+			return c.response(res, hop, cancel), nil
+		}
+		res.Body.Close()
+		if hop >= c.budget.MaxRedirects {
+			cancel()
+			return nil, &Error{Kind: ErrRedirect, Msg: fmt.Sprintf("maximum (%d) redirects followed", c.budget.MaxRedirects)}
+		}
+		next, err := res.Request.URL.Parse(loc)
+		if err != nil {
+			cancel()
+			return nil, &Error{Kind: ErrConnect, Msg: "bad redirect location: " + err.Error()}
+		}
+		if next.Host != res.Request.URL.Host {
+			header.Del("Authorization") // (credentials stay with their host)
+			header.Del("Cookie")
+		}
+		// 301/302/303 turn a POST into a GET, as curl -L and browsers do
+		if res.StatusCode == 303 || ((res.StatusCode == 301 || res.StatusCode == 302) && method == "POST") {
+			method, body = "GET", nil
+		}
+		target = next.String()
+	}
+}
+
+// once makes one hop: the rules judge the URL, the dialer the address.
+func (c *Client) once(ctx context.Context, method, target string, header http.Header, body []byte) (*http.Response, error) {
+	preq, err := policy.ParseRequest(method, target)
+	if err != nil {
+		return nil, denied(err)
+	}
+	d, err := c.rules.Check(preq)
+	if err != nil {
+		return nil, denied(err)
+	}
+	c.mu.Lock()
+	if c.requests >= c.budget.MaxRequests {
+		c.mu.Unlock()
+		return nil, &Error{Kind: ErrBudget, Msg: fmt.Sprintf("the sandbox's %d requests are spent", c.budget.MaxRequests)}
+	}
+	c.requests++
+	c.mu.Unlock()
+	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: d.Control}
+	tr := &http.Transport{
+		Proxy:                  nil, // (the host's proxy settings stay the host's)
+		DialContext:            dialer.DialContext,
+		TLSHandshakeTimeout:    10 * time.Second,
+		ResponseHeaderTimeout:  c.budget.RequestTimeout,
+		MaxResponseHeaderBytes: 1 << 20,
+		DisableCompression:     true,
+		ForceAttemptHTTP2:      true,
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = strings.NewReader(string(body))
+	}
+	hreq, err := http.NewRequestWithContext(ctx, method, preq.URL.String(), rd)
+	if err != nil {
+		return nil, denied(err)
+	}
+	for k, v := range header {
+		hreq.Header[k] = v
+	}
+	if hreq.Header.Get("User-Agent") == "" {
+		hreq.Header.Set("User-Agent", "wasmsand")
+	}
+	client := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Do(hreq)
+	if err != nil {
+		tr.CloseIdleConnections()
+		return nil, classify(err, preq)
+	}
+	res.Body = &closer{ReadCloser: res.Body, close: tr.CloseIdleConnections}
+	return res, nil
+}
+
+func denied(err error) error {
+	var d *policy.Denied
+	if errors.As(err, &d) {
+		return &Error{Kind: ErrDenied, Msg: d.Reason, Rule: d.Rule}
+	}
+	return &Error{Kind: ErrDenied, Msg: err.Error()}
+}
+
+// classify turns a transport error into an Error.
+func classify(err error, r *policy.Request) error {
+	var d *policy.Denied
+	if errors.As(err, &d) {
+		return &Error{Kind: ErrDenied, Msg: d.Reason, Rule: d.Rule}
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return &Error{Kind: ErrResolve, Msg: "could not resolve host: " + dns.Name}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Kind: ErrTimeout, Msg: "timed out"}
+	}
+	host := r.Name
+	if host == "" {
+		host = r.Addr.String()
+	}
+	return &Error{Kind: ErrConnect, Msg: fmt.Sprintf("failed to connect to %s port %d: %v", host, r.Port, unwrapOp(err))}
+}
+
+// unwrapOp keeps the last words of a net error ("connection refused").
+func unwrapOp(err error) string {
+	s := err.Error()
+	if i := strings.LastIndex(s, ": "); i >= 0 {
+		return s[i+2:]
+	}
+	return s
+}
+
+func (c *Client) response(res *http.Response, hops int, cancel func()) *Response {
+	per := c.budget.MaxResponseBytes
+	return &Response{
+		Status: res.StatusCode, StatusText: res.Status, Proto: res.Proto, Header: res.Header,
+		URL: res.Request.URL.String(), Redirects: hops,
+		Body: &limited{r: res.Body, c: c, left: per, cancel: cancel},
+	}
+}
+
+// limited counts a body against the budgets and ends it past them.
+type limited struct {
+	r      io.ReadCloser
+	c      *Client
+	left   int64
+	cancel func()
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, &Error{Kind: ErrTooLarge, Msg: fmt.Sprintf("response larger than %d bytes", l.c.budget.MaxResponseBytes)}
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	l.c.mu.Lock()
+	l.c.bytes += int64(n)
+	over := l.c.bytes > l.c.budget.MaxBytes
+	l.c.mu.Unlock()
+	if over {
+		return n, &Error{Kind: ErrBudget, Msg: fmt.Sprintf("the sandbox's %d response bytes are spent", l.c.budget.MaxBytes)}
+	}
+	if err != nil && errors.Is(err, context.DeadlineExceeded) {
+		return n, &Error{Kind: ErrTimeout, Msg: "timed out"}
+	}
+	return n, err
+}
+
+func (l *limited) Close() error {
+	err := l.r.Close()
+	l.cancel()
+	return err
+}
+
+type closer struct {
+	io.ReadCloser
+	close func()
+}
+
+func (c *closer) Close() error {
+	err := c.ReadCloser.Close()
+	c.close()
+	return err
+}
+
+// Redact leaves a URL's user information out, for messages and events.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	u.User = nil
+	return u.String()
+}
