@@ -42,6 +42,9 @@ options:
   --allow-net URL_PREFIX       let curl and wget GET and HEAD under this prefix
                                (scheme://host[:port][/path]; host may be *.name;
                                repeatable; without it the network is off)
+  --policy FILE                a YAML policy: limits, environment, host mounts, network
+                               rules and budget (policy/policy.go; flags given win)
+  --profile NAME               restrictive, standard or permissive limits
   -c SCRIPT                    run SCRIPT
 `
 
@@ -76,6 +79,8 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 type cliOptions struct {
 	imports, mounts, envs multiFlag
 	allowNet              multiFlag
+	policyFile, profile   string
+	set                   map[string]bool // flags given explicitly
 	cwd, command          string
 	hasCommand            bool
 	timeout               time.Duration
@@ -105,6 +110,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.Var(&o.mounts, "mount", "")
 	fl.Var(&o.envs, "env", "")
 	fl.Var(&o.allowNet, "allow-net", "")
+	fl.StringVar(&o.policyFile, "policy", "", "")
+	fl.StringVar(&o.profile, "profile", "", "")
 	fl.StringVar(&o.cwd, "cwd", "", "")
 	fl.Func("c", "", func(s string) error { o.command, o.hasCommand = s, true; return nil })
 	fl.DurationVar(&o.timeout, "timeout", 30*time.Second, "")
@@ -116,6 +123,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wasmsand %s: %v\n%s", sub, err, usage)
 		return exitUsage
 	}
+	o.set = map[string]bool{}
+	fl.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	if o.memory <= 0 || o.timeout <= 0 {
 		fmt.Fprintf(stderr, "wasmsand %s: --memory and --timeout must be positive\n", sub)
 		return exitUsage

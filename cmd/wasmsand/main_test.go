@@ -58,6 +58,42 @@ func TestAllowNet(t *testing.T) {
 	assert.Contains(t, errOut, "network is disabled", "without --allow-net")
 }
 
+// TestPolicyFile: --policy sets the environment (its own variables and
+// the host's it names, nothing else) and the network; bad documents are
+// refused with the line at fault.
+func TestPolicyFile(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.Method+" ok\n") }))
+	defer srv.Close()
+	t.Setenv("WASMSAND_TEST_INHERIT", "from-host")
+	t.Setenv("WASMSAND_TEST_SECRET", "leak")
+	dir := t.TempDir()
+	pol := filepath.Join(dir, "p.yaml")
+	require.NoError(t, os.WriteFile(pol, []byte(`profile: restrictive
+environment:
+  set: {GREETING: hi}
+  inherit: [WASMSAND_TEST_INHERIT]
+network:
+  allow:
+    - url: `+srv.URL+`/
+      methods: [GET, POST]
+`), 0o644))
+	out, errOut, st := cli(t, "", "run", "--policy", pol, "-c",
+		"echo $GREETING $WASMSAND_TEST_INHERIT ${WASMSAND_TEST_SECRET:-none}; curl -s -X POST "+srv.URL+"/; curl -s -X PUT "+srv.URL+"/; echo $?")
+	assert.Equal(t, "hi from-host none\nPOST ok\n7\n", out, errOut)
+	assert.Equal(t, 0, st)
+
+	require.NoError(t, os.WriteFile(pol, []byte("resources:\n  memory_mb: 64\n  timeout: 3\n"), 0o644))
+	_, errOut, st = cli(t, "", "run", "--policy", pol, "-c", "true")
+	assert.Equal(t, exitSetup, st)
+	assert.Contains(t, errOut, "line 3: field timeout not found")
+	_, errOut, st = cli(t, "", "run", "--profile", "lax", "-c", "true")
+	assert.Equal(t, exitSetup, st)
+	assert.Contains(t, errOut, `no profile "lax"`)
+	out, _, st = cli(t, "", "run", "--profile", "restrictive", "-c", "echo ok")
+	assert.Equal(t, "ok\n", out)
+	assert.Equal(t, 0, st)
+}
+
 func TestBadInput(t *testing.T) {
 	tests := []struct {
 		name   string

@@ -13,9 +13,6 @@ import (
 	"strings"
 
 	"github.com/hack-pad/hackpadfs"
-	"github.com/wasmsand/wasmsand/bridge"
-	"github.com/wasmsand/wasmsand/nettools"
-	"github.com/wasmsand/wasmsand/policy"
 	"golang.org/x/term"
 
 	"github.com/wasmsand/wasmsand/core"
@@ -30,16 +27,8 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 		return nil, err
 	}
 	opt := core.Options{MemoryLimitMB: o.memory, Timeout: o.timeout, Env: env}
-	if len(o.allowNet) > 0 {
-		var n policy.Network
-		for _, p := range o.allowNet {
-			n.Allow = append(n.Allow, policy.Rule{URL: p})
-		}
-		client, err := bridge.New(n, bridge.Budget{})
-		if err != nil {
-			return nil, fmt.Errorf("wasmsand: --allow-net: %v", err)
-		}
-		opt.Commands = nettools.Commands(client)
+	if err := applyPolicy(o, &opt); err != nil {
+		return nil, err
 	}
 	src := o.assets
 	if src == "" {

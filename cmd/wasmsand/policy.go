@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wasmsand/wasmsand/bridge"
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/nettools"
+	"github.com/wasmsand/wasmsand/policy"
+)
+
+// applyPolicy reads --policy/--profile into the sandbox's options: its
+// limits (flags given explicitly win), environment (its variables, and the
+// host's it names), host mounts and network (with --allow-net's prefixes
+// added). Without either flag only --allow-net applies.
+func applyPolicy(o *cliOptions, opt *core.Options) error {
+	var p *policy.Policy
+	switch {
+	case o.policyFile != "":
+		f, err := os.Open(o.policyFile)
+		if err != nil {
+			return fmt.Errorf("wasmsand: --policy: %v", err)
+		}
+		defer f.Close()
+		if p, err = policy.Parse(f); err != nil {
+			return fmt.Errorf("wasmsand: --policy %s: %v", o.policyFile, err)
+		}
+		if o.profile != "" {
+			return fmt.Errorf("wasmsand: --profile: the policy file names its profile")
+		}
+	case o.profile != "":
+		pr, err := policy.Profile(o.profile)
+		if err != nil {
+			return fmt.Errorf("wasmsand: --profile: %v", err)
+		}
+		p = &pr
+	}
+	var net policy.Network
+	var budget policy.Budget
+	if p != nil {
+		if len(p.Secrets) > 0 {
+			return fmt.Errorf("wasmsand: --policy: secrets are not supported yet")
+		}
+		if p.Audit.File != "" {
+			return fmt.Errorf("wasmsand: --policy: audit is not supported yet")
+		}
+		r := p.Resources
+		if !o.set["memory"] {
+			opt.MemoryLimitMB = r.MemoryMB
+		}
+		if !o.set["timeout"] {
+			opt.Timeout = time.Duration(r.TimeoutSec * float64(time.Second))
+		}
+		opt.KillGrace = time.Duration(r.KillGraceSec * float64(time.Second))
+		opt.MaxProcesses, opt.MaxFDs = r.MaxProcesses, r.MaxFDs
+		opt.OutputLimit, opt.FSLimitMB = r.OutputMB<<20, r.FSMB
+		env := map[string]string{}
+		for _, k := range p.Environment.Inherit {
+			if v, ok := os.LookupEnv(k); ok {
+				env[k] = v
+			}
+		}
+		for k, v := range p.Environment.Set {
+			env[k] = v
+		}
+		for k, v := range opt.Env { // --env wins
+			env[k] = v
+		}
+		opt.Env = env
+		for _, m := range p.Filesystem.Mounts {
+			mode := m.Mode
+			if mode == "" {
+				mode = "ro"
+			}
+			o.mounts = append(o.mounts, m.Host+":"+m.Guest+":"+mode)
+		}
+		net = p.Network.Rules()
+		budget = p.Network.Budget
+	}
+	for _, u := range o.allowNet {
+		net.Allow = append(net.Allow, policy.Rule{URL: u})
+	}
+	if len(net.Allow) == 0 {
+		return nil // (the network stays off: curl and wget say so)
+	}
+	client, err := bridge.New(net, bridge.Budget{
+		MaxRequests: budget.MaxRequests, MaxBytes: int64(budget.MaxBytesMB) << 20,
+		MaxResponseBytes: int64(budget.MaxResponseMB) << 20, MaxRedirects: budget.MaxRedirects,
+		RequestTimeout: time.Duration(budget.RequestTimeoutSec * float64(time.Second)),
+	})
+	if err != nil {
+		what := "--allow-net"
+		if p != nil {
+			what = "--policy"
+		}
+		return fmt.Errorf("wasmsand: %s: %v", what, strings.TrimPrefix(err.Error(), "network."))
+	}
+	opt.Commands = append(opt.Commands, nettools.Commands(client)...)
+	return nil
+}
