@@ -52,22 +52,29 @@ func (b *Budget) withDefaults() {
 
 // Client makes a sandbox's requests. It is safe for concurrent use.
 type Client struct {
-	rules  *policy.Compiled
-	budget Budget
+	rules   *policy.Compiled
+	budget  Budget
+	secrets []Secret
 
 	mu       sync.Mutex
 	requests int
 	bytes    int64
 }
 
-// New compiles the rules; nil rules allow nothing.
-func New(n policy.Network, b Budget) (*Client, error) {
+// New compiles the rules; nil rules allow nothing. Secrets are values the
+// sandbox may use but never see (see Secret).
+func New(n policy.Network, b Budget, secrets ...Secret) (*Client, error) {
 	c, err := n.Compile()
 	if err != nil {
 		return nil, err
 	}
+	for _, s := range secrets {
+		if len(s.Value) < 8 {
+			return nil, fmt.Errorf("secret %s: a value shorter than 8 bytes cannot be told apart in what it would be redacted from", s.Name)
+		}
+	}
 	b.withDefaults()
-	return &Client{rules: c, budget: b}, nil
+	return &Client{rules: c, budget: b, secrets: secrets}, nil
 }
 
 // Request is what a sandbox asks for.
@@ -81,6 +88,9 @@ type Request struct {
 	FollowRedirects bool
 	// Timeout, when shorter than the budget's, bounds this request.
 	Timeout time.Duration
+	// User and Password, when User is set, are sent as basic
+	// authentication (encoded here, after placeholders are replaced).
+	User, Password string
 }
 
 // Response is the answer, its body limited to the budget.
@@ -93,6 +103,10 @@ type Response struct {
 	Body       io.ReadCloser
 	Redirects  int
 }
+
+// basicAuthKey carries Request.User and Password between hops (never sent
+// as such: a header name cannot hold a space).
+const basicAuthKey = "Basic auth"
 
 // Error kinds a tool reports in its own words (see errors.As).
 var (
@@ -130,6 +144,12 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	target := r.URL
 	body := r.Body
 	header := r.Header.Clone()
+	if header == nil {
+		header = http.Header{}
+	}
+	if r.User != "" {
+		header.Set(basicAuthKey, r.User+"\x00"+r.Password)
+	}
 	for hop := 0; ; hop++ {
 		res, err := c.once(ctx, method, target, header, body)
 		if err != nil {
@@ -155,6 +175,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 		}
 		if next.Host != res.Request.URL.Host {
 			header.Del("Authorization") // (credentials stay with their host)
+			header.Del(basicAuthKey)
 			header.Del("Cookie")
 		}
 		// 301/302/303 turn a POST into a GET, as curl -L and browsers do
@@ -174,6 +195,13 @@ func (c *Client) once(ctx context.Context, method, target string, header http.He
 	d, err := c.rules.Check(preq)
 	if err != nil {
 		return nil, denied(err)
+	}
+	host := preq.Name
+	if host == "" {
+		host = preq.Addr.String()
+	}
+	if header, err = c.withSecrets(header, host); err != nil {
+		return nil, err
 	}
 	c.mu.Lock()
 	if c.requests >= c.budget.MaxRequests {
@@ -201,6 +229,11 @@ func (c *Client) once(ctx context.Context, method, target string, header http.He
 		return nil, denied(err)
 	}
 	for k, v := range header {
+		if k == basicAuthKey {
+			user, pass, _ := strings.Cut(v[0], "\x00")
+			hreq.SetBasicAuth(user, pass)
+			continue
+		}
 		hreq.Header[k] = v
 	}
 	if hreq.Header.Get("User-Agent") == "" {
@@ -210,9 +243,20 @@ func (c *Client) once(ctx context.Context, method, target string, header http.He
 	res, err := client.Do(hreq)
 	if err != nil {
 		tr.CloseIdleConnections()
-		return nil, classify(err, preq)
+		err = classify(err, preq)
+		if e, ok := err.(*Error); ok {
+			e.Msg = c.redact(e.Msg)
+		}
+		return nil, err
 	}
-	res.Body = &closer{ReadCloser: res.Body, close: tr.CloseIdleConnections}
+	// what comes back is the sandbox's: no secret in it
+	for k, vs := range res.Header {
+		for i, v := range vs {
+			vs[i] = c.redact(v)
+		}
+		res.Header[k] = vs
+	}
+	res.Body = &closer{ReadCloser: c.redactBody(res.Body), close: tr.CloseIdleConnections}
 	return res, nil
 }
 

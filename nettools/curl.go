@@ -321,11 +321,11 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 		o.user = u.User.String()
 		u.User = nil
 	}
+	var user, pass string
 	if o.user != "" {
-		user, pass, _ := strings.Cut(o.user, ":")
-		r, _ := http.NewRequest("GET", "http://x/", nil)
-		r.SetBasicAuth(mustUnescape(user), mustUnescape(pass))
-		header.Set("Authorization", r.Header.Get("Authorization"))
+		user, pass, _ = strings.Cut(o.user, ":")
+		user, pass = mustUnescape(user), mustUnescape(pass)
+		header.Set("Authorization", "Basic [given by -u]")
 	}
 	header.Set("Accept", "*/*")
 	header.Set("User-Agent", "curl/8.0 (wasmsand)")
@@ -353,7 +353,11 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 		fmt.Fprintln(req.Stderr, ">")
 	}
 	start := time.Now()
-	res, err := c.Do(ctx, bridge.Request{Method: method, URL: u.String(), Header: header, Body: body, FollowRedirects: o.follow, Timeout: o.maxTime})
+	if o.user != "" {
+		header.Del("Authorization") // (the bridge encodes it, secrets filled in)
+	}
+	res, err := c.Do(ctx, bridge.Request{Method: method, URL: u.String(), Header: header, Body: body,
+		FollowRedirects: o.follow, Timeout: o.maxTime, User: user, Password: pass})
 	if err != nil {
 		return curlFailure(err, u, method, o, errf)
 	}

@@ -99,6 +99,47 @@ func TestCurl(t *testing.T) {
 	}
 }
 
+// TestSecrets: a secret reaches its host only, by placeholder or
+// injection, and never comes back into the sandbox.
+func TestSecrets(t *testing.T) {
+	const token = "s3cr3t-t0ken-value"
+	srv := server(t)
+	other := server(t)
+	c, err := bridge.New(policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/"}, {URL: other.URL + "/"}}}, bridge.Budget{},
+		bridge.Secret{Secret: policy.Secret{Name: "TOKEN", Hosts: []string{"127.0.0.1"},
+			Inject: &policy.Inject{Header: "X-Test", Value: "tok {secret}"}}, Value: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := core.New(context.Background(), core.Options{Commands: nettools.Commands(c)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	// injected (the echo handler prints X-Test), and redacted on the way back
+	out, errOut := run(t, sb, "curl -s "+srv.URL+"/echo")
+	if out != "GET /echo \"\" : tok [secret TOKEN]\n" {
+		t.Errorf("inject: %q %q", out, errOut)
+	}
+	// a placeholder in a header the sandbox writes; -v shows the placeholder, not the value
+	out, errOut = run(t, sb, "curl -sv -u 'me:{{secret:TOKEN}}' "+srv.URL+"/echo")
+	if out != "GET /echo \"\" me:[secret TOKEN] tok [secret TOKEN]\n" || strings.Contains(errOut, token) {
+		t.Errorf("placeholder: %q %q", out, errOut)
+	}
+	out, errOut = run(t, sb, "curl -s -H 'X-Test: {{secret:TOKEN}}' "+srv.URL+"/echo; curl -sS -H 'X-Test: {{secret:NOPE}}' "+srv.URL+"/echo; echo $?")
+	if out != "GET /echo \"\" : [secret TOKEN]\n7\n" || !strings.Contains(errOut, "no secret NOPE") {
+		t.Errorf("unknown secret: %q %q", out, errOut)
+	}
+	// not to another host, not in the environment, not in files
+	out, errOut = run(t, sb, "[[ \"$(export -p; set)\" == *s3cr3t* ]] && echo leak; echo ${TOKEN:-unset}")
+	if out != "unset\n" {
+		t.Errorf("environment: %q %q", out, errOut)
+	}
+	if _, err := bridge.New(policy.Network{}, bridge.Budget{}, bridge.Secret{Secret: policy.Secret{Name: "S", Hosts: []string{"x"}}, Value: "short"}); err == nil {
+		t.Error("a 5-byte secret was taken")
+	}
+}
+
 func TestBudgets(t *testing.T) {
 	srv := server(t)
 	sb := sandbox(t, policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/"}}}, bridge.Budget{MaxRequests: 2, MaxResponseBytes: 100})

@@ -137,11 +137,7 @@ func wget(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell.Ex
 	if body != nil {
 		header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if user != "" || pass != "" {
-		r, _ := http.NewRequest("GET", "http://x/", nil)
-		r.SetBasicAuth(user, pass)
-		header.Set("Authorization", r.Header.Get("Authorization"))
-	}
+
 	say := func(format string, a ...any) {
 		if !quiet {
 			fmt.Fprintf(req.Stderr, format, a...)
@@ -160,7 +156,7 @@ func wget(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell.Ex
 			continue
 		}
 		say("--%s--  %s\n", time.Now().Format("2006-01-02 15:04:05"), bridge.Redact(raw))
-		res, err := c.Do(ctx, bridge.Request{Method: method, URL: raw, Header: header, Body: body, FollowRedirects: true, Timeout: timeout})
+		res, err := c.Do(ctx, bridge.Request{Method: method, URL: raw, Header: header, Body: body, FollowRedirects: true, Timeout: timeout, User: user, Password: pass})
 		if err != nil {
 			var be *bridge.Error
 			errors.As(err, &be)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,7 @@ type Policy struct {
 	Filesystem   Filesystem   `yaml:"filesystem"`
 	Network      NetworkDoc   `yaml:"network"`
 	Environment  Environment  `yaml:"environment"`
-	Secrets      []string     `yaml:"secrets"` // names only; the embedder gives the values
+	Secrets      []Secret     `yaml:"secrets"` // the embedder gives the values
 	Resources    Resources    `yaml:"resources"`
 	Capabilities Capabilities `yaml:"capabilities"`
 	Audit        Audit        `yaml:"audit"`
@@ -58,6 +59,21 @@ type Budget struct {
 type Environment struct {
 	Set     map[string]string `yaml:"set"`
 	Inherit []string          `yaml:"inherit"`
+}
+
+// Secret declares a value the embedder holds for the sandbox, which never
+// sees it: a request header may name it as {{secret:NAME}} (replaced on
+// the way out), only toward Hosts; Inject adds it to every request to them.
+type Secret struct {
+	Name   string   `yaml:"name"`
+	Hosts  []string `yaml:"hosts"` // names, "*.name" or addresses
+	Inject *Inject  `yaml:"inject"`
+}
+
+// Inject is a header that carries a secret.
+type Inject struct {
+	Header string `yaml:"header"`
+	Value  string `yaml:"value"` // "{secret}" stands for the value; default just the value
 }
 
 // Resources are the limits; 0 takes the profile's.
@@ -239,9 +255,26 @@ func (p *Policy) check(line func(...string) int) error {
 			return bad(fmt.Sprintf("bad variable name %q", k), "environment", "set")
 		}
 	}
+	seen := map[string]bool{}
 	for i, s := range p.Secrets {
-		if s == "" || strings.ContainsAny(s, "= \x00") {
-			return bad(fmt.Sprintf("bad secret name %q", s), "secrets", strconv.Itoa(i))
+		at := []string{"secrets", strconv.Itoa(i)}
+		if !secretName.MatchString(s.Name) {
+			return bad(fmt.Sprintf("bad secret name %q (letters, digits, _)", s.Name), append(at, "name")...)
+		}
+		if seen[s.Name] {
+			return bad(fmt.Sprintf("secret %s named twice", s.Name), append(at, "name")...)
+		}
+		seen[s.Name] = true
+		if len(s.Hosts) == 0 {
+			return bad("a secret needs the hosts it may be sent to", at...)
+		}
+		for j, h := range s.Hosts {
+			if h == "" || strings.ContainsAny(h, "/:@ ") {
+				return bad(fmt.Sprintf("bad host %q", h), append(at, "hosts", strconv.Itoa(j))...)
+			}
+		}
+		if s.Inject != nil && (s.Inject.Header == "" || strings.ContainsAny(s.Inject.Header, ": \r\n")) {
+			return bad("inject needs a header name", append(at, "inject", "header")...)
 		}
 	}
 	r := p.Resources
@@ -265,6 +298,8 @@ func (p *Policy) check(line func(...string) int) error {
 	}
 	return nil
 }
+
+var secretName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Rules are the document's network rules, for Compile and bridge.New.
 func (n NetworkDoc) Rules() Network { return Network{Allow: n.Allow, Deny: n.Deny} }

@@ -24,7 +24,10 @@ network:
 environment:
   set: {LANG: C.UTF-8}
   inherit: [TZ]
-secrets: [GITHUB_TOKEN]
+secrets:
+  - name: GITHUB_TOKEN
+    hosts: [api.github.com]
+    inject: {header: Authorization, value: "Bearer {secret}"}
 resources:
   memory_mb: 64
   timeout_sec: 2.5
@@ -38,7 +41,7 @@ resources:
 		t.Errorf("resources %+v profile %q", r, p.Profile)
 	}
 	if len(p.Filesystem.Mounts) != 2 || p.Filesystem.Mounts[1].Mode != "rw" || p.Network.Budget.MaxRequests != 5 ||
-		p.Environment.Set["LANG"] != "C.UTF-8" || p.Secrets[0] != "GITHUB_TOKEN" || p.Capabilities.Clock != "real" {
+		p.Environment.Set["LANG"] != "C.UTF-8" || p.Secrets[0].Name != "GITHUB_TOKEN" || p.Secrets[0].Inject.Header != "Authorization" || p.Capabilities.Clock != "real" {
 		t.Errorf("%+v", p)
 	}
 	if _, err := p.Network.Rules().Compile(); err != nil {
@@ -64,7 +67,10 @@ func TestParseErrors(t *testing.T) {
 		{"filesystem:\n  mounts:\n    - host: x\n      guest: rel\n", "line 4: filesystem.mounts.0.guest: guest must be an absolute path"},
 		{"filesystem:\n  mounts:\n    - {host: x, guest: /x, mode: wx}\n", "filesystem.mounts.0.mode: mode \"wx\": ro or rw"},
 		{"capabilities:\n  clock: fixed\n", "line 2: capabilities.clock: \"fixed\": only real is supported so far"},
-		{"secrets: [\"A B\"]\n", "line 1: secrets.0: bad secret name"},
+		{"secrets:\n  - name: A B\n    hosts: [x]\n", "line 2: secrets.0.name: bad secret name"},
+		{"secrets:\n  - name: T\n", "line 2: secrets.0: a secret needs the hosts"},
+		{"secrets:\n  - {name: T, hosts: [x]}\n  - {name: T, hosts: [y]}\n", "line 3: secrets.1.name: secret T named twice"},
+		{"secrets: [T]\n", "cannot unmarshal"},
 		{"resources: [1]\n", "line 1: cannot unmarshal"},
 		{"a: [\n", "policy: line"},
 	} {

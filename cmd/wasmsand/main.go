@@ -45,6 +45,9 @@ options:
   --policy FILE                a YAML policy: limits, environment, host mounts, network
                                rules and budget (policy/policy.go; flags given win)
   --profile NAME               restrictive, standard or permissive limits
+  --secret NAME[=VALUE]        a secret the policy declares (VALUE, else the host's
+                               variable NAME): sent only to its hosts, as
+                               {{secret:NAME}} in a header or injected; never seen inside
   -c SCRIPT                    run SCRIPT
 `
 
@@ -78,7 +81,7 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 type cliOptions struct {
 	imports, mounts, envs multiFlag
-	allowNet              multiFlag
+	allowNet, secrets     multiFlag
 	policyFile, profile   string
 	set                   map[string]bool // flags given explicitly
 	cwd, command          string
@@ -111,6 +114,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.Var(&o.envs, "env", "")
 	fl.Var(&o.allowNet, "allow-net", "")
 	fl.StringVar(&o.policyFile, "policy", "", "")
+	fl.Var(&o.secrets, "secret", "")
 	fl.StringVar(&o.profile, "profile", "", "")
 	fl.StringVar(&o.cwd, "cwd", "", "")
 	fl.Func("c", "", func(s string) error { o.command, o.hasCommand = s, true; return nil })

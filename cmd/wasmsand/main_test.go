@@ -92,6 +92,27 @@ network:
 	out, _, st = cli(t, "", "run", "--profile", "restrictive", "-c", "echo ok")
 	assert.Equal(t, "ok\n", out)
 	assert.Equal(t, 0, st)
+
+	// secrets: values from the flag or the host's environment, sent to their hosts only
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, r.Header.Get("X-Key")+"\n")
+	}))
+	defer echo.Close()
+	require.NoError(t, os.WriteFile(pol, []byte(`network:
+  allow: [{url: "`+echo.URL+`/"}]
+secrets:
+  - {name: API_KEY, hosts: [127.0.0.1]}
+`), 0o644))
+	t.Setenv("API_KEY", "key-from-the-host")
+	out, errOut, st = cli(t, "", "run", "--policy", pol, "--secret", "API_KEY", "-c",
+		"curl -s -H 'X-Key: {{secret:API_KEY}}' "+echo.URL+"/; echo ${API_KEY:-unset}")
+	assert.Equal(t, "[secret API_KEY]\nunset\n", out, errOut)
+	assert.Equal(t, 0, st)
+	_, errOut, st = cli(t, "", "run", "--policy", pol, "-c", "true")
+	assert.Equal(t, exitSetup, st)
+	assert.Contains(t, errOut, "secret API_KEY has no value")
+	_, errOut, _ = cli(t, "", "run", "--policy", pol, "--secret", "API_KEY=abcdefgh", "--secret", "OTHER=abcdefgh", "-c", "true")
+	assert.Contains(t, errOut, "--secret OTHER: the policy does not declare it")
 }
 
 func TestBadInput(t *testing.T) {

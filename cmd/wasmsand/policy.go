@@ -40,9 +40,31 @@ func applyPolicy(o *cliOptions, opt *core.Options) error {
 	}
 	var net policy.Network
 	var budget policy.Budget
+	var secrets []bridge.Secret
+	values := map[string]string{}
+	for _, v := range o.secrets {
+		name, val, ok := strings.Cut(v, "=")
+		if !ok {
+			if val, ok = os.LookupEnv(name); !ok {
+				return fmt.Errorf("wasmsand: --secret %s: no such variable in this environment (or give NAME=VALUE)", name)
+			}
+		}
+		values[name] = val
+	}
+	if p == nil && len(values) > 0 {
+		return fmt.Errorf("wasmsand: --secret: a policy (--policy) must say where each secret may be sent")
+	}
 	if p != nil {
-		if len(p.Secrets) > 0 {
-			return fmt.Errorf("wasmsand: --policy: secrets are not supported yet")
+		for _, s := range p.Secrets {
+			v, ok := values[s.Name]
+			if !ok {
+				return fmt.Errorf("wasmsand: --policy: secret %s has no value (--secret %s=VALUE, or --secret %s from the environment)", s.Name, s.Name, s.Name)
+			}
+			secrets = append(secrets, bridge.Secret{Secret: s, Value: v})
+			delete(values, s.Name)
+		}
+		for name := range values {
+			return fmt.Errorf("wasmsand: --secret %s: the policy does not declare it", name)
 		}
 		if p.Audit.File != "" {
 			return fmt.Errorf("wasmsand: --policy: audit is not supported yet")
@@ -83,6 +105,9 @@ func applyPolicy(o *cliOptions, opt *core.Options) error {
 	for _, u := range o.allowNet {
 		net.Allow = append(net.Allow, policy.Rule{URL: u})
 	}
+	for _, s := range secrets {
+		delete(opt.Env, s.Name) // (secrets reach the bridge only, never the environment)
+	}
 	if len(net.Allow) == 0 {
 		return nil // (the network stays off: curl and wget say so)
 	}
@@ -90,7 +115,7 @@ func applyPolicy(o *cliOptions, opt *core.Options) error {
 		MaxRequests: budget.MaxRequests, MaxBytes: int64(budget.MaxBytesMB) << 20,
 		MaxResponseBytes: int64(budget.MaxResponseMB) << 20, MaxRedirects: budget.MaxRedirects,
 		RequestTimeout: time.Duration(budget.RequestTimeoutSec * float64(time.Second)),
-	})
+	}, secrets...)
 	if err != nil {
 		what := "--allow-net"
 		if p != nil {
