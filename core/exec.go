@@ -315,9 +315,12 @@ func (sb *Sandbox) RunWASI(ctx context.Context, wasm []byte, argv []string, opt 
 	defer cancel()
 	stdout := newCapWriter(sb.opt.OutputLimit, opt.Stdout, nil)
 	stderr := newCapWriter(sb.opt.OutputLimit, opt.Stderr, nil)
+	// the environment a shell of this sandbox starts with, then the run's
 	env := shell.DefaultEnv()
-	for k, v := range opt.Env {
-		env = append(env, k+"="+v)
+	for _, m := range []map[string]string{sb.opt.Env, opt.Env} {
+		for k, v := range m {
+			env = setEnv(env, k, v)
+		}
 	}
 	dir := sb.Cwd()
 	if opt.Cwd != "" {
@@ -469,4 +472,16 @@ func (c *child) Kill(sig int) error {
 	c.killed.Store(true)
 	c.cancel()
 	return nil
+}
+
+// setEnv sets K=V in an environment list, replacing K's entry if it has one
+// (a program's getenv takes the first).
+func setEnv(env []string, k, v string) []string {
+	for i, kv := range env {
+		if strings.HasPrefix(kv, k+"=") {
+			env[i] = k + "=" + v
+			return env
+		}
+	}
+	return append(env, k+"="+v)
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 const usage = `usage:
   wasmsand run [options] (-c SCRIPT | FILE | -)
   wasmsand shell [options]
+  wasmsand run-wasm [options] MODULE [ARGS...]   (a WASI preview1 plugin, under --policy)
 
 options:
   --import HOST:GUEST          copy a host file or tree into the sandbox (the host is never written)
@@ -102,7 +104,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	if sub != "run" && sub != "shell" {
+	if sub != "run" && sub != "shell" && sub != "run-wasm" {
 		fmt.Fprintf(stderr, "wasmsand: unknown command %q\n%s", sub, usage)
 		return exitUsage
 	}
@@ -150,6 +152,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		status = interactive(ctx, sb, &o, stdin, stdout, stderr)
+	} else if sub == "run-wasm" {
+		status = runPlugin(ctx, sb, &o, rest, stdin, stdout, stderr)
 	} else {
 		status = runScript(ctx, sb, &o, rest, stdin, stdout, stderr)
 	}
@@ -200,6 +204,36 @@ func runScript(ctx context.Context, sb *core.Sandbox, o *cliOptions, rest []stri
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return res.ExitCode
+}
+
+// runPlugin is run-wasm: MODULE [ARGS...], any WASI preview1 program run
+// directly under the sandbox's policy (its mounts are the plugin's
+// directories, its environment the plugin's).
+func runPlugin(ctx context.Context, sb *core.Sandbox, o *cliOptions, rest []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(rest) == 0 || o.hasCommand {
+		fmt.Fprintf(stderr, "wasmsand run-wasm: need MODULE [ARGS...]\n%s", usage)
+		return exitUsage
+	}
+	wasm, err := os.ReadFile(rest[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "wasmsand run-wasm: %v\n", err)
+		return exitSetup
+	}
+	if !isWasm(wasm) {
+		fmt.Fprintf(stderr, "wasmsand run-wasm: %s is not a WebAssembly module\n", rest[0])
+		return 126
+	}
+	res, err := sb.RunWASI(ctx, wasm, append([]string{filepath.Base(rest[0])}, rest[1:]...), core.RunOptions{
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, Timeout: o.timeout,
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		if core.ErrorCode(err) == core.CodeInvalidModule {
+			return 126
+		}
 		return 1
 	}
 	return res.ExitCode

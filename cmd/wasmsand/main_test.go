@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,6 +114,73 @@ secrets:
 	assert.Contains(t, errOut, "secret API_KEY has no value")
 	_, errOut, _ = cli(t, "", "run", "--policy", pol, "--secret", "API_KEY=abcdefgh", "--secret", "OTHER=abcdefgh", "-c", "true")
 	assert.Contains(t, errOut, "--secret OTHER: the policy does not declare it")
+}
+
+// TestRunWasmPlugin: run-wasm runs a WASI plugin (here one written in Go,
+// built by the test) under a policy: its mounts, environment and memory.
+func TestRunWasmPlugin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a Go program")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "plugin.go")
+	require.NoError(t, os.WriteFile(src, []byte(`package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "bomb" {
+		var keep [][]byte
+		for i := 0; i < 1000; i++ {
+			keep = append(keep, make([]byte, 1<<20))
+			keep[i][0] = 1
+		}
+		fmt.Println(len(keep))
+		return
+	}
+	in, err := os.ReadFile("/data/in.txt")
+	fmt.Printf("args=%q greeting=%s secret=%q in=%q err=%v\n", os.Args[1:], os.Getenv("GREETING"), os.Getenv("WASMSAND_TEST_SECRET"), in, err)
+	fmt.Println("write ro:", os.WriteFile("/data/x", []byte("x"), 0o644) != nil)
+	fmt.Println("write rw:", os.WriteFile("/out/result.txt", []byte("done\n"), 0o644))
+}
+`), 0o644))
+	wasm := filepath.Join(dir, "plugin.wasm")
+	build := exec.Command("go", "build", "-o", wasm, src)
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the plugin: %v\n%s", err, out)
+	}
+	data, out := filepath.Join(dir, "data"), filepath.Join(dir, "out")
+	require.NoError(t, os.MkdirAll(data, 0o755))
+	require.NoError(t, os.MkdirAll(out, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(data, "in.txt"), []byte("input"), 0o644))
+	pol := filepath.Join(dir, "plugin.yaml")
+	require.NoError(t, os.WriteFile(pol, []byte(`profile: restrictive
+filesystem:
+  mounts:
+    - {host: `+data+`, guest: /data}
+    - {host: `+out+`, guest: /out, mode: rw}
+environment:
+  set: {GREETING: hello}
+resources: {memory_mb: 64}
+`), 0o644))
+	t.Setenv("WASMSAND_TEST_SECRET", "leak")
+	stdout, errOut, st := cli(t, "", "run-wasm", "--policy", pol, wasm, "a", "b c")
+	assert.Equal(t, "args=[\"a\" \"b c\"] greeting=hello secret=\"\" in=\"input\" err=<nil>\nwrite ro: true\nwrite rw: <nil>\n", stdout, errOut)
+	assert.Equal(t, 0, st)
+	got, err := os.ReadFile(filepath.Join(out, "result.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "done\n", string(got))
+	stdout, errOut, st = cli(t, "", "run-wasm", "--policy", pol, wasm, "bomb")
+	assert.NotEqual(t, 0, st)
+	assert.Empty(t, stdout)
+	assert.Contains(t, errOut, "out of memory (limit 64 MB)")
+	_, errOut, st = cli(t, "", "run-wasm", "--policy", pol, pol)
+	assert.Equal(t, 126, st)
+	assert.Contains(t, errOut, "is not a WebAssembly module")
 }
 
 func TestBadInput(t *testing.T) {
