@@ -192,7 +192,7 @@ func runScript(ctx context.Context, sb *core.Sandbox, o *cliOptions, rest []stri
 			return exitSetup
 		}
 		if isWasm(data) {
-			return runModule(ctx, sb, o, rest[0], data, stdin, stdout, stderr)
+			return runModule(ctx, sb, o, []string{rest[0]}, data, stdin, stdout, stderr)
 		}
 		script, name = string(data), rest[0]
 	default:
@@ -226,24 +226,14 @@ func runPlugin(ctx context.Context, sb *core.Sandbox, o *cliOptions, rest []stri
 		fmt.Fprintf(stderr, "wasmsand run-wasm: %s is not a WebAssembly module\n", rest[0])
 		return 126
 	}
-	res, err := sb.RunWASI(ctx, wasm, append([]string{filepath.Base(rest[0])}, rest[1:]...), core.RunOptions{
-		Stdin: stdin, Stdout: stdout, Stderr: stderr, Timeout: o.timeout,
-	})
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		if core.ErrorCode(err) == core.CodeInvalidModule {
-			return 126
-		}
-		return 1
-	}
-	return res.ExitCode
+	return runModule(ctx, sb, o, append([]string{filepath.Base(rest[0])}, rest[1:]...), wasm, stdin, stdout, stderr)
 }
 
 func isWasm(b []byte) bool { return len(b) >= 4 && string(b[:4]) == "\x00asm" }
 
-// runModule runs a WASI module given as FILE directly (no shell).
-func runModule(ctx context.Context, sb *core.Sandbox, o *cliOptions, name string, wasm []byte, stdin io.Reader, stdout, stderr io.Writer) int {
-	res, err := sb.RunWASI(ctx, wasm, []string{name}, core.RunOptions{
+// runModule runs a WASI module directly (no shell) with these arguments.
+func runModule(ctx context.Context, sb *core.Sandbox, o *cliOptions, argv []string, wasm []byte, stdin io.Reader, stdout, stderr io.Writer) int {
+	res, err := sb.RunWASI(ctx, wasm, argv, core.RunOptions{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, Timeout: o.timeout,
 	})
 	if err != nil {
