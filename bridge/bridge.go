@@ -59,6 +59,33 @@ type Client struct {
 	mu       sync.Mutex
 	requests int
 	bytes    int64
+	observe  func(Info)
+}
+
+// Info is one request the bridge made or refused, for Observe: its URL
+// without user information, the rule that allowed it or why not, the
+// answer's status and the bytes read from it.
+type Info struct {
+	Method, URL  string
+	Allowed      bool
+	Rule, Reason string
+	Status       int
+	Bytes        int64
+	Duration     time.Duration
+}
+
+// Observe sets a function told of every request (every hop of a
+// redirect), as it ends; it must not block.
+func (c *Client) Observe(f func(Info)) { c.observe = f }
+
+func (c *Client) tell(i Info) {
+	if c.observe == nil {
+		return
+	}
+	i.URL = c.redact(Redact(i.URL))
+	i.Reason = c.redact(i.Reason)
+	defer func() { _ = recover() }()
+	c.observe(i)
 }
 
 // New compiles the rules; nil rules allow nothing. Secrets are values the
@@ -186,27 +213,68 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	}
 }
 
-// once makes one hop: the rules judge the URL, the dialer the address.
+// once makes one hop and tells the observer of it (when its body is
+// closed, for an answer).
 func (c *Client) once(ctx context.Context, method, target string, header http.Header, body []byte) (*http.Response, error) {
+	start := time.Now()
+	res, rule, err := c.hop(ctx, method, target, header, body)
+	if err != nil {
+		var e *Error
+		allowed := errors.As(err, &e) && e.Kind != ErrDenied && e.Kind != ErrBudget
+		c.tell(Info{Method: method, URL: target, Allowed: allowed, Rule: rule, Reason: err.Error(), Duration: time.Since(start)})
+		return nil, err
+	}
+	res.Body = &counted{ReadCloser: res.Body, done: func(n int64) {
+		c.tell(Info{Method: method, URL: target, Allowed: true, Rule: rule, Status: res.StatusCode, Bytes: n, Duration: time.Since(start)})
+	}}
+	return res, nil
+}
+
+// counted tells how many bytes were read from a body when it is closed.
+type counted struct {
+	io.ReadCloser
+	n    int64
+	done func(int64)
+	once sync.Once
+}
+
+func (c *counted) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *counted) Close() error {
+	err := c.ReadCloser.Close()
+	c.once.Do(func() { c.done(c.n) })
+	return err
+}
+
+// hop makes one hop: the rules judge the URL, the dialer the address.
+func (c *Client) hop(ctx context.Context, method, target string, header http.Header, body []byte) (*http.Response, string, error) {
 	preq, err := policy.ParseRequest(method, target)
 	if err != nil {
-		return nil, denied(err)
+		return nil, "", denied(err)
 	}
 	d, err := c.rules.Check(preq)
 	if err != nil {
-		return nil, denied(err)
+		var dn *policy.Denied
+		if errors.As(err, &dn) {
+			return nil, dn.Rule, denied(err)
+		}
+		return nil, "", denied(err)
 	}
 	host := preq.Name
 	if host == "" {
 		host = preq.Addr.String()
 	}
 	if header, err = c.withSecrets(header, host); err != nil {
-		return nil, err
+		return nil, d.Rule, err
 	}
 	c.mu.Lock()
 	if c.requests >= c.budget.MaxRequests {
 		c.mu.Unlock()
-		return nil, &Error{Kind: ErrBudget, Msg: fmt.Sprintf("the sandbox's %d requests are spent", c.budget.MaxRequests)}
+		return nil, d.Rule, &Error{Kind: ErrBudget, Msg: fmt.Sprintf("the sandbox's %d requests are spent", c.budget.MaxRequests)}
 	}
 	c.requests++
 	c.mu.Unlock()
@@ -226,7 +294,7 @@ func (c *Client) once(ctx context.Context, method, target string, header http.He
 	}
 	hreq, err := http.NewRequestWithContext(ctx, method, preq.URL.String(), rd)
 	if err != nil {
-		return nil, denied(err)
+		return nil, d.Rule, denied(err)
 	}
 	for k, v := range header {
 		if k == basicAuthKey {
@@ -247,7 +315,7 @@ func (c *Client) once(ctx context.Context, method, target string, header http.He
 		if e, ok := err.(*Error); ok {
 			e.Msg = c.redact(e.Msg)
 		}
-		return nil, err
+		return nil, d.Rule, err
 	}
 	// what comes back is the sandbox's: no secret in it
 	for k, vs := range res.Header {
@@ -257,7 +325,7 @@ func (c *Client) once(ctx context.Context, method, target string, header http.He
 		res.Header[k] = vs
 	}
 	res.Body = &closer{ReadCloser: c.redactBody(res.Body), close: tr.CloseIdleConnections}
-	return res, nil
+	return res, d.Rule, nil
 }
 
 func denied(err error) error {

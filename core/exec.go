@@ -106,7 +106,7 @@ func (sb *Sandbox) compile(ctx context.Context, key string, load func() ([]byte,
 }
 
 // execGuest is the shell's Exec: it runs a WebAssembly program as a process.
-func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
+func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (status int) {
 	name := path.Base(req.Argv[0])
 	pid := req.Pid
 	if pid == 0 {
@@ -117,6 +117,13 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) int {
 			return 126
 		}
 		defer release()
+	}
+	if sb.opt.OnEvent != nil {
+		start := time.Now()
+		sb.emit(Event{Kind: "process_start", Pid: pid, Argv: req.Argv})
+		defer func() {
+			sb.emit(Event{Kind: "process_exit", Pid: pid, Status: intp(status), DurationMs: ms(time.Since(start))})
+		}()
 	}
 	env := req.Env
 	if t, ok := sb.opt.Tools.(*AssetTools); ok && req.Tool != "" {

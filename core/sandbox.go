@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wasmsand/wasmsand/platform"
@@ -47,6 +48,9 @@ type Options struct {
 	// KillGrace is how long a timed-out run may take to wind down before Run
 	// returns anyway; default 2s.
 	KillGrace time.Duration
+	// OnEvent, when set, hears what happens: runs, processes (see Event).
+	// It is called synchronously from the sandbox's goroutines.
+	OnEvent func(Event)
 }
 
 // Command is a program of the sandbox's command table (see shell.Command).
@@ -117,6 +121,7 @@ type Sandbox struct {
 	hashes sync.Map // moduleStatKey → content key (see modules.go)
 
 	commands *shell.Commands
+	runID    atomic.Int64 // the current run's number, for events
 }
 
 // New makes a sandbox with the default layout and environment. Nothing of the
@@ -166,6 +171,9 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 	}
 	sb.sched = schedulerFor(sb.engine, opt.BatchLimit)
 	sb.commands = commandTable(opt)
+	if opt.OnEvent != nil {
+		sb.commands = sb.observed(sb.commands)
+	}
 	env := shell.DefaultEnv()
 	for k, v := range opt.Env {
 		env = append(env, k+"="+v)
@@ -253,6 +261,8 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	sb.runMu.Lock()
 	defer sb.runMu.Unlock()
 	start := time.Now()
+	sb.runID.Add(1)
+	sb.emit(Event{Kind: "run_start", Script: script})
 	floodCtx, flood := context.WithCancelCause(ctx)
 	defer flood(nil)
 	onFlood := func() { flood(errOutputFlood) }
@@ -319,12 +329,14 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	} else if ctx.Err() != nil {
 		res.Stdout, res.Truncated = stdout.result()
 		res.Stderr, _ = stderr.result()
+		sb.emit(Event{Kind: "run_end", Status: intp(res.ExitCode), DurationMs: ms(res.Duration), Reason: "canceled"})
 		return res, newErr(CodeCanceled, "Run", "", ctx.Err())
 	}
 	var t1, t2 bool
 	res.Stdout, t1 = stdout.result()
 	res.Stderr, t2 = stderr.result()
 	res.Truncated = t1 || t2
+	sb.emit(Event{Kind: "run_end", Status: intp(res.ExitCode), DurationMs: ms(res.Duration), TimedOut: res.TimedOut, Truncated: res.Truncated})
 	return res, nil
 }
 

@@ -50,6 +50,8 @@ options:
   --secret NAME[=VALUE]        a secret the policy declares (VALUE, else the host's
                                variable NAME): sent only to its hosts, as
                                {{secret:NAME}} in a header or injected; never seen inside
+  --events FILE                write what happens as JSON lines: runs, processes,
+                               network requests (allowed or not, and why)
   -c SCRIPT                    run SCRIPT
 `
 
@@ -86,6 +88,8 @@ type cliOptions struct {
 	allowNet, secrets     multiFlag
 	policyFile, profile   string
 	set                   map[string]bool // flags given explicitly
+	events                string
+	closers               []io.Closer // closed when the CLI is done
 	cwd, command          string
 	hasCommand            bool
 	timeout               time.Duration
@@ -117,6 +121,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.Var(&o.allowNet, "allow-net", "")
 	fl.StringVar(&o.policyFile, "policy", "", "")
 	fl.Var(&o.secrets, "secret", "")
+	fl.StringVar(&o.events, "events", "", "")
 	fl.StringVar(&o.profile, "profile", "", "")
 	fl.StringVar(&o.cwd, "cwd", "", "")
 	fl.Func("c", "", func(s string) error { o.command, o.hasCommand = s, true; return nil })
@@ -138,6 +143,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rest := fl.Args()
 
 	ctx := context.Background()
+	defer func() {
+		for _, c := range o.closers {
+			c.Close()
+		}
+	}()
 	sb, err := setup(ctx, &o)
 	if err != nil {
 		fmt.Fprintln(stderr, err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -181,6 +183,32 @@ resources: {memory_mb: 64}
 	_, errOut, st = cli(t, "", "run-wasm", "--policy", pol, pol)
 	assert.Equal(t, 126, st)
 	assert.Contains(t, errOut, "is not a WebAssembly module")
+}
+
+// TestEvents: --events writes runs, processes and network requests as JSON
+// lines, allowed or not.
+func TestEventsFile(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	defer srv.Close()
+	events := filepath.Join(t.TempDir(), "events.jsonl")
+	_, _, st := cli(t, "", "run", "--allow-net", srv.URL+"/", "--events", events, "-c",
+		"curl -s "+srv.URL+"/a; curl -s http://example.com/; exit 4")
+	assert.Equal(t, 4, st)
+	data, err := os.ReadFile(events)
+	require.NoError(t, err)
+	var kinds []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &e), line)
+		k := e["kind"].(string)
+		if k == "network" {
+			k += fmt.Sprintf(" %v %v %v", e["allowed"], e["url"], e["http_status"])
+		}
+		kinds = append(kinds, k)
+	}
+	assert.Equal(t, []string{"run_start", "process_start", "network true " + srv.URL + "/a 200", "process_exit",
+		"process_start", "network false http://example.com/ <nil>", "process_exit", "run_end"}, kinds)
+	assert.Contains(t, string(data), `"reason":"no rule allows GET http://example.com/"`)
 }
 
 func TestBadInput(t *testing.T) {

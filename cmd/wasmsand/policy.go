@@ -123,6 +123,13 @@ func applyPolicy(o *cliOptions, opt *core.Options) error {
 		}
 		return fmt.Errorf("wasmsand: %s: %v", what, strings.TrimPrefix(err.Error(), "network."))
 	}
+	if on := opt.OnEvent; on != nil {
+		client.Observe(func(i bridge.Info) {
+			allowed := i.Allowed
+			on(core.Event{Kind: "network", Method: i.Method, URL: i.URL, Allowed: &allowed, Rule: i.Rule,
+				Reason: i.Reason, HTTPStatus: i.Status, Bytes: i.Bytes, DurationMs: float64(i.Duration) / float64(time.Millisecond)})
+		})
+	}
 	opt.Commands = append(opt.Commands, nettools.Commands(client)...)
 	return nil
 }

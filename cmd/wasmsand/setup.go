@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/hack-pad/hackpadfs"
 	"golang.org/x/term"
@@ -27,6 +29,20 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 		return nil, err
 	}
 	opt := core.Options{MemoryLimitMB: o.memory, Timeout: o.timeout, Env: env}
+	if o.events != "" {
+		f, err := os.OpenFile(o.events, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("wasmsand: --events: %v", err)
+		}
+		o.closers = append(o.closers, f)
+		var mu sync.Mutex
+		enc := json.NewEncoder(f)
+		opt.OnEvent = func(e core.Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			enc.Encode(e)
+		}
+	}
 	if err := applyPolicy(o, &opt); err != nil {
 		return nil, err
 	}
