@@ -258,6 +258,10 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name 
 		Spawner:  spawner{sb},
 		PipeSize: sb.sched.pipeSize(),
 	}
+	if d := sb.opt.Deterministic; d != nil {
+		p.Clock = &logicalClock{epoch: d.epoch()}
+		p.Rand = d.stream(uint64(pid))
+	}
 	// Release the process's fds once it has ended: files and pipes it left
 	// open, and the references it holds on its parent's files when it is a
 	// spawned child (a pipe's write end shared with a child is only closed,
@@ -268,7 +272,9 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name 
 	var err error
 	pm, ok := mod.(platform.Preinitializer)
 	var pre *platform.Preinit
-	if ok && pm.Preinitializable() {
+	if ok && pm.Preinitializable() && sb.opt.Deterministic == nil {
+		// (an image holds the randomness it was made with: deterministic
+		// runs start afresh, from their own seed)
 		pre = sb.preinit(tool)
 	}
 	if pre != nil {

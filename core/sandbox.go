@@ -48,6 +48,9 @@ type Options struct {
 	// KillGrace is how long a timed-out run may take to wind down before Run
 	// returns anyway; default 2s.
 	KillGrace time.Duration
+	// Deterministic, when set, makes runs repeatable: a logical clock,
+	// seeded randomness, files stamped with one time (see Deterministic).
+	Deterministic *Deterministic
 	// OnEvent, when set, hears what happens: runs, processes (see Event).
 	// It is called synchronously from the sandbox's goroutines.
 	OnEvent func(Event)
@@ -130,10 +133,15 @@ func New(ctx context.Context, opt Options) (*Sandbox, error) {
 	opt.withDefaults()
 	fsys := opt.FS
 	if fsys == nil {
-		fsys = vfs.NewDefault(vfs.Options{
+		vo := vfs.Options{
 			MaxBytes:  int64(opt.FSLimitMB) << 20,
 			MaxInodes: int64(opt.MaxInodes),
-		}, commandTable(opt).Names())
+		}
+		if d := opt.Deterministic; d != nil {
+			epoch := d.epoch()
+			vo.Now = func() time.Time { return epoch }
+		}
+		fsys = vfs.NewDefault(vo, commandTable(opt).Names())
 	}
 	if t, ok := opt.Tools.(*AssetTools); ok {
 		for dir, afs := range t.dataMounts() {
@@ -190,6 +198,17 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		MaxSubshells:    4 * opt.MaxProcesses,
 		BatchedPrograms: sb.sched.inline(),
 		Commands:        sb.commands,
+	}
+	if d := opt.Deterministic; d != nil {
+		clock := &logicalClock{epoch: d.epoch()}
+		cfg.Now = clock.Now
+		var mu sync.Mutex
+		r := d.stream(0)
+		cfg.Rand = func() uint64 {
+			mu.Lock()
+			defer mu.Unlock()
+			return r.Uint64()
+		}
 	}
 	sb.shSetup = func() (*shell.Session, error) {
 		if from != nil {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -87,10 +88,14 @@ type Resources struct {
 	FSMB         int     `yaml:"fs_mb"`     // VFS size
 }
 
-// Capabilities are what programs may observe of the world.
+// Capabilities are what programs may observe of the world. clock: fixed
+// with random: seeded is deterministic mode: the same script gives the
+// same bytes run after run.
 type Capabilities struct {
-	Clock  string `yaml:"clock"`  // real (only, for now)
-	Random string `yaml:"random"` // real (only, for now)
+	Clock  string `yaml:"clock"`  // real (default), or fixed: a logical clock from Epoch
+	Epoch  string `yaml:"epoch"`  // RFC 3339; default 2000-01-01T00:00:00Z
+	Random string `yaml:"random"` // real (default), or seeded by Seed
+	Seed   uint64 `yaml:"seed"`
 }
 
 // Audit says where records of what happened go.
@@ -199,6 +204,7 @@ func merge(base, doc Policy) Policy {
 	if doc.Capabilities.Random != "" {
 		p.Capabilities.Random = doc.Capabilities.Random
 	}
+	p.Capabilities.Epoch, p.Capabilities.Seed = doc.Capabilities.Epoch, doc.Capabilities.Seed
 	return p
 }
 
@@ -290,11 +296,20 @@ func (p *Policy) check(line func(...string) int) error {
 	if r.MemoryMB > 4096 {
 		return bad("at most 4096 (a wasm32 program cannot address more)", "resources", "memory_mb")
 	}
-	if c := p.Capabilities.Clock; c != "real" {
-		return bad(fmt.Sprintf("%q: only real is supported so far", c), "capabilities", "clock")
+	c := p.Capabilities
+	if c.Clock != "real" && c.Clock != "fixed" {
+		return bad(fmt.Sprintf("%q: real or fixed", c.Clock), "capabilities", "clock")
 	}
-	if c := p.Capabilities.Random; c != "real" {
-		return bad(fmt.Sprintf("%q: only real is supported so far", c), "capabilities", "random")
+	if c.Random != "real" && c.Random != "seeded" {
+		return bad(fmt.Sprintf("%q: real or seeded", c.Random), "capabilities", "random")
+	}
+	if (c.Clock == "fixed") != (c.Random == "seeded") {
+		return bad("clock: fixed and random: seeded go together (deterministic mode)", "capabilities")
+	}
+	if c.Epoch != "" {
+		if _, err := time.Parse(time.RFC3339, c.Epoch); err != nil {
+			return bad("not an RFC 3339 time", "capabilities", "epoch")
+		}
 	}
 	return nil
 }

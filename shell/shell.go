@@ -57,6 +57,10 @@ type Config struct {
 	Sequential bool
 	// BatchedPrograms: see interp.Config.
 	BatchedPrograms bool
+	// Now and Rand, when set, stand in for the clock and randomness of the
+	// shell itself ($RANDOM, $SECONDS, printf %(...)T, ...).
+	Now  func() time.Time
+	Rand func() uint64
 	// Commands is the command table tool entries resolve through; nil is
 	// the shell's own (ShellCommands) and WebAssembly programs for any
 	// other name.
@@ -130,7 +134,8 @@ func (s *Session) interpConfig() *interp.Config {
 		},
 		LookPath: s.LookPath,
 		NewPid:   s.cfg.NewPid,
-		Now:      time.Now,
+		Now:      s.cfg.Now,
+		Rand:     s.cfg.Rand,
 		UID:      UserID, GID: UserID,
 		MaxSubshells:    s.cfg.MaxSubshells,
 		Sequential:      s.cfg.Sequential,

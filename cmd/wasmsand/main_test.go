@@ -211,6 +211,18 @@ func TestEventsFile(t *testing.T) {
 	assert.Contains(t, string(data), `"reason":"no rule allows GET http://example.com/"`)
 }
 
+// TestDeterministicPolicy: with clock: fixed and random: seeded, two runs
+// of a script print the same bytes.
+func TestDeterministicPolicy(t *testing.T) {
+	pol := filepath.Join(t.TempDir(), "d.yaml")
+	require.NoError(t, os.WriteFile(pol, []byte("capabilities: {clock: fixed, random: seeded, seed: 42, epoch: \"2024-05-01T12:00:00Z\"}\n"), 0o644))
+	script := `echo $RANDOM $RANDOM $SRANDOM; printf '%(%F %T)T\n' -1`
+	a, errA, _ := cli(t, "", "run", "--policy", pol, "-c", script)
+	b, _, _ := cli(t, "", "run", "--policy", pol, "-c", script)
+	assert.Equal(t, a, b, errA)
+	assert.Contains(t, a, "2024-05-01 12:00:00\n")
+}
+
 func TestBadInput(t *testing.T) {
 	tests := []struct {
 		name   string

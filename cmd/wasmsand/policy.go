@@ -79,6 +79,13 @@ func applyPolicy(o *cliOptions, opt *core.Options) error {
 		opt.KillGrace = time.Duration(r.KillGraceSec * float64(time.Second))
 		opt.MaxProcesses, opt.MaxFDs = r.MaxProcesses, r.MaxFDs
 		opt.OutputLimit, opt.FSLimitMB = r.OutputMB<<20, r.FSMB
+		if c := p.Capabilities; c.Clock == "fixed" {
+			d := &core.Deterministic{Seed: c.Seed}
+			if c.Epoch != "" {
+				d.Epoch, _ = time.Parse(time.RFC3339, c.Epoch) // (checked by Parse)
+			}
+			opt.Deterministic = d
+		}
 		env := map[string]string{}
 		for _, k := range p.Environment.Inherit {
 			if v, ok := os.LookupEnv(k); ok {
