@@ -98,7 +98,9 @@ type Capabilities struct {
 	Seed   uint64 `yaml:"seed"`
 }
 
-// Audit says where records of what happened go.
+// Audit says where records of what happened go: the sandbox's events
+// (runs, processes, network requests) as JSON lines, never holding a
+// secret.
 type Audit struct {
 	File string `yaml:"file"`
 }

@@ -209,6 +209,21 @@ func TestEventsFile(t *testing.T) {
 	assert.Equal(t, []string{"run_start", "process_start", "network true " + srv.URL + "/a 200", "process_exit",
 		"process_start", "network false http://example.com/ <nil>", "process_exit", "run_end"}, kinds)
 	assert.Contains(t, string(data), `"reason":"no rule allows GET http://example.com/"`)
+
+	// the policy's audit file gets the same records, without the secret
+	dir := t.TempDir()
+	pol, audit := filepath.Join(dir, "p.yaml"), filepath.Join(dir, "audit.jsonl")
+	require.NoError(t, os.WriteFile(pol, []byte(`network: {allow: [{url: "`+srv.URL+`/"}]}
+secrets: [{name: KEY, hosts: [127.0.0.1], inject: {header: X-Key}}]
+audit: {file: `+audit+`}
+`), 0o644))
+	_, _, st = cli(t, "", "run", "--policy", pol, "--secret", "KEY=very-secret-value", "-c", "curl -s "+srv.URL+"/b")
+	assert.Equal(t, 0, st)
+	data, err = os.ReadFile(audit)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"kind":"network"`)
+	assert.Contains(t, string(data), `"url":"`+srv.URL+`/b"`)
+	assert.NotContains(t, string(data), "very-secret-value")
 }
 
 // TestDeterministicPolicy: with clock: fixed and random: seeded, two runs

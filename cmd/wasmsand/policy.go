@@ -67,7 +67,16 @@ func applyPolicy(o *cliOptions, opt *core.Options) error {
 			return fmt.Errorf("wasmsand: --secret %s: the policy does not declare it", name)
 		}
 		if p.Audit.File != "" {
-			return fmt.Errorf("wasmsand: --policy: audit is not supported yet")
+			// audit records: the events, where the policy says (with --events' too)
+			sink, err := eventSink(o, p.Audit.File)
+			if err != nil {
+				return fmt.Errorf("wasmsand: --policy: audit: %v", err)
+			}
+			if prev := opt.OnEvent; prev != nil {
+				opt.OnEvent = func(e core.Event) { prev(e); sink(e) }
+			} else {
+				opt.OnEvent = sink
+			}
 		}
 		r := p.Resources
 		if !o.set["memory"] {

@@ -23,6 +23,23 @@ import (
 	"github.com/wasmsand/wasmsand/vfs"
 )
 
+// eventSink writes events to a file as JSON lines (closed when the CLI is
+// done).
+func eventSink(o *cliOptions, file string) (func(core.Event), error) {
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	o.closers = append(o.closers, f)
+	var mu sync.Mutex
+	enc := json.NewEncoder(f)
+	return func(e core.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		enc.Encode(e)
+	}, nil
+}
+
 func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 	env, err := parseEnv(o.envs)
 	if err != nil {
@@ -30,18 +47,11 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 	}
 	opt := core.Options{MemoryLimitMB: o.memory, Timeout: o.timeout, Env: env}
 	if o.events != "" {
-		f, err := os.OpenFile(o.events, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		sink, err := eventSink(o, o.events)
 		if err != nil {
 			return nil, fmt.Errorf("wasmsand: --events: %v", err)
 		}
-		o.closers = append(o.closers, f)
-		var mu sync.Mutex
-		enc := json.NewEncoder(f)
-		opt.OnEvent = func(e core.Event) {
-			mu.Lock()
-			defer mu.Unlock()
-			enc.Encode(e)
-		}
+		opt.OnEvent = sink
 	}
 	if err := applyPolicy(o, &opt); err != nil {
 		return nil, err
