@@ -35,12 +35,21 @@ export class CoreClient {
     this.seq = 1;
     this.users = 0;
     this.onProgress = onProgress;
+    this.onEvent = new Map(); // sandbox id → its onEvent
     this.abortFlag = typeof SharedArrayBuffer === "function" && typeof Atomics === "object"
       ? new Int32Array(new SharedArrayBuffer(4)) : null;
   }
   receive(m) {
     if (m.progress) {
       if (this.onProgress) this.onProgress(m.progress);
+      return;
+    }
+    if (m.event) {
+      const { id, ...event } = m.event;
+      const h = this.onEvent.get(id);
+      if (h) {
+        try { h(event); } catch (_) { /* the handler's own error */ }
+      }
       return;
     }
     if (m.fatal) return this.failAll(new SandboxError("internal", "wasmsand core stopped: " + m.fatal));
@@ -134,6 +143,7 @@ export function defineSandbox(platform) {
         memoryLimitMb: opts.memoryLimitMb, timeoutMs: opts.timeoutMs, fsLimitMb: opts.fsLimitMb,
         maxProcesses: opts.maxProcesses, outputLimit: opts.outputLimit, env: opts.env,
         pipeBufferMb: opts.pipeBufferMb, python: opts.python, pythonIndex: opts.pythonIndex,
+        events: typeof opts.onEvent === "function",
       };
       let files;
       if (opts.files) {
@@ -143,7 +153,9 @@ export function defineSandbox(platform) {
       try {
         const persist = opts.persist ? platform.persist(core, opts.persist) : null;
         const state = persist ? await persist.load() : undefined;
-        const sb = new this(core, await core.call("create", JSON.stringify(o), state, files), persist);
+        const id = await core.call("create", JSON.stringify(o), state, files);
+        if (o.events) core.onEvent.set(id, opts.onEvent);
+        const sb = new this(core, id, persist);
         return sb;
       } catch (e) {
         core.port.terminate();
@@ -254,6 +266,7 @@ export function defineSandbox(platform) {
       } catch (e) {
         if (e.code !== "closed") throw e;
       } finally {
+        this._core.onEvent.delete(this._id);
         this._core.release();
       }
     }

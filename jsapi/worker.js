@@ -62,6 +62,8 @@ function preloadPython(options) {
 // (the browser fetches a run's programs ahead); hooks.after() runs after it.
 export function serve(corePromise, post, hooks = {}) {
   let queue = Promise.resolve();
+  // a sandbox's events (create's events option), as they happen
+  globalThis.__wasmsandEvent = (id, json) => post({ seq: 0, event: { id, ...JSON.parse(json) } });
   const handle = async ({ seq, method, args }) => {
     let core;
     try {

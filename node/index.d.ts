@@ -1,3 +1,18 @@
+/** One event (see CreateOptions.onEvent); which fields are set depends on kind. */
+export interface SandboxEvent {
+  time: string;
+  kind: "run_start" | "run_end" | "process_start" | "process_exit" | "network";
+  run?: number;
+  script?: string;
+  pid?: number;
+  argv?: string[];
+  status?: number;
+  duration_ms?: number;
+  timed_out?: boolean;
+  truncated?: boolean;
+  reason?: string;
+}
+
 /** Options of Sandbox.create. */
 export interface CreateOptions {
   /** Memory limit per guest program, in MB (default 256). */
@@ -43,6 +58,9 @@ export interface CreateOptions {
   /** Browser: URL of Pyodide's files, for python: "pyodide" (default: pyodide/ beside the package's
    *  web/ directory). */
   pyodideUrl?: string | URL;
+  /** What happens in the sandbox, as it happens: runs (start, end with status and duration),
+   *  processes (argv, pid, exit status). A fork's events reach the handler of its parent. */
+  onEvent?: (e: SandboxEvent) => void;
   /** Progress of what loads: in a browser each guest program fetched, by the byte (`cached` when
    *  it came from the Cache API); in both, Pyodide ("pyodide", and its snapshot by the byte in a
    *  browser) and each Python package (its wheel's file name), 0 of 1 then 1 of 1. */

@@ -283,6 +283,9 @@ type createOptions struct {
 	// directory holding Pyodide's distribution or wheels; "" is Pyodide's
 	// CDN for its version; "none" turns loading off.
 	PythonIndex string `json:"pythonIndex"`
+	// Events asks for the sandbox's events (core.Event), each handed to
+	// globalThis.__wasmsandEvent(id, json) as it happens.
+	Events bool `json:"events"`
 }
 
 // create(optionsJSON, state Uint8Array|undefined, files {path: Uint8Array}) → id
@@ -326,6 +329,16 @@ func create(args []js.Value) (any, error) {
 		}
 		opt.FS = fsys
 	}
+	sid := new(int)
+	*sid = nextID // (this sandbox's id, if it is made)
+	if o.Events {
+		emit := js.Global().Get("__wasmsandEvent")
+		opt.OnEvent = func(e core.Event) {
+			if b, err := json.Marshal(e); err == nil && emit.Type() == js.TypeFunction {
+				emit.Invoke(*sid, string(b))
+			}
+		}
+	}
 	sb, err := core.New(context.Background(), opt)
 	if err != nil {
 		return nil, err
@@ -340,7 +353,7 @@ func create(args []js.Value) (any, error) {
 			}
 		}
 	}
-	id := nextID
+	id := *sid
 	nextID++
 	sandboxes[id] = sb
 	pyConf[id] = pyConfig{index: o.PythonIndex, memoryMB: max(o.MemoryLimitMb, 0)}

@@ -27,6 +27,15 @@ assert.strictEqual(live.at(-1), "b\n", JSON.stringify(live)); // not one chunk a
 r = await sb.run("exit 3");
 assert.strictEqual(r.exitCode, 3);
 
+// events, as they happen
+const events = [];
+const watched = await Sandbox.create({ onEvent: (e) => events.push(e.kind + (e.argv ? " " + e.argv.join(" ") : "") + (e.status !== undefined ? " " + e.status : "")) });
+await watched.run("seq 2 | wc -l; exit 5");
+assert.strictEqual(events[0], "run_start", JSON.stringify(events));
+assert.strictEqual(events.at(-1), "run_end 5", JSON.stringify(events));
+for (const e of ["process_start seq 2", "process_start wc -l", "process_exit 0"]) assert.ok(events.includes(e), JSON.stringify(events));
+await watched.destroy();
+
 // the host stays out: its environment, files and processes
 process.env.WASMSAND_SECRET = "leak";
 r = await sb.run("env; ls /; cat /etc/hostname 2>&1; ls " + JSON.stringify(process.cwd()) + " 2>&1");
