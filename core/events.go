@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/wasmsand/wasmsand/shell"
@@ -12,7 +13,7 @@ import (
 // depends on Kind.
 type Event struct {
 	Time time.Time `json:"time"`
-	// Kind: run_start, run_end, process_start, process_exit, network.
+	// Kind: run_start, run_end, process_start, process_exit, output, network.
 	Kind string `json:"kind"`
 	Run  int64  `json:"run,omitempty"` // the run it belongs to (1, 2, ...)
 
@@ -24,6 +25,10 @@ type Event struct {
 	DurationMs float64 `json:"duration_ms,omitempty"` // run_end, process_exit, network
 	TimedOut   bool    `json:"timed_out,omitempty"`   // run_end
 	Truncated  bool    `json:"truncated,omitempty"`   // run_end: output past OutputLimit
+
+	// output: a chunk a run wrote to its stdout or stderr, as it came
+	Stream string `json:"stream,omitempty"`
+	Data   []byte `json:"data,omitempty"` // (base64 in JSON)
 
 	// network: the request (its URL without user information), whether the
 	// policy allowed it and by which rule, or why not; the answer.
@@ -54,6 +59,33 @@ func (sb *Sandbox) emit(e Event) {
 }
 
 func intp(v int) *int { return &v }
+
+// outputEvents passes a run's output on to w (when set) and tells
+// Options.OnEvent of each chunk.
+type outputEvents struct {
+	w      io.Writer
+	sb     *Sandbox
+	stream string
+}
+
+func (o outputEvents) Write(p []byte) (int, error) {
+	o.sb.emit(Event{Kind: "output", Stream: o.stream, Data: append([]byte(nil), p...)})
+	if o.w != nil {
+		return o.w.Write(p)
+	}
+	return len(p), nil
+}
+
+// Unwrap gives the writer underneath (so a terminal is still seen as one).
+func (o outputEvents) Unwrap() io.Writer { return o.w }
+
+// observeOutput wraps a run's stdout and stderr when someone listens.
+func (sb *Sandbox) observeOutput(stdout, stderr io.Writer) (io.Writer, io.Writer) {
+	if sb.opt.OnEvent == nil {
+		return stdout, stderr
+	}
+	return outputEvents{stdout, sb, "stdout"}, outputEvents{stderr, sb, "stderr"}
+}
 
 // observed wraps the commands that run in-process (Go code, a platform
 // runtime) so that they too have process events; WebAssembly programs

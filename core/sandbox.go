@@ -285,8 +285,9 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	floodCtx, flood := context.WithCancelCause(ctx)
 	defer flood(nil)
 	onFlood := func() { flood(errOutputFlood) }
-	stdout := newCapWriter(sb.opt.OutputLimit, opt.Stdout, onFlood)
-	stderr := newCapWriter(sb.opt.OutputLimit, opt.Stderr, onFlood)
+	outW, errW := sb.observeOutput(opt.Stdout, opt.Stderr)
+	stdout := newCapWriter(sb.opt.OutputLimit, outW, onFlood)
+	stderr := newCapWriter(sb.opt.OutputLimit, errW, onFlood)
 	var env []string
 	for k, v := range opt.Env {
 		env = append(env, k+"="+v)

@@ -1,7 +1,9 @@
 /** One event (see CreateOptions.onEvent); which fields are set depends on kind. */
 export interface SandboxEvent {
   time: string;
-  kind: "run_start" | "run_end" | "process_start" | "process_exit" | "network";
+  kind: "run_start" | "run_end" | "process_start" | "process_exit" | "output" | "network";
+  stream?: "stdout" | "stderr";
+  data?: string; // (output: base64)
   run?: number;
   script?: string;
   pid?: number;

@@ -204,9 +204,12 @@ func TestEventsFile(t *testing.T) {
 		if k == "network" {
 			k += fmt.Sprintf(" %v %v %v", e["allowed"], e["url"], e["http_status"])
 		}
+		if k == "output" {
+			k += fmt.Sprintf(" %v %v", e["stream"], e["data"]) // (base64)
+		}
 		kinds = append(kinds, k)
 	}
-	assert.Equal(t, []string{"run_start", "process_start", "network true " + srv.URL + "/a 200", "process_exit",
+	assert.Equal(t, []string{"run_start", "process_start", "output stdout b2s=", "network true " + srv.URL + "/a 200", "process_exit",
 		"process_start", "network false http://example.com/ <nil>", "process_exit", "run_end"}, kinds)
 	assert.Contains(t, string(data), `"reason":"no rule allows GET http://example.com/"`)
 
