@@ -80,6 +80,9 @@ func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports, packages []stri
 			python = true
 			packages = append(packages, pk...)
 		}
+		if !strings.Contains(t, "import") {
+			continue // (importRE cannot match; on a data file it is slow)
+		}
 		for _, m := range importRE.FindAllStringSubmatch(t, -1) {
 			names := []string{m[1]}
 			if m[1] == "" {
