@@ -168,10 +168,10 @@ func curl(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell.Ex
 			o.urls = append(o.urls, val)
 		case "--proxy":
 			return errf(curlUnsupported, "proxies are not available in this sandbox: its network policy decides where requests go")
-		case "--connect-timeout", "--retry", "--retry-delay", "--retry-max-time", "--max-redirs", "--resolve", "--cacert", "--range", "--cookie-jar", "--cert", "--config", "--upload-file":
-			if name == "--upload-file" || name == "--config" || name == "--resolve" || name == "--cert" {
-				return errf(curlUnsupported, "option %s is not supported in this sandbox", name)
-			}
+		case "--connect-timeout", "--retry", "--retry-delay", "--retry-max-time", "--max-redirs", "--cacert", "--range", "--cookie-jar":
+			// (accepted, no effect here)
+		case "--upload-file", "--config", "--resolve", "--cert":
+			return errf(curlUnsupported, "option %s is not supported in this sandbox", name)
 		case "-h", "--help":
 			fmt.Fprint(req.Stdout, "Usage: curl [options...] <url>\n -d, --data <data>   HTTP POST data\n -f, --fail          Fail fast with no output on HTTP errors\n -H, --header <header/@file> Pass custom header(s) to server\n -i, --include       Include protocol response headers in the output\n -I, --head          Show document info only\n -L, --location      Follow redirects\n -o, --output <file> Write to file instead of stdout\n -O, --remote-name   Write output to a file named as the remote file\n -s, --silent        Silent mode\n -S, --show-error    Show error even when -s is used\n -u, --user <user:password> Server user and password\n -v, --verbose       Make the operation more talkative\n -w, --write-out <format> Use output FORMAT after completion\n -X, --request <method> Specify request method to use\n(wasmsand: requests go through the sandbox's network policy)\n")
 			return 0
@@ -262,6 +262,17 @@ func curlData(s *shell.Session, req *shell.ExecRequest, name, val string) (strin
 		return d, err
 	}
 	return val, nil
+}
+
+// createOutput creates (or empties) a file a tool writes to, as the
+// sandbox user: the directory's permissions (fs.ErrPermission) and the
+// process's umask apply.
+func createOutput(s *shell.Session, req *shell.ExecRequest, name string) (*vfs.File, error) {
+	p := absPath(req.Dir, name)
+	if err := s.FS().CheckCreate(p, shell.UserID, shell.UserID); err != nil {
+		return nil, err
+	}
+	return s.FS().OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fs.FileMode(0o666&^req.Umask))
 }
 
 func absPath(dir, p string) string {
@@ -374,7 +385,6 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 		return errf(curlHTTP, "The requested URL returned error: %d", res.Status)
 	}
 	var out io.Writer = req.Stdout
-	var file *vfs.File
 	name := o.output
 	if o.remoteName && name == "" {
 		name = path.Base(u.Path)
@@ -383,19 +393,17 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 		}
 	}
 	if name != "" && name != "-" {
-		p := absPath(req.Dir, name)
-		if err := s.FS().CheckCreate(p, shell.UserID, shell.UserID); err != nil {
+		f, err := createOutput(s, req, name)
+		if errors.Is(err, fs.ErrPermission) {
 			return errf(curlWrite, "Failure writing output to destination, passed %d returned 0", 0)
 		}
-		f, err := s.FS().OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fs.FileMode(0o666&^req.Umask))
 		if err != nil {
 			fmt.Fprintf(req.Stderr, "Warning: Failed to open the file %s: %v\n", name, err)
 			return errf(curlWrite, "Failure writing output to destination")
 		}
 		defer f.Close()
-		out, file = f, f
+		out = f
 	}
-	_ = file
 	if o.include || o.head {
 		fmt.Fprintf(out, "%s %s\r\n", res.Proto, res.StatusText)
 		for _, k := range sortedKeys(res.Header) {

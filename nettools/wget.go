@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -205,13 +204,12 @@ func wget(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell.Ex
 		var w io.Writer = req.Stdout
 		if name != "-" {
 			if outFile == nil || out == "" {
-				p := absPath(req.Dir, name)
-				if err := s.FS().CheckCreate(p, shell.UserID, shell.UserID); err != nil {
+				f, err := createOutput(s, req, name)
+				if errors.Is(err, fs.ErrPermission) {
 					res.Body.Close()
 					fmt.Fprintf(req.Stderr, "%s: Permission denied\n", name)
 					return wgetIO
 				}
-				f, err := s.FS().OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fs.FileMode(0o666&^req.Umask))
 				if err != nil {
 					res.Body.Close()
 					fmt.Fprintf(req.Stderr, "%s: %v\n", name, err)
