@@ -165,14 +165,15 @@ func sandbox(args []js.Value) (*core.Sandbox, error) {
 	return sb, nil
 }
 
-// sandboxPath reads the (id, path, ...) that the file methods take.
-func sandboxPath(args []js.Value) (*core.Sandbox, string, error) {
+// sandboxArg reads the (id, string, ...) most methods take: a path for the
+// file methods, the command for run.
+func sandboxArg(args []js.Value, what string) (*core.Sandbox, string, error) {
 	sb, err := sandbox(args)
 	if err != nil {
 		return nil, "", err
 	}
-	p, err := str(args, 1, "path")
-	return sb, p, err
+	v, err := str(args, 1, what)
+	return sb, v, err
 }
 
 func str(args []js.Value, i int, what string) (string, error) {
@@ -375,11 +376,7 @@ type runOptions struct {
 // onOutput(stream "stdout"|"stderr", Uint8Array), when given, gets the
 // output as it is produced (a guest's, when it exits).
 func run(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
-	if err != nil {
-		return nil, err
-	}
-	cmd, err := str(args, 1, "command")
+	sb, cmd, err := sandboxArg(args, "command")
 	if err != nil {
 		return nil, err
 	}
@@ -427,11 +424,7 @@ func run(args []js.Value) (any, error) {
 // code may import and which packages its pip install commands name, from
 // which package index.
 func needsPython(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
-	if err != nil {
-		return nil, err
-	}
-	cmd, err := str(args, 1, "command")
+	sb, cmd, err := sandboxArg(args, "command")
 	if err != nil {
 		return nil, err
 	}
@@ -464,7 +457,7 @@ func (w jsWriter) Write(p []byte) (int, error) {
 }
 
 func readFile(args []js.Value) (any, error) {
-	sb, p, err := sandboxPath(args)
+	sb, p, err := sandboxArg(args, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -477,7 +470,7 @@ func readFile(args []js.Value) (any, error) {
 
 // writeFile(id, path, data Uint8Array, mode)
 func writeFile(args []js.Value) (any, error) {
-	sb, p, err := sandboxPath(args)
+	sb, p, err := sandboxArg(args, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -489,7 +482,7 @@ func writeFile(args []js.Value) (any, error) {
 }
 
 func listDir(args []js.Value) (any, error) {
-	sb, p, err := sandboxPath(args)
+	sb, p, err := sandboxArg(args, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -520,7 +513,7 @@ func fileType(m fs.FileMode) string {
 }
 
 func stat(args []js.Value) (any, error) {
-	sb, p, err := sandboxPath(args)
+	sb, p, err := sandboxArg(args, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -534,7 +527,7 @@ func stat(args []js.Value) (any, error) {
 
 // remove(id, path, recursive)
 func remove(args []js.Value) (any, error) {
-	sb, p, err := sandboxPath(args)
+	sb, p, err := sandboxArg(args, "path")
 	if err != nil {
 		return nil, err
 	}
@@ -543,7 +536,7 @@ func remove(args []js.Value) (any, error) {
 
 // mkdir(id, path, mode): parents are made as needed.
 func mkdir(args []js.Value) (any, error) {
-	sb, p, err := sandboxPath(args)
+	sb, p, err := sandboxArg(args, "path")
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,18 @@ window.firstRun = (async () => {
   await sb.destroy();
   return first;
 })();
+// timeCases: once, warm until V8 has tiered the guests up (as node.mjs), then timed
+const timeCases = async (sb, cases, prefix) => {
+  const out = {};
+  for (const c of cases) {
+    const r = await sb.run(c.script);
+    for (let i = 0, until = performance.now() + 1000; i < 30 && performance.now() < until; i++) await sb.run(c.script);
+    const t0 = performance.now();
+    for (let i = 0; i < c.runs; i++) await sb.run(c.script);
+    out[prefix + c.name] = { ms: (performance.now() - t0) / c.runs, stdout: r.stdout, exitCode: r.exitCode };
+  }
+  return out;
+};
 window.pyFirst = async () => {
   const sb = await Sandbox.create({ python: "pyodide" });
   const t0 = performance.now();
@@ -33,14 +45,7 @@ window.pyFirst = async () => {
 };
 window.pyBench = async (cases) => {
   const sb = await Sandbox.create({ python: "pyodide", timeoutMs: 120000 });
-  const out = {};
-  for (const c of cases) {
-    const r = await sb.run(c.script);
-    for (let i = 0, until = performance.now() + 1000; i < 30 && performance.now() < until; i++) await sb.run(c.script);
-    const t0 = performance.now();
-    for (let i = 0; i < c.runs; i++) await sb.run(c.script);
-    out["pyodide: " + c.name] = { ms: (performance.now() - t0) / c.runs, stdout: r.stdout, exitCode: r.exitCode };
-  }
+  const out = await timeCases(sb, cases, "pyodide: ");
   await sb.destroy();
   return out;
 };
@@ -48,15 +53,7 @@ window.bench = async (files, cases) => {
   const f = {};
   for (const [vpath, name] of Object.entries(files)) f[vpath] = new Uint8Array(await (await fetch("/files/" + name)).arrayBuffer());
   const sb = await Sandbox.create({ files: f, fsLimitMb: 1024, outputLimit: 64 << 20, timeoutMs: 120000 });
-  const out = {};
-  for (const c of cases) {
-    const r = await sb.run(c.script);
-    // warm until V8 has tiered the guests up (as node.mjs)
-    for (let i = 0, until = performance.now() + 1000; i < 30 && performance.now() < until; i++) await sb.run(c.script);
-    const t0 = performance.now();
-    for (let i = 0; i < c.runs; i++) await sb.run(c.script);
-    out[c.name] = { ms: (performance.now() - t0) / c.runs, stdout: r.stdout, exitCode: r.exitCode };
-  }
+  const out = await timeCases(sb, cases, "");
   await sb.destroy();
   return out;
 };

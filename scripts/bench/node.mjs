@@ -15,28 +15,26 @@ const files = {};
 for (const [vpath, host] of Object.entries(input.files)) files[vpath] = readFileSync(host);
 const sb = await Sandbox.create({ files, fsLimitMb: 1024, outputLimit: 64 << 20, timeoutMs: 120000 });
 const out = {};
-for (const c of input.cases) {
-  const first = await sb.run(c.script);
-  // warm: V8 tiers hot guest code up to TurboFan over the first runs of a
-  // module; a long-lived service sees the tiered code (native wazero
-  // compiles ahead of time), so time it once warm (≤ 1 s or 30 runs)
-  for (let i = 0, until = performance.now() + 1000; i < 30 && performance.now() < until; i++) await sb.run(c.script);
-  const start = performance.now();
-  for (let i = 0; i < c.runs; i++) await sb.run(c.script);
-  out[c.name] = { ms: (performance.now() - start) / c.runs, stdout: first.stdout, exitCode: first.exitCode };
+// timeCases runs each case once, warms it, then times it: out[prefix + name].
+// Warm: V8 tiers hot guest code up to TurboFan over the first runs of a
+// module; a long-lived service sees the tiered code (native wazero compiles
+// ahead of time), so it is timed once warm (≤ 1 s or 30 runs).
+async function timeCases(sb, cases, prefix) {
+  for (const c of cases) {
+    const first = await sb.run(c.script);
+    for (let i = 0, until = performance.now() + 1000; i < 30 && performance.now() < until; i++) await sb.run(c.script);
+    const start = performance.now();
+    for (let i = 0; i < c.runs; i++) await sb.run(c.script);
+    out[prefix + c.name] = { ms: (performance.now() - start) / c.runs, stdout: first.stdout, exitCode: first.exitCode };
+  }
 }
+await timeCases(sb, input.cases, "");
 await sb.destroy();
 
 // python3 as Pyodide: the same timing, in a sandbox of its own
 if (input.pyCases && input.pyCases.length) {
   const py = await Sandbox.create({ python: "pyodide", timeoutMs: 120000 });
-  for (const c of input.pyCases) {
-    const first = await py.run(c.script);
-    for (let i = 0, until = performance.now() + 1000; i < 30 && performance.now() < until; i++) await py.run(c.script);
-    const start = performance.now();
-    for (let i = 0; i < c.runs; i++) await py.run(c.script);
-    out["pyodide: " + c.name] = { ms: (performance.now() - start) / c.runs, stdout: first.stdout, exitCode: first.exitCode };
-  }
+  await timeCases(py, input.pyCases, "pyodide: ");
   await py.destroy();
   // its first run in a new process (Pyodide loaded from the package's snapshot): median of 3
   const firstRuns = [];
