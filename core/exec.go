@@ -220,18 +220,21 @@ func withDefaults(env []string, defaults map[string]string) []string {
 	}
 	out := append([]string(nil), env...)
 	for k, v := range defaults {
-		set := false
-		for _, kv := range env {
-			if strings.HasPrefix(kv, k+"=") {
-				set = true
-				break
-			}
-		}
-		if !set {
+		if envIndex(env, k) < 0 {
 			out = append(out, k+"="+v)
 		}
 	}
 	return out
+}
+
+// envIndex is where K=... is in an environment list, or -1.
+func envIndex(env []string, k string) int {
+	for i, kv := range env {
+		if strings.HasPrefix(kv, k+"=") {
+			return i
+		}
+	}
+	return -1
 }
 
 // runProc runs one guest process to its end and returns its exit status. tool
@@ -490,11 +493,9 @@ func (c *child) Kill(sig int) error {
 // setEnv sets K=V in an environment list, replacing K's entry if it has one
 // (a program's getenv takes the first).
 func setEnv(env []string, k, v string) []string {
-	for i, kv := range env {
-		if strings.HasPrefix(kv, k+"=") {
-			env[i] = k + "=" + v
-			return env
-		}
+	if i := envIndex(env, k); i >= 0 {
+		env[i] = k + "=" + v
+		return env
 	}
 	return append(env, k+"="+v)
 }
