@@ -56,10 +56,11 @@ type Client struct {
 	budget  Budget
 	secrets []Secret
 
-	mu       sync.Mutex
-	requests int
-	bytes    int64
-	observe  func(Info)
+	mu        sync.Mutex
+	requests  int
+	bytes     int64
+	observe   func(Info)
+	transport Transport
 }
 
 // Info is one request the bridge made or refused, for Observe: its URL
@@ -278,16 +279,6 @@ func (c *Client) hop(ctx context.Context, method, target string, header http.Hea
 	}
 	c.requests++
 	c.mu.Unlock()
-	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: d.Control}
-	tr := &http.Transport{
-		Proxy:                  nil, // (the host's proxy settings stay the host's)
-		DialContext:            dialer.DialContext,
-		TLSHandshakeTimeout:    10 * time.Second,
-		ResponseHeaderTimeout:  c.budget.RequestTimeout,
-		MaxResponseHeaderBytes: 1 << 20,
-		DisableCompression:     true,
-		ForceAttemptHTTP2:      true,
-	}
 	var rd io.Reader
 	if body != nil {
 		rd = strings.NewReader(string(body))
@@ -307,15 +298,31 @@ func (c *Client) hop(ctx context.Context, method, target string, header http.Hea
 	if hreq.Header.Get("User-Agent") == "" {
 		hreq.Header.Set("User-Agent", "wasmsand")
 	}
-	client := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.Do(hreq)
+	if preq.Name == "" {
+		// an address as written: judged before any platform connects to it
+		if err := d.CheckAddr(preq.Addr); err != nil {
+			return nil, d.Rule, denied(err)
+		}
+	}
+	t := c.transport
+	if t == nil {
+		t = defaultTransport(c.budget)
+	}
+	res, err := t.RoundTrip(hreq, d)
 	if err != nil {
-		tr.CloseIdleConnections()
 		err = classify(err, preq)
 		if e, ok := err.(*Error); ok {
 			e.Msg = c.redact(e.Msg)
 		}
 		return nil, d.Rule, err
+	}
+	if res.Request != nil && res.Request.URL.String() != hreq.URL.String() {
+		// a transport that cannot stop at a redirect (a browser's) went on:
+		// its answer counts only if the rules allow where it ended
+		if err := c.allowedEnd(method, res.Request.URL.String()); err != nil {
+			res.Body.Close()
+			return nil, d.Rule, err
+		}
 	}
 	// what comes back is the sandbox's: no secret in it
 	for k, vs := range res.Header {
@@ -324,8 +331,60 @@ func (c *Client) hop(ctx context.Context, method, target string, header http.Hea
 		}
 		res.Header[k] = vs
 	}
-	res.Body = &closer{ReadCloser: c.redactBody(res.Body), close: tr.CloseIdleConnections}
+	res.Body = c.redactBody(res.Body)
 	return res, d.Rule, nil
+}
+
+// Transport makes one HTTP exchange (no redirects followed). Natively the
+// bridge dials with net/http and checks the address each connection goes
+// to (d.Control); a platform without sockets (the JS build) supplies its
+// own, which passes every address it is about to connect to through
+// d.CheckAddr where it can know it (Node can; a browser cannot).
+type Transport interface {
+	RoundTrip(req *http.Request, d *policy.Decision) (*http.Response, error)
+}
+
+// SetTransport replaces net/http for this client's requests; the rules,
+// budgets, secrets and redirects stay the bridge's. Without one the JS
+// build has no network.
+func (c *Client) SetTransport(t Transport) { c.transport = t }
+
+// dialed is net/http with a dialer that checks the address it connects
+// to (after DNS, so a name cannot rebind to a refused address), a new
+// connection per request.
+type dialed struct{ budget Budget }
+
+func (t dialed) RoundTrip(req *http.Request, d *policy.Decision) (*http.Response, error) {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: d.Control}
+	tr := &http.Transport{
+		Proxy:                  nil, // (the host's proxy settings stay the host's)
+		DialContext:            dialer.DialContext,
+		TLSHandshakeTimeout:    10 * time.Second,
+		ResponseHeaderTimeout:  t.budget.RequestTimeout,
+		MaxResponseHeaderBytes: 1 << 20,
+		DisableCompression:     true,
+		ForceAttemptHTTP2:      true,
+	}
+	client := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Do(req)
+	if err != nil {
+		tr.CloseIdleConnections()
+		return nil, err
+	}
+	res.Body = &closer{ReadCloser: res.Body, close: tr.CloseIdleConnections}
+	return res, nil
+}
+
+// allowedEnd judges the URL a transport's own redirects ended at.
+func (c *Client) allowedEnd(method, target string) error {
+	preq, err := policy.ParseRequest(method, target)
+	if err == nil {
+		_, err = c.rules.Check(preq)
+	}
+	if err != nil {
+		return denied(err)
+	}
+	return nil
 }
 
 func denied(err error) error {

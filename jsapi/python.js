@@ -104,6 +104,25 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex, prog
     note("pyodide", 1, 1);
   }
 
+  // ensureModules makes each module of ours once per runtime (as a module
+  // of the stdlib, which runs keep: its __file__ is under /lib) and runs
+  // its `then` code once after it.
+  function ensureModules(list) {
+    const made = py._wasmsandModules || (py._wasmsandModules = new Map());
+    for (const [name, source, then] of list) {
+      if (made.get(name) === source) continue;
+      py.globals.set("_wasmsand_src", source);
+      py.runPython(`import sys, types
+_m = types.ModuleType(${JSON.stringify(name)})
+_m.__file__ = "/lib/wasmsand/" + ${JSON.stringify(name)} + ".py"
+exec(compile(_wasmsand_src, _m.__file__, "exec"), _m.__dict__)
+sys.modules[${JSON.stringify(name)}] = _m
+del _m, _wasmsand_src`);
+      py.runPython(then);
+      made.set(name, source);
+    }
+  }
+
   // sleep waits without burning the CPU (Pyodide's own time.sleep spins)
   // and wakes for a timeout or a cancel.
   const cell = typeof SharedArrayBuffer !== "undefined" ? new Int32Array(new SharedArrayBuffer(4)) : null;
@@ -247,9 +266,11 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex, prog
     packages: () => Object.keys(py.loadedPackages).map((n) => [n, (py.lockfile.packages[n] || {}).version || "?"]),
     loaded: () => runMain !== null,
     loadError: () => failed,
-    // run({mode, arg, argv, env, cwd, names, timeoutMs, umask, abort}, goHost) → exit
-    // status. mode "c" (arg: code), "file" (arg: path), "module" (arg: name),
-    // "stdin"; names: the VFS's top-level directories; abort: {flag, run}.
+    // run({mode, arg, argv, env, cwd, names, timeoutMs, umask, abort,
+    // modules}, goHost) → exit status. mode "c" (arg: code), "file" (arg:
+    // path), "module" (arg: name), "stdin"; names: the VFS's top-level
+    // directories; abort: {flag, run}; modules: [[name, source, then]...],
+    // modules of ours whose source the core holds (see ensureModules).
     run(r, goHost) {
       current = goHost;
       umask = r.umask;
@@ -264,6 +285,7 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex, prog
       try {
         for (const f of failures.splice(0)) goHost.write(2, new TextEncoder().encode(f));
         mount(r.names);
+        ensureModules(r.modules || []);
         const rc = runMain(r.mode, r.arg, py.toPy(r.argv), py.toPy(r.env), r.cwd);
         if (overMemory) {
           runMain = null; py = null; loading = null; mounts.clear(); stdlib = null; importMap = null;

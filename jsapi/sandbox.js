@@ -144,6 +144,9 @@ export function defineSandbox(platform) {
         maxProcesses: opts.maxProcesses, outputLimit: opts.outputLimit, env: opts.env,
         pipeBufferMb: opts.pipeBufferMb, python: opts.python, pythonIndex: opts.pythonIndex,
         events: typeof opts.onEvent === "function",
+        // a policy document: YAML text, or an object (sent as JSON, which is YAML)
+        policy: opts.policy == null ? undefined : typeof opts.policy === "string" ? opts.policy : JSON.stringify(opts.policy),
+        profile: opts.profile, allowNet: opts.allowNet, secrets: opts.secrets,
       };
       let files;
       if (opts.files) {

@@ -1,4 +1,4 @@
-// Package nettools is curl and wget for the sandbox: commands of the
+// Package nettools is curl, wget and the raw HTTP exchange python uses, for the sandbox: commands of the
 // sandbox's command table that make their requests through the bridge
 // (its network policy and budgets), with the flags agents use and the
 // real tools' messages and exit statuses.
@@ -24,9 +24,11 @@ import (
 	"github.com/wasmsand/wasmsand/vfs"
 )
 
-// Commands are curl and wget over c, for core.Options.Commands.
+// Commands are curl, wget and wasmsand-http (see rawHTTP) over c, for
+// core.Options.Commands.
 func Commands(c *bridge.Client) []shell.Command {
 	return []shell.Command{
+		{Name: "wasmsand-http", Run: func(ctx context.Context, _ *shell.Session, req *shell.ExecRequest) int { return rawHTTP(ctx, c, req) }},
 		{Name: "curl", Run: func(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int { return curl(ctx, c, s, req) }},
 		{Name: "wget", Run: func(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int { return wget(ctx, c, s, req) }},
 	}

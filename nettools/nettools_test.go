@@ -166,3 +166,30 @@ func TestWget(t *testing.T) {
 		}
 	}
 }
+
+// TestRawHTTP: wasmsand-http makes one exchange from a raw request, the
+// bridge's rules applying, and says why it failed in a stable form.
+func TestRawHTTP(t *testing.T) {
+	srv := server(t)
+	base := srv.URL
+	sb := sandbox(t, policy.Network{Allow: []policy.Rule{
+		{URL: base + "/"},
+		{URL: base + "/echo", Methods: []string{"GET", "POST"}},
+	}}, bridge.Budget{MaxResponseBytes: 500})
+	for _, c := range []struct{ script, out, errPart string }{
+		{`printf 'GET /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n' | wasmsand-http ` + base + ` | while IFS= read -r l; do l=${l%$'\r'}; [[ $l == Date:* ]] || echo "$l"; done`,
+			"HTTP/1.1 200 OK\nConnection: close\nContent-Length: 6\nContent-Type: text/plain; charset=utf-8\n\nhello\n", ""},
+		{`printf 'POST /echo?a=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nX-Test: t\r\n\r\nabc' | wasmsand-http ` + base + ` | { while read -r l; do last=$l; done; echo "$last"; }`,
+			"POST /echo?a=1 \"abc\" : t\n", ""},
+		{`printf 'POST /hello.txt HTTP/1.1\r\nHost: x\r\n\r\n' | wasmsand-http ` + base + `; echo $?`, "3\n", "wasmsand-http: denied: no rule allows POST"},
+		{`printf 'GET / HTTP/1.1\r\n\r\n' | wasmsand-http http://example.com; echo $?`, "3\n", "wasmsand-http: denied:"},
+		{`printf 'GET /big HTTP/1.1\r\nHost: x\r\n\r\n' | wasmsand-http ` + base + ` >/dev/null; echo $?`, "8\n", "wasmsand-http: too-large:"},
+		{`echo nonsense | wasmsand-http ` + base + `; echo $?`, "2\n", "wasmsand-http: request:"},
+		{`wasmsand-http ftp://x </dev/null; echo $?`, "2\n", "wasmsand-http: usage:"},
+	} {
+		out, errOut := run(t, sb, c.script)
+		if out != c.out || !strings.Contains(errOut, c.errPart) || (c.errPart == "" && errOut != "") {
+			t.Errorf("%s\n got stdout %q stderr %q\nwant stdout %q stderr containing %q", c.script, out, errOut, c.out, c.errPart)
+		}
+	}
+}

@@ -60,8 +60,24 @@ export interface CreateOptions {
   /** Browser: URL of Pyodide's files, for python: "pyodide" (default: pyodide/ beside the package's
    *  web/ directory). */
   pyodideUrl?: string | URL;
+  /** URL prefixes that GET and HEAD may reach (as the CLI's --allow-net): curl, wget and python's
+   *  http.client/urllib go through the sandbox's network bridge, deny by default. Private,
+   *  loopback and link-local addresses stay refused unless a rule names the address itself.
+   *  Node checks the address each name resolves to and connects there; a browser cannot see
+   *  DNS (its own CORS rules apply on top), and follows redirects itself: the URL it ends at
+   *  must be allowed too. */
+  allowNet?: string[];
+  /** A policy document (wasmsand's YAML format; as text, or the same as an object): network
+   *  rules and budgets, secrets, environment, resources, capabilities. Options given here
+   *  explicitly win over its limits. Host mounts: use mount() instead. */
+  policy?: string | object;
+  /** A policy profile by name instead: "restrictive", "standard" or "permissive". */
+  profile?: "restrictive" | "standard" | "permissive";
+  /** The values of the secrets the policy declares, by name: sent only to their hosts, never
+   *  visible inside the sandbox, and redacted from what comes back. */
+  secrets?: Record<string, string>;
   /** What happens in the sandbox, as it happens: runs (start, end with status and duration),
-   *  processes (argv, pid, exit status). A fork's events reach the handler of its parent. */
+   *  processes (argv, pid, exit status), network requests (allowed or not, rule, status, bytes). A fork's events reach the handler of its parent. */
   onEvent?: (e: SandboxEvent) => void;
   /** Progress of what loads: in a browser each guest program fetched, by the byte (`cached` when
    *  it came from the Cache API); in both, Pyodide ("pyodide", and its snapshot by the byte in a

@@ -69,6 +69,35 @@ if (fs.existsSync(path.join(pyodideDir, "pyodide.mjs"))) {
   });
 }
 
+// The network bridge's transport (bridge/transport_js.go): each call posts
+// to the helper thread (net.cjs, started on first use) and sleeps until it
+// answers; an answer that comes after its call gave up is dropped.
+let net = null;
+let netSeq = 0;
+globalThis.__wasmsandHTTP = (op, arg) => {
+  if (!net) {
+    const { Worker, MessageChannel } = require("worker_threads");
+    const { port1, port2 } = new MessageChannel();
+    const counter = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(path.join(__dirname, "net.cjs"), { workerData: { port: port2, counter }, transferList: [port2] });
+    worker.unref();
+    net = { port: port1, counter };
+  }
+  const { receiveMessageOnPort } = require("worker_threads");
+  const id = ++netSeq;
+  const wait = (op === "request" ? arg.timeoutMs : 10000) + 2000;
+  const until = Date.now() + wait;
+  let seen = Atomics.load(net.counter, 0);
+  net.port.postMessage({ id, op, arg });
+  for (;;) {
+    for (let m; (m = receiveMessageOnPort(net.port));) if (m.message.id === id) return m.message.answer;
+    const left = until - Date.now();
+    if (left <= 0) return { error: { kind: "timeout", message: "timed out" } };
+    Atomics.wait(net.counter, 0, seen, left);
+    seen = Atomics.load(net.counter, 0);
+  }
+};
+
 const dir = workerData.dir;
 const assetsDir = workerData.assetsDir || path.join(dir, "assets");
 

@@ -71,6 +71,16 @@ type Secret struct {
 	Inject *Inject  `yaml:"inject"`
 }
 
+// Secret finds a declared secret by name; nil if the policy has none.
+func (p *Policy) Secret(name string) *Secret {
+	for i := range p.Secrets {
+		if p.Secrets[i].Name == name {
+			return &p.Secrets[i]
+		}
+	}
+	return nil
+}
+
 // Inject is a header that carries a secret.
 type Inject struct {
 	Header string `yaml:"header"`

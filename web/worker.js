@@ -152,6 +152,37 @@ async function loadManifest() {
 
 // installPyodide offers python3 as Pyodide (Sandbox.create({python:
 // "pyodide"})), its files fetched from url when a sandbox first needs it.
+// The network bridge's transport (bridge/transport_js.go): a synchronous
+// XMLHttpRequest, which a worker may make. The browser resolves names
+// itself (lookup: null, so only addresses written as such are judged by
+// the policy), follows redirects itself (the bridge then judges the URL it
+// ended at), keeps the headers it forbids scripts to set, and applies
+// CORS: a server that does not allow this page's origin cannot be read.
+globalThis.__wasmsandHTTP = (op, a) => {
+  if (op === "lookup") return null;
+  const xhr = new XMLHttpRequest();
+  try {
+    xhr.open(a.method, a.url, false);
+    xhr.responseType = "arraybuffer";
+    xhr.timeout = a.timeoutMs;
+    for (const [k, v] of a.headers) {
+      try { xhr.setRequestHeader(k, v); } catch (_) { /* a header the browser keeps */ }
+    }
+    xhr.send(a.body);
+  } catch (e) {
+    const timeout = e && e.name === "TimeoutError";
+    return { error: { kind: timeout ? "timeout" : "connect", message: timeout ? "timed out" : "the browser refused the request (network error, or CORS: the server must allow this origin)" } };
+  }
+  if (xhr.status === 0) return { error: { kind: "connect", message: "the browser refused the request (network error, or CORS)" } };
+  const headers = [];
+  for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
+    const i = line.indexOf(":");
+    if (i > 0) headers.push([line.slice(0, i).trim(), line.slice(i + 1).trim()]);
+  }
+  const body = new Uint8Array(xhr.response || new ArrayBuffer(0));
+  return { status: xhr.status, statusText: xhr.statusText, headers, body: body.subarray(0, a.maxBytes), url: xhr.responseURL || a.url };
+};
+
 function installPyodide(url) {
   installPython({
     indexURL: url,

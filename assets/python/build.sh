@@ -39,7 +39,9 @@ tc=$( (cat "$CC"; "$CC" --version) | hash)
 
 # Cache entries are built aside (name.tmp.PID) and renamed into place, so two
 # builds at once (two checkouts sharing build/) never see half an entry.
-deps_key=$( (echo "$tc"; cat "$here/deps.sh" "$here/sqlite_wasi.c" "$here/recipe.json") | hash)
+# (the recipe without its lib-*.patch lines, which only the zip depends on)
+recipe=$(grep -v '"patches/lib-' "$here/recipe.json")
+deps_key=$( (echo "$tc"; cat "$here/deps.sh" "$here/sqlite_wasi.c"; echo "$recipe") | hash)
 deps=$cache/deps-$deps_key
 if [ ! -f "$deps/ok" ]; then
   log "building zlib + sqlite3 ($deps_key)"
@@ -53,7 +55,7 @@ fi
 # C-side inputs of the interpreter. lib-*.patch may only touch modules that
 # are not frozen into the binary (checked below).
 interp_key=$( (echo "$deps_key $tc"; cat "$here/interp.sh" "$here/config.site" "$here/_wasmsandmodule.c" \
-  "$here/preinit.c" "$here/recipe.json" "$here"/patches/c-*.patch) | hash)
+  "$here/preinit.c" "$here"/patches/c-*.patch; echo "$recipe") | hash)
 interp=$cache/interp-$interp_key
 if [ ! -f "$interp/ok" ]; then
   log "building the interpreter ($interp_key)"

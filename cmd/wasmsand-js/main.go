@@ -30,6 +30,7 @@ import (
 	jsengine "github.com/wasmsand/wasmsand/platform/js"
 	"github.com/wasmsand/wasmsand/platform/js/idbstate"
 	"github.com/wasmsand/wasmsand/platform/js/pyodide"
+	"github.com/wasmsand/wasmsand/policy"
 	"github.com/wasmsand/wasmsand/vfs"
 )
 
@@ -287,6 +288,75 @@ type createOptions struct {
 	// Events asks for the sandbox's events (core.Event), each handed to
 	// globalThis.__wasmsandEvent(id, json) as it happens.
 	Events bool `json:"events"`
+	// Policy is a policy document (YAML, or JSON: the JS side sends an
+	// object as JSON), Profile a profile's name instead; the options above
+	// given explicitly win over its limits.
+	Policy  string `json:"policy"`
+	Profile string `json:"profile"`
+	// AllowNet are URL prefixes GET and HEAD may reach (the CLI's
+	// --allow-net), Secrets the values of the secrets the policy declares.
+	AllowNet []string          `json:"allowNet"`
+	Secrets  map[string]string `json:"secrets"`
+}
+
+// usePolicy applies the policy options to opt (events already wired);
+// Sandbox.create's explicit limits stay.
+func usePolicy(o *createOptions, opt *core.Options) error {
+	var p *policy.Policy
+	switch {
+	case o.Policy != "" && o.Profile != "":
+		return &argError{"profile: the policy names its profile"}
+	case o.Policy != "":
+		var err error
+		if p, err = policy.Parse(strings.NewReader(o.Policy)); err != nil {
+			return &argError{"policy: " + err.Error()}
+		}
+	case o.Profile != "":
+		pr, err := policy.Profile(o.Profile)
+		if err != nil {
+			return &argError{"profile: " + err.Error()}
+		}
+		p = &pr
+	}
+	if p == nil {
+		if len(o.Secrets) > 0 {
+			return &argError{"secrets: a policy must say where each secret may be sent"}
+		}
+		var n policy.Network
+		for _, u := range o.AllowNet {
+			n.Allow = append(n.Allow, policy.Rule{URL: u})
+		}
+		if err := opt.UseNetwork(n, policy.Budget{}, nil, nil); err != nil {
+			return &argError{"allowNet: " + strings.TrimPrefix(err.Error(), "network.")}
+		}
+		return nil
+	}
+	if len(p.Filesystem.Mounts) > 0 {
+		return &argError{"policy: filesystem.mounts: host paths are mounted with Sandbox.mount on this platform"}
+	}
+	for _, u := range o.AllowNet {
+		p.Network.Allow = append(p.Network.Allow, policy.Rule{URL: u})
+	}
+	explicit := *opt
+	if err := opt.UsePolicy(p, nil, o.Secrets, nil); err != nil {
+		return &argError{"policy: " + strings.TrimPrefix(err.Error(), "network.")}
+	}
+	if explicit.MemoryLimitMB != 0 {
+		opt.MemoryLimitMB = explicit.MemoryLimitMB
+	}
+	if explicit.Timeout != 0 {
+		opt.Timeout = explicit.Timeout
+	}
+	if explicit.FSLimitMB != 0 {
+		opt.FSLimitMB = explicit.FSLimitMB
+	}
+	if explicit.MaxProcesses != 0 {
+		opt.MaxProcesses = explicit.MaxProcesses
+	}
+	if explicit.OutputLimit != 0 {
+		opt.OutputLimit = explicit.OutputLimit
+	}
+	return nil
 }
 
 // create(optionsJSON, state Uint8Array|undefined, files {path: Uint8Array}) → id
@@ -339,6 +409,9 @@ func create(args []js.Value) (any, error) {
 				emit.Invoke(*sid, string(b))
 			}
 		}
+	}
+	if err := usePolicy(&o, &opt); err != nil {
+		return nil, err
 	}
 	sb, err := core.New(context.Background(), opt)
 	if err != nil {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/wasmsand/wasmsand/internal/testguest"
 )
 
 func cli(t *testing.T, stdin string, args ...string) (string, string, int) {
@@ -183,6 +185,35 @@ resources: {memory_mb: 64}
 	_, errOut, st = cli(t, "", "run-wasm", "--policy", pol, pol)
 	assert.Equal(t, 126, st)
 	assert.Contains(t, errOut, "is not a WebAssembly module")
+}
+
+// TestRunWasmPluginC: the same policy over a plugin written in C (wasi-libc).
+func TestRunWasmPluginC(t *testing.T) {
+	dir := t.TempDir()
+	wasm := filepath.Join(dir, "plugin.wasm")
+	require.NoError(t, os.WriteFile(wasm, testguest.C(t, "testdata/plugin.c"), 0o644))
+	data, out := filepath.Join(dir, "data"), filepath.Join(dir, "out")
+	require.NoError(t, os.MkdirAll(data, 0o755))
+	require.NoError(t, os.MkdirAll(out, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(data, "in.txt"), []byte("input"), 0o644))
+	pol := filepath.Join(dir, "plugin.yaml")
+	require.NoError(t, os.WriteFile(pol, []byte(`profile: restrictive
+filesystem:
+  mounts:
+    - {host: `+data+`, guest: /data}
+    - {host: `+out+`, guest: /out, mode: rw}
+environment:
+  set: {GREETING: hello}
+`), 0o644))
+	t.Setenv("WASMSAND_TEST_SECRET", "leak")
+	stdout, errOut, st := cli(t, "", "run-wasm", "--policy", pol, wasm, "a", "b c")
+	assert.Equal(t, "argc=2 [a] [b c] greeting=hello secret=-\nin=input\nwrite ro: refused\nwrite rw: ok\nhost passwd: absent\n", stdout, errOut)
+	assert.Equal(t, 0, st)
+	got, err := os.ReadFile(filepath.Join(out, "result.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "done\n", string(got))
+	_, _, st = cli(t, "", "run-wasm", "--policy", pol, wasm, "1", "2", "3")
+	assert.Equal(t, 3, st, "the plugin's exit status")
 }
 
 // TestEvents: --events writes runs, processes and network requests as JSON

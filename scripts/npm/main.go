@@ -48,6 +48,7 @@ func main() {
 	sum := sha256.Sum256(raw)
 	bundle("node/worker.cjs", filepath.Join(out, "worker.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
 	bundle("node/index.cjs", filepath.Join(out, "index.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
+	bundle("node/net.cjs", filepath.Join(out, "net.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
 	bundle("web/worker.js", filepath.Join(out, "web", "worker.js"), api.PlatformBrowser, api.FormatESModule,
 		map[string]string{"wasm_exec": wasmExec}, nil)
 	// the page keeps the core in the Cache API under its hash (web/cache.js)

@@ -100,6 +100,21 @@ window.tests = {
     await sb.destroy();
     return out;
   },
+  async network() {
+    // the page's own server (same origin, so CORS allows it); the rules
+    // refuse everything else before the browser is asked
+    const origin = location.origin;
+    const events = [];
+    const sb = await Sandbox.create({ allowNet: [origin + "/README.md"], onEvent: (e) => { if (e.kind === "network") events.push(e); } });
+    const r = async (cmd) => { const x = await sb.run(cmd); return [x.exitCode, x.stdout, x.stderr]; };
+    const out = {};
+    out.curl = await r(\`curl -s \${origin}/README.md | head -c 6; echo; curl -s -o /dev/null -w '%{http_code}' \${origin}/README.md/nope\`);
+    out.denied = await r(\`curl -sS \${origin}/package.json; echo $?; curl -sS http://169.254.169.254/; echo $?\`);
+    out.python = await r(\`python3 -c 'import urllib.request as u; print(u.urlopen("\${origin}/README.md").read()[:6])'\`);
+    out.events = events.map((e) => [e.allowed, e.status || 0]);
+    await sb.destroy();
+    return out;
+  },
 };
 window.ready = true;
 </script>`;
@@ -173,6 +188,14 @@ try {
   };
   checkPython(await run("python"));
 
+  // the network bridge: a synchronous XMLHttpRequest from the worker
+  const net = await run("network");
+  assert.deepStrictEqual(net.curl, [0, "# wasm\n404", ""]);
+  assert.strictEqual(net.denied[1], "7\n7\n");
+  assert.match(net.denied[2], /blocked by the sandbox's network policy/);
+  assert.deepStrictEqual(net.python, [0, "b'# wasm'\n", ""]);
+  assert.ok(net.events.some(([ok, st]) => ok && st === 200) && net.events.some(([ok]) => !ok), JSON.stringify(net.events));
+
   // abort without shared memory: the worker (and its sandboxes) end
   let ab = await run("abort");
   assert.deepStrictEqual(ab, { ...ab, shared: false, loop: "closed", guest: "closed", after: "closed", child: "closed", fresh: "fresh\n" });
@@ -186,7 +209,7 @@ try {
   checkPython(py);
   assert.strictEqual(py.abort, "canceled");
   assert.ok(py.abortMs < 5000, `python abort took ${py.abortMs} ms`);
-  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, core and programs from the Cache API, abort with and without SharedArrayBuffer, python3 as Pyodide; assets fetched: ${assets.join(", ")})`);
+  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, core and programs from the Cache API, abort with and without SharedArrayBuffer, python3 as Pyodide, the network bridge; assets fetched: ${assets.join(", ")})`);
 } finally {
   await browser.close();
   server.close();

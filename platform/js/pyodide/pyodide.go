@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wasmsand/wasmsand/assets"
 	"io"
 	"io/fs"
 	"os"
@@ -33,6 +34,12 @@ import (
 )
 
 // runtime is jsapi/python.js's object, or undefined.
+// ourModules are the Python modules of ours Pyodide gets from the core:
+// http.client over the network bridge (the CPython asset has it in its zip).
+var ourModules = []any{
+	[]any{"_wasmsand_http", assets.PythonHTTP, "import http.client, _wasmsand_http\n_wasmsand_http.install(http.client)"},
+}
+
 func runtime() js.Value { return js.Global().Get("__wasmsandPython") }
 
 // Available says whether the host installed Pyodide.
@@ -200,7 +207,8 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 		mem = 256
 	}
 	call := js.ValueOf(map[string]any{"mode": inv.mode, "arg": inv.arg, "argv": argv, "env": env,
-		"cwd": req.Dir, "names": names, "timeoutMs": timeout, "umask": int(req.Umask), "memoryMB": mem})
+		"cwd": req.Dir, "names": names, "timeoutMs": timeout, "umask": int(req.Umask), "memoryMB": mem,
+		"modules": ourModules})
 	if limits.key != 0 {
 		call.Set("abort", map[string]any{"flag": limits.flag, "run": limits.key})
 	}

@@ -1,0 +1,176 @@
+"""http.client over the wasmsand network bridge.
+
+A sandboxed python has no sockets. HTTPConnection (and so urllib.request,
+and requests when installed) sends its request to a stand-in socket; once
+the request is complete, the stand-in hands it to the sandbox's
+`wasmsand-http ORIGIN` command, which makes it through the bridge (the
+sandbox's network policy, budgets and secrets; TLS for https is the
+bridge's), and reads the answer back as the socket's stream. Failures come
+back as the OSError a socket would raise (URLError around it in urllib).
+
+Shared by the CPython WASI asset (installed at the end of http.client) and
+Pyodide (installed by the worker before user code runs).
+"""
+
+import errno
+import io
+import socket
+import subprocess
+import sys
+
+__all__ = ["install"]
+
+# wasmsand-http's exit statuses (nettools/rawhttp.go)
+_USAGE, _DENIED, _BUDGET, _RESOLVE, _CONNECT, _TIMEOUT, _TOO_LARGE = 2, 3, 4, 5, 6, 7, 8
+
+
+def _error(status, message):
+    text = message.decode("utf-8", "replace").strip()
+    # "wasmsand-http: KIND: message" -> message
+    parts = text.split(": ", 2)
+    if len(parts) == 3 and parts[0] == "wasmsand-http":
+        text = parts[2]
+    if status == _RESOLVE:
+        return socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    if status == _TIMEOUT:
+        return TimeoutError("timed out")
+    if status == _DENIED:
+        return PermissionError(errno.EACCES, "blocked by the sandbox's network policy: " + text)
+    if status == _BUDGET:
+        return OSError(errno.EDQUOT, "the sandbox's network budget is spent: " + text)
+    if status == _CONNECT and "refused" in text:
+        return ConnectionRefusedError(errno.ECONNREFUSED, "Connection refused")
+    if status == _CONNECT:
+        return OSError(errno.EHOSTUNREACH, text or "could not connect")
+    return OSError(errno.EIO, text or "wasmsand-http failed with status %d" % status)
+
+
+def _complete(buf):
+    """Whether buf holds a whole HTTP/1.x request (headers and body)."""
+    end = buf.find(b"\r\n\r\n")
+    if end < 0:
+        return False
+    head = bytes(buf[:end]).lower()
+    body = len(buf) - end - 4
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        name, value = name.strip(), value.strip()
+        if name == b"content-length":
+            try:
+                return body >= int(value)
+            except ValueError:
+                return True
+        if name == b"transfer-encoding" and b"chunked" in value:
+            return buf.endswith(b"0\r\n\r\n")
+    return True
+
+
+class BridgeSocket:
+    """What http.client takes for a connected socket."""
+
+    def __init__(self, origin, timeout=None):
+        self._origin = origin
+        self._timeout = timeout
+        self._out = bytearray()
+        self._answer = None
+
+    def settimeout(self, timeout):
+        self._timeout = timeout
+
+    def gettimeout(self):
+        return self._timeout
+
+    def setsockopt(self, *args):
+        pass
+
+    def sendall(self, data):
+        if self._answer is not None:
+            raise ConnectionResetError(errno.ECONNRESET, "Connection reset by peer")
+        self._out += data
+        if _complete(self._out):
+            # the exchange happens here, inside HTTPConnection.request, so
+            # that urllib reports a failure as URLError as it would a
+            # refused connection
+            self._answer = io.BytesIO(self._exchange())
+
+    def send(self, data):
+        self.sendall(data)
+        return len(data)
+
+    def _exchange(self):
+        args = ["wasmsand-http"]
+        t = self._timeout
+        if isinstance(t, (int, float)) and t > 0:
+            args += ["--timeout", repr(float(t))]
+        args.append(self._origin)
+        try:
+            p = subprocess.run(args, input=bytes(self._out), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except FileNotFoundError:
+            raise OSError(errno.ENETUNREACH, "Network is unreachable (the sandbox has no network)") from None
+        if p.returncode == 127 or (p.returncode != 0 and not p.stdout):
+            if p.returncode == 127:
+                raise OSError(errno.ENETUNREACH, "Network is unreachable (the sandbox has no network)")
+            raise _error(p.returncode, p.stderr)
+        return p.stdout
+
+    def makefile(self, mode="rb", *args, **kwargs):
+        if self._answer is None:
+            # a request http.client thought complete but _complete did not
+            self._answer = io.BytesIO(self._exchange())
+        return self._answer
+
+    def recv(self, n):
+        return self.makefile().read(n)
+
+    def fileno(self):
+        return -1
+
+    def shutdown(self, how):
+        pass
+
+    def close(self):
+        pass
+
+
+def _origin(scheme, host, port, default):
+    if ":" in host and not host.startswith("["):
+        host = "[%s]" % host
+    return "%s://%s" % (scheme, host if port in (None, default) else "%s:%d" % (host, port))
+
+
+def install(client):
+    """Makes http.client (the module) connect through the bridge."""
+    if getattr(client, "_wasmsand_bridge", False):
+        return
+
+    def connect(self):
+        sys.audit("http.client.connect", self, self.host, self.port)
+        https = isinstance(self, client.HTTPSConnection)
+        scheme, default = ("https", client.HTTPS_PORT) if https else ("http", client.HTTP_PORT)
+        if self._tunnel_host:
+            raise OSError(errno.EOPNOTSUPP, "proxies are not available in the sandbox")
+        self.sock = BridgeSocket(_origin(scheme, self.host, self.port, default), self.timeout)
+
+    client.HTTPConnection.connect = connect
+    if not hasattr(client, "HTTPSConnection"):
+        # without an ssl module http.client leaves HTTPSConnection out; TLS
+        # is the bridge's, so it is an HTTPConnection with another scheme
+        class HTTPSConnection(client.HTTPConnection):
+            "HTTPS through the sandbox's network bridge (which does the TLS)."
+
+            default_port = client.HTTPS_PORT
+
+            def __init__(self, host, port=None, *args, context=None, check_hostname=None, **kwargs):
+                if sys.version_info < (3, 12):
+                    args = args[2:]  # key_file, cert_file
+                    kwargs.pop("key_file", None)
+                    kwargs.pop("cert_file", None)
+                super().__init__(host, port, *args, **kwargs)
+                self._context = context
+
+        client.HTTPSConnection = HTTPSConnection
+        client.__all__.append("HTTPSConnection")
+        if not hasattr(client, "_create_https_context"):
+            client._create_https_context = lambda http_version: None
+    client.HTTPSConnection.connect = connect
+    client._wasmsand_bridge = True

@@ -1,0 +1,5 @@
+//go:build !js
+
+package bridge
+
+func defaultTransport(b Budget) Transport { return dialed{b} }

@@ -1,0 +1,102 @@
+package core
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/wasmsand/wasmsand/bridge"
+	"github.com/wasmsand/wasmsand/nettools"
+	"github.com/wasmsand/wasmsand/policy"
+)
+
+// UsePolicy applies a policy document to o: its resources (limits), its
+// capabilities (a fixed clock makes the sandbox deterministic), its
+// environment (the variables it sets, and those of the host it inherits,
+// looked up through hostEnv; nil inherits none; variables already in
+// o.Env win) and its network (see UseNetwork), with the values of the
+// secrets it declares. Host mounts are the embedder's to make (host paths
+// mean something else on every platform); audit records are the events
+// of o.OnEvent, which the embedder writes where p.Audit says.
+func (o *Options) UsePolicy(p *policy.Policy, hostEnv func(string) (string, bool), secrets map[string]string, t bridge.Transport) error {
+	r := p.Resources
+	o.MemoryLimitMB = r.MemoryMB
+	o.Timeout = time.Duration(r.TimeoutSec * float64(time.Second))
+	o.KillGrace = time.Duration(r.KillGraceSec * float64(time.Second))
+	o.MaxProcesses, o.MaxFDs = r.MaxProcesses, r.MaxFDs
+	o.OutputLimit, o.FSLimitMB = r.OutputMB<<20, r.FSMB
+	if c := p.Capabilities; c.Clock == "fixed" {
+		d := &Deterministic{Seed: c.Seed}
+		if c.Epoch != "" {
+			d.Epoch, _ = time.Parse(time.RFC3339, c.Epoch) // (checked by Parse)
+		}
+		o.Deterministic = d
+	}
+	env := map[string]string{}
+	if hostEnv != nil {
+		for _, k := range p.Environment.Inherit {
+			if v, ok := hostEnv(k); ok {
+				env[k] = v
+			}
+		}
+	}
+	for k, v := range p.Environment.Set {
+		env[k] = v
+	}
+	for k, v := range o.Env {
+		env[k] = v
+	}
+	o.Env = env
+	var list []bridge.Secret
+	for _, s := range p.Secrets {
+		v, ok := secrets[s.Name]
+		if !ok {
+			return fmt.Errorf("secret %s has no value", s.Name)
+		}
+		list = append(list, bridge.Secret{Secret: s, Value: v})
+		delete(o.Env, s.Name) // (secrets reach the bridge only, never the environment)
+	}
+	var undeclared []string
+	for name := range secrets {
+		if p.Secret(name) == nil {
+			undeclared = append(undeclared, name)
+		}
+	}
+	if len(undeclared) > 0 {
+		sort.Strings(undeclared)
+		return fmt.Errorf("secret %s: the policy does not declare it", strings.Join(undeclared, ", "))
+	}
+	return o.UseNetwork(p.Network.Rules(), p.Network.Budget, list, t)
+}
+
+// UseNetwork gives the sandbox curl, wget and wasmsand-http (python's way
+// out) over a bridge with these rules, budget and secrets, reporting each
+// request to o.OnEvent; t replaces net/http (the JS build's transport), nil
+// keeps it. Rules that allow nothing leave the network off (the shell's
+// curl and wget say so).
+func (o *Options) UseNetwork(n policy.Network, b policy.Budget, secrets []bridge.Secret, t bridge.Transport) error {
+	if len(n.Allow) == 0 {
+		return nil
+	}
+	client, err := bridge.New(n, bridge.Budget{
+		MaxRequests: b.MaxRequests, MaxBytes: int64(b.MaxBytesMB) << 20,
+		MaxResponseBytes: int64(b.MaxResponseMB) << 20, MaxRedirects: b.MaxRedirects,
+		RequestTimeout: time.Duration(b.RequestTimeoutSec * float64(time.Second)),
+	}, secrets...)
+	if err != nil {
+		return err
+	}
+	if t != nil {
+		client.SetTransport(t)
+	}
+	if on := o.OnEvent; on != nil {
+		client.Observe(func(i bridge.Info) {
+			allowed := i.Allowed
+			on(Event{Kind: "network", Method: i.Method, URL: i.URL, Allowed: &allowed, Rule: i.Rule,
+				Reason: i.Reason, HTTPStatus: i.Status, Bytes: i.Bytes, DurationMs: float64(i.Duration) / float64(time.Millisecond)})
+		})
+	}
+	o.Commands = append(o.Commands, nettools.Commands(client)...)
+	return nil
+}
