@@ -13,7 +13,8 @@ import (
 // depends on Kind.
 type Event struct {
 	Time time.Time `json:"time"`
-	// Kind: run_start, run_end, process_start, process_exit, output, network.
+	// Kind: run_start, run_end, process_start, process_exit, output,
+	// network, limit.
 	Kind string `json:"kind"`
 	Run  int64  `json:"run,omitempty"` // the run it belongs to (1, 2, ...)
 
@@ -39,6 +40,11 @@ type Event struct {
 	Reason     string `json:"reason,omitempty"`
 	HTTPStatus int    `json:"http_status,omitempty"`
 	Bytes      int64  `json:"bytes,omitempty"`
+
+	// limit: which limit a run met: timeout, output (cut at OutputLimit),
+	// output_flood (the run ended for it), memory (a process, Pid),
+	// processes (a spawn refused at MaxProcesses)
+	Limit string `json:"limit,omitempty"`
 }
 
 // emit hands an event to Options.OnEvent; a panicking handler is the

@@ -36,6 +36,9 @@ func TestEvents(t *testing.T) {
 			if e.Kind == "output" {
 				s += " " + e.Stream + " " + string(e.Data)
 			}
+			if e.Limit != "" {
+				s += " " + e.Limit
+			}
 			got = append(got, s)
 			if e.Kind == "process_exit" {
 				panic("a handler's panic must not reach the sandbox")
@@ -51,6 +54,6 @@ func TestEvents(t *testing.T) {
 	assert.Equal(t, []string{
 		"run_start [echo hi | shout 3]", "process_start shout 3", "output stdout HI\n", "process_exit status 3", "run_end status 3",
 		"run_start [while :; do :; done]", "output stderr wasmsand: run timed out after 100ms and was killed\n",
-		"run_end status 124 timed out",
+		"limit timeout", "run_end status 124 timed out",
 	}, got)
 }

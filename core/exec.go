@@ -289,6 +289,7 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name 
 		switch {
 		case errors.Is(err, platform.ErrMemoryLimit):
 			fmt.Fprintf(stderr, "wasmsand: %s: out of memory (limit %d MB)\n", name, sb.opt.MemoryLimitMB)
+			sb.emit(Event{Kind: "limit", Limit: "memory", Pid: p.Pid})
 		case errors.Is(err, platform.ErrTrap):
 			// the engine already told the guest's stderr, like a crash report
 		case ctx.Err() != nil, errors.Is(err, platform.ErrTimeout), errors.Is(err, platform.ErrKilled):

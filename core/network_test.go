@@ -1,7 +1,10 @@
 package core_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"net"
@@ -99,4 +102,104 @@ try: u.urlopen("`+srv.URL+`/hello")
 except OSError as x: print(x)'`, core.RunOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "<urlopen error [Errno 101] Network is unreachable (the sandbox has no network)>\n", string(res.Stdout), string(res.Stderr))
+}
+
+// wheel is a wheel's bytes: its files, and METADATA from meta.
+func wheel(t *testing.T, name, version, meta string, files map[string]string) []byte {
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	info := name + "-" + version + ".dist-info/"
+	all := map[string]string{
+		info + "METADATA": "Metadata-Version: 2.1\nName: " + name + "\nVersion: " + version + "\n" + meta,
+		info + "WHEEL":    "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+		info + "RECORD":   "",
+	}
+	for k, v := range files {
+		all[k] = v
+	}
+	for k, v := range all {
+		w, err := z.Create(k)
+		require.NoError(t, err)
+		io.WriteString(w, v)
+	}
+	require.NoError(t, z.Close())
+	return buf.Bytes()
+}
+
+// TestPip: pip installs pure-Python wheels from an index the policy allows
+// (a PEP 503 index this test serves on 127.0.0.1), with their dependencies
+// (markers and extras), into the user site, which python3 then imports
+// from; list, freeze, show and uninstall; pip's errors.
+func TestPip(t *testing.T) {
+	tools := pythonTools(t)
+	files := map[string][]byte{
+		"demo-1.0-py3-none-any.whl": wheel(t, "demo", "1.0", "Summary: a demo\nRequires-Dist: dep (>=1.0,<2)\nRequires-Dist: never ; python_version < \"3\"\nRequires-Dist: only-with-x ; extra == \"x\"\n",
+			map[string]string{"demo/__init__.py": "from dep import twice\ndef f():\n    return twice(21)\n"}),
+		"demo-2.0rc1-py3-none-any.whl": wheel(t, "demo", "2.0rc1", "", map[string]string{"demo/__init__.py": "def f(): return 'rc'\n"}),
+		"dep-1.0-py3-none-any.whl":     wheel(t, "dep", "1.0", "", map[string]string{"dep/__init__.py": "def twice(x): return 0\n"}),
+		"dep-1.5-py3-none-any.whl":     wheel(t, "dep", "1.5", "", map[string]string{"dep/__init__.py": "def twice(x): return 2 * x\n"}),
+		"dep-2.0-py3-none-any.whl":     wheel(t, "dep", "2.0", "", map[string]string{"dep/__init__.py": "def twice(x): return -1\n"}),
+		"native-1.0-cp311-cp311-manylinux_2_17_x86_64.whl": []byte("not really"),
+		"tampered-1.0-py3-none-any.whl":                    wheel(t, "tampered", "1.0", "", nil),
+	}
+	projects := map[string][]string{}
+	for f := range files {
+		projects[strings.SplitN(f, "-", 2)[0]] = append(projects[strings.SplitN(f, "-", 2)[0]], f)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/simple/", func(w http.ResponseWriter, r *http.Request) {
+		name := strings.Trim(strings.TrimPrefix(r.URL.Path, "/simple/"), "/")
+		list, ok := projects[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, "<!DOCTYPE html><html><body>\n")
+		for _, f := range list {
+			sum := sha256.Sum256(files[f])
+			if strings.HasPrefix(f, "tampered") {
+				sum[0] ^= 1
+			}
+			fmt.Fprintf(w, "<a href=\"../../files/%s#sha256=%x\">%s</a><br>\n", f, sum, f)
+		}
+	})
+	mux.HandleFunc("/files/", func(w http.ResponseWriter, r *http.Request) {
+		b, ok := files[strings.TrimPrefix(r.URL.Path, "/files/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(b)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	opt := core.Options{Tools: tools}
+	require.NoError(t, opt.UseNetwork(policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/"}}}, policy.Budget{}, nil, nil))
+	sb, err := core.New(context.Background(), opt)
+	require.NoError(t, err)
+	defer sb.Close()
+	idx := srv.URL + "/simple"
+	for _, c := range []struct{ script, out, errOut string }{
+		{"pip install -i " + idx + " demo", "Collecting demo\n  Downloading demo-1.0-py3-none-any.whl (1 kB)\nCollecting dep<2,>=1.0 (from demo==1.0)\n  Downloading dep-1.5-py3-none-any.whl (1 kB)\nInstalling collected packages: dep, demo\nSuccessfully installed demo-1.0 dep-1.5\n", ""},
+		{"python3 -c 'import demo; print(demo.f())'", "42\n", ""},
+		{"pip install -i " + idx + " demo", "Requirement already satisfied: demo in /home/user/.local/lib/python3.11/site-packages (1.0)\n", ""},
+		{"pip list", "Package Version\n------- -------\ndemo    1.0\ndep     1.5\n", ""},
+		{"pip freeze", "demo==1.0\ndep==1.5\n", ""},
+		{"pip show demo", "Name: demo\nVersion: 1.0\nSummary: a demo\nHome-page: \nAuthor: \nLicense: \nLocation: /home/user/.local/lib/python3.11/site-packages\nRequires: dep\n", ""},
+		{"pip uninstall -y demo; python3 -c 'import demo' 2>&1 | tail -1; ls ~/.local/lib/python3.11/site-packages", "Found existing installation: demo 1.0\nSuccessfully uninstalled demo-1.0\nModuleNotFoundError: No module named 'demo'\ndep\ndep-1.5.dist-info\n", ""},
+		{"pip install -q -i " + idx + " 'demo==2.0rc1'; python3 -c 'import demo; print(demo.f())'", "rc\n", ""},
+		{"pip install -i " + idx + " nope; echo $?", "Collecting nope\n1\n", "ERROR: Could not find a version that satisfies the requirement nope (from versions: none)\nERROR: No matching distribution found for nope\n"},
+		{"pip install -i " + idx + " native; echo $?", "Collecting native\n1\n", "ERROR: Could not find a version that satisfies the requirement native (from versions: 1.0) (wasmsand installs wheels that need no compiled code: py3-none-any)\nERROR: No matching distribution found for native\n"},
+		{"pip install -q -i " + idx + " tampered; echo $?", "1\n", "ERROR: THESE PACKAGES DO NOT MATCH THE HASHES FROM THE INDEX: tampered-1.0-py3-none-any.whl"},
+		{"pip install -q -i http://example.com/simple x; echo $?", "1\n", "ERROR: the sandbox's network policy does not allow http://example.com/simple/x/"},
+	} {
+		res, err := sb.Run(context.Background(), c.script, core.RunOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, c.out, string(res.Stdout), c.script)
+		if c.errOut == "" {
+			assert.Empty(t, string(res.Stderr), c.script)
+		} else {
+			assert.Contains(t, string(res.Stderr), c.errOut, c.script)
+		}
+	}
 }

@@ -16,6 +16,7 @@ type procTable struct {
 	next int
 	live int
 	max  int
+	full func() // told when a spawn is refused (a "limit" event)
 }
 
 func newProcTable(max int) *procTable {
@@ -27,6 +28,9 @@ func (t *procTable) alloc() (int, func(), error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.live >= t.max {
+		if t.full != nil {
+			t.full()
+		}
 		return 0, nil, errTooManyProcesses
 	}
 	t.live++

@@ -123,8 +123,8 @@ f()'`, stderr: "Traceback (most recent call last):\n  File \"<string>\", line 2,
 		{name: "syntax error", script: `python3 -c 'print(('`, stderr: "SyntaxError", code: 1},
 		{name: "missing script", script: `python3 nope.py`, stderr: "python3: can't open file '/home/user/nope.py': [Errno 2] No such file or directory\n", code: 2},
 		{name: "sys.executable", script: `python3 -c 'import sys; print(sys.executable, sys.prefix)'`, stdout: "/usr/bin/python3 /usr/lib/wasmsand/python\n"},
-		{name: "pip", script: `pip install requests`, stderr: "installing packages needs the network policy", code: 1},
-		{name: "python3 -m pip", script: `python3 -m pip install requests`, stderr: "installing packages needs the network policy", code: 1},
+		{name: "pip", script: `pip install requests`, stdout: "Collecting requests\n", stderr: "ERROR: the sandbox has no network: it needs a network policy that allows the package index", code: 1},
+		{name: "python3 -m pip", script: `python3 -m pip install requests`, stdout: "Collecting requests\n", stderr: "ERROR: the sandbox has no network", code: 1},
 	})
 }
 

@@ -170,6 +170,7 @@ func commandTable(opt Options) *shell.Commands {
 // whose shell state (cwd, variables, functions) the new one starts with.
 func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Session) (*Sandbox, error) {
 	sb := &Sandbox{opt: opt, fs: fsys, procs: newProcTable(opt.MaxProcesses), engine: opt.Engine}
+	sb.procs.full = func() { sb.emit(Event{Kind: "limit", Limit: "processes"}) }
 	if sb.engine == nil {
 		eng, err := defaultEngine(ctx)
 		if err != nil {
@@ -356,6 +357,15 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	res.Stdout, t1 = stdout.result()
 	res.Stderr, t2 = stderr.result()
 	res.Truncated = t1 || t2
+	switch {
+	case res.ExitCode == exitFlooded:
+		sb.emit(Event{Kind: "limit", Limit: "output_flood"})
+	case res.Truncated:
+		sb.emit(Event{Kind: "limit", Limit: "output"})
+	}
+	if res.TimedOut {
+		sb.emit(Event{Kind: "limit", Limit: "timeout"})
+	}
 	sb.emit(Event{Kind: "run_end", Status: intp(res.ExitCode), DurationMs: ms(res.Duration), TimedOut: res.TimedOut, Truncated: res.Truncated})
 	return res, nil
 }

@@ -115,10 +115,14 @@ done
 printf '\n\n---- SQLite ----\n\nThe author disclaims copyright to this source code: SQLite is in the public domain.\n' >> "$OUT/LICENSE"
 printf '%s\n' python3 python python3.11 pip pip3 > "$OUT/commands.txt"
 
+# The user site (where pip installs) on sys.path: see lib/_wasmsand_site.py.
+echo 'import _wasmsand_site; _wasmsand_site.enable()' > "$OUT/python-site.pth"
+
 # Data files and environment for the manifest (scripts/assets: asset.json).
 cat > "$OUT/asset.json" <<'EOF'
 {
   "env": {"PYTHONHOME": "/usr/lib/wasmsand/python"},
-  "files": [{"path": "lib/python311.zip", "file": "python311.zip"}]
+  "files": [{"path": "lib/python311.zip", "file": "python311.zip"},
+            {"path": "lib/python3/dist-packages/wasmsand.pth", "file": "python-site.pth"}]
 }
 EOF
