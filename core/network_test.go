@@ -135,10 +135,10 @@ func TestPip(t *testing.T) {
 	files := map[string][]byte{
 		"demo-1.0-py3-none-any.whl": wheel(t, "demo", "1.0", "Summary: a demo\nRequires-Dist: dep (>=1.0,<2)\nRequires-Dist: never ; python_version < \"3\"\nRequires-Dist: only-with-x ; extra == \"x\"\n",
 			map[string]string{"demo/__init__.py": "from dep import twice\ndef f():\n    return twice(21)\n"}),
-		"demo-2.0rc1-py3-none-any.whl": wheel(t, "demo", "2.0rc1", "", map[string]string{"demo/__init__.py": "def f(): return 'rc'\n"}),
-		"dep-1.0-py3-none-any.whl":     wheel(t, "dep", "1.0", "", map[string]string{"dep/__init__.py": "def twice(x): return 0\n"}),
-		"dep-1.5-py3-none-any.whl":     wheel(t, "dep", "1.5", "", map[string]string{"dep/__init__.py": "def twice(x): return 2 * x\n"}),
-		"dep-2.0-py3-none-any.whl":     wheel(t, "dep", "2.0", "", map[string]string{"dep/__init__.py": "def twice(x): return -1\n"}),
+		"demo-2.0rc1-py3-none-any.whl":                     wheel(t, "demo", "2.0rc1", "", map[string]string{"demo/__init__.py": "def f(): return 'rc'\n"}),
+		"dep-1.0-py3-none-any.whl":                         wheel(t, "dep", "1.0", "", map[string]string{"dep/__init__.py": "def twice(x): return 0\n"}),
+		"dep-1.5-py3-none-any.whl":                         wheel(t, "dep", "1.5", "", map[string]string{"dep/__init__.py": "def twice(x): return 2 * x\n"}),
+		"dep-2.0-py3-none-any.whl":                         wheel(t, "dep", "2.0", "", map[string]string{"dep/__init__.py": "def twice(x): return -1\n"}),
 		"native-1.0-cp311-cp311-manylinux_2_17_x86_64.whl": []byte("not really"),
 		"tampered-1.0-py3-none-any.whl":                    wheel(t, "tampered", "1.0", "", nil),
 	}
