@@ -271,8 +271,14 @@ func curlData(s *shell.Session, req *shell.ExecRequest, name, val string) (strin
 // process's umask apply.
 func createOutput(s *shell.Session, req *shell.ExecRequest, name string) (*vfs.File, error) {
 	p := absPath(req.Dir, name)
-	if err := s.FS().CheckCreate(p, shell.UserID, shell.UserID); err != nil {
-		return nil, err
+	// an existing file (/dev/null, say) needs write permission on itself;
+	// a new one on its directory
+	check := s.FS().CheckAccess(p, vfs.AccessWrite, shell.UserID, shell.UserID)
+	if errors.Is(check, fs.ErrNotExist) {
+		check = s.FS().CheckCreate(p, shell.UserID, shell.UserID)
+	}
+	if check != nil {
+		return nil, check
 	}
 	return s.FS().OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fs.FileMode(0o666&^req.Umask))
 }

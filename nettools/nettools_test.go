@@ -72,6 +72,7 @@ func TestCurl(t *testing.T) {
 		{"curl -s " + base + "/hello.txt", "hello\n", ""},
 		{"curl -sS -o h.txt -w '%{http_code} %{size_download}\\n' " + base + "/hello.txt; echo \"$(<h.txt)\"", "200 6\nhello\n", ""},
 		{"curl -sO " + base + "/hello.txt && echo \"$(<hello.txt)\"", "hello\n", ""},
+		{"curl -s -o /dev/null -w '%{http_code}' " + base + "/hello.txt", "200", ""},
 		{"curl -sSf " + base + "/nope; echo $?", "22\n", "curl: (22) The requested URL returned error: 404"},
 		{"curl -s " + base + "/nope -w '%{http_code}'", "404 page not found\n404", ""},
 		{"curl -sL " + base + "/redirect", "hello\n", ""},

@@ -1,7 +1,7 @@
 /** One event (see CreateOptions.onEvent); which fields are set depends on kind. */
 export interface SandboxEvent {
   time: string;
-  kind: "run_start" | "run_end" | "process_start" | "process_exit" | "output" | "network";
+  kind: "run_start" | "run_end" | "process_start" | "process_exit" | "output" | "network" | "limit";
   stream?: "stdout" | "stderr";
   data?: string; // (output: base64)
   run?: number;
@@ -13,6 +13,16 @@ export interface SandboxEvent {
   timed_out?: boolean;
   truncated?: boolean;
   reason?: string;
+  /** network: the request (its URL without user information), whether the policy allowed it,
+   *  by which rule (or why not: reason), the answer's status and the bytes read from it. */
+  method?: string;
+  url?: string;
+  allowed?: boolean;
+  rule?: string;
+  http_status?: number;
+  bytes?: number;
+  /** limit: which limit was met: "timeout", "output", "output_flood", "memory", "processes". */
+  limit?: string;
 }
 
 /** Options of Sandbox.create. */

@@ -111,7 +111,7 @@ window.tests = {
     out.curl = await r(\`curl -s \${origin}/README.md | head -c 6; echo; curl -s -o /dev/null -w '%{http_code}' \${origin}/README.md/nope\`);
     out.denied = await r(\`curl -sS \${origin}/package.json; echo $?; curl -sS http://169.254.169.254/; echo $?\`);
     out.python = await r(\`python3 -c 'import urllib.request as u; print(u.urlopen("\${origin}/README.md").read()[:6])'\`);
-    out.events = events.map((e) => [e.allowed, e.status || 0]);
+    out.events = events.map((e) => [e.allowed, e.http_status || 0]);
     await sb.destroy();
     return out;
   },
