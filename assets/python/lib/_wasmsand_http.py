@@ -18,7 +18,7 @@ import socket
 import subprocess
 import sys
 
-__all__ = ["install"]
+__all__ = ["install", "install_on_import"]
 
 # wasmsand-http's exit statuses (nettools/rawhttp.go)
 _USAGE, _DENIED, _BUDGET, _RESOLVE, _CONNECT, _TIMEOUT, _TOO_LARGE = 2, 3, 4, 5, 6, 7, 8
@@ -174,3 +174,42 @@ def install(client):
             client._create_https_context = lambda http_version: None
     client.HTTPSConnection.connect = connect
     client._wasmsand_bridge = True
+
+
+class _OnImport:
+    """A meta path finder that installs the bridge into http.client as it is
+    first imported (Pyodide: importing http.client up front costs a start
+    ~0.4 s)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "http.client":
+            return None
+        import importlib.util
+        sys.meta_path.remove(self)
+        try:
+            spec = importlib.util.find_spec(name)
+        finally:
+            sys.meta_path.insert(0, self)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+
+        class Loader:
+            def create_module(self, spec):
+                return loader.create_module(spec)
+
+            def exec_module(self, module):
+                module.__spec__.loader = module.__loader__ = loader
+                loader.exec_module(module)
+                install(module)
+
+        spec.loader = Loader()
+        return spec
+
+
+def install_on_import():
+    """Installs the bridge into http.client now if it is loaded, else as it loads."""
+    if "http.client" in sys.modules:
+        install(sys.modules["http.client"])
+    elif not any(isinstance(f, _OnImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _OnImport())

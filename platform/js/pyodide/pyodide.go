@@ -37,7 +37,7 @@ import (
 // ourModules are the Python modules of ours Pyodide gets from the core:
 // http.client over the network bridge (the CPython asset has it in its zip).
 var ourModules = []any{
-	[]any{"_wasmsand_http", assets.PythonHTTP, "import http.client, _wasmsand_http\n_wasmsand_http.install(http.client)"},
+	[]any{"_wasmsand_http", assets.PythonHTTP, "import _wasmsand_http\n_wasmsand_http.install_on_import()"},
 }
 
 func runtime() js.Value { return js.Global().Get("__wasmsandPython") }
