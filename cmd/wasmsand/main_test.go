@@ -187,17 +187,33 @@ resources: {memory_mb: 64}
 	assert.Contains(t, errOut, "is not a WebAssembly module")
 }
 
-// TestRunWasmPluginC: the same policy over a plugin written in C (wasi-libc).
-func TestRunWasmPluginC(t *testing.T) {
-	dir := t.TempDir()
-	wasm := filepath.Join(dir, "plugin.wasm")
-	require.NoError(t, os.WriteFile(wasm, testguest.C(t, "testdata/plugin.c"), 0o644))
-	data, out := filepath.Join(dir, "data"), filepath.Join(dir, "out")
-	require.NoError(t, os.MkdirAll(data, 0o755))
-	require.NoError(t, os.MkdirAll(out, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(data, "in.txt"), []byte("input"), 0o644))
-	pol := filepath.Join(dir, "plugin.yaml")
-	require.NoError(t, os.WriteFile(pol, []byte(`profile: restrictive
+// TestRunWasmPlugins: the same policy over plugins written in C (wasi-libc,
+// clang) and Rust (Debian's rustc and its wasm32-wasi standard library).
+func TestRunWasmPlugins(t *testing.T) {
+	for _, lang := range []struct{ name, out string }{
+		{"c", "argc=2 [a] [b c] greeting=hello secret=-\nin=input\nwrite ro: refused\nwrite rw: ok\nhost passwd: absent\n"},
+		{"rust", "args=[\"a\", \"b c\"] greeting=hello secret=-\nin=input\nwrite ro: refused\nwrite rw: ok\nhost shadow: absent\n"},
+	} {
+		t.Run(lang.name, func(t *testing.T) {
+			dir := t.TempDir()
+			wasm := filepath.Join(dir, "plugin.wasm")
+			if lang.name == "c" {
+				require.NoError(t, os.WriteFile(wasm, testguest.C(t, "testdata/plugin.c"), 0o644))
+			} else {
+				rustc := "/usr/bin/rustc" // (Debian's, which has the wasm32-wasi target: make deps)
+				if _, err := os.Stat(rustc); err != nil {
+					t.Fatalf("%s: %v (make deps installs rustc and libstd-rust-dev-wasm32)", rustc, err)
+				}
+				if out, err := exec.Command(rustc, "--target", "wasm32-wasi", "-C", "opt-level=1", "-o", wasm, "testdata/plugin.rs").CombinedOutput(); err != nil {
+					t.Fatalf("rustc: %v\n%s", err, out)
+				}
+			}
+			data, out := filepath.Join(dir, "data"), filepath.Join(dir, "out")
+			require.NoError(t, os.MkdirAll(data, 0o755))
+			require.NoError(t, os.MkdirAll(out, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(data, "in.txt"), []byte("input"), 0o644))
+			pol := filepath.Join(dir, "plugin.yaml")
+			require.NoError(t, os.WriteFile(pol, []byte(`profile: restrictive
 filesystem:
   mounts:
     - {host: `+data+`, guest: /data}
@@ -205,15 +221,17 @@ filesystem:
 environment:
   set: {GREETING: hello}
 `), 0o644))
-	t.Setenv("WASMSAND_TEST_SECRET", "leak")
-	stdout, errOut, st := cli(t, "", "run-wasm", "--policy", pol, wasm, "a", "b c")
-	assert.Equal(t, "argc=2 [a] [b c] greeting=hello secret=-\nin=input\nwrite ro: refused\nwrite rw: ok\nhost passwd: absent\n", stdout, errOut)
-	assert.Equal(t, 0, st)
-	got, err := os.ReadFile(filepath.Join(out, "result.txt"))
-	require.NoError(t, err)
-	assert.Equal(t, "done\n", string(got))
-	_, _, st = cli(t, "", "run-wasm", "--policy", pol, wasm, "1", "2", "3")
-	assert.Equal(t, 3, st, "the plugin's exit status")
+			t.Setenv("WASMSAND_TEST_SECRET", "leak")
+			stdout, errOut, st := cli(t, "", "run-wasm", "--policy", pol, wasm, "a", "b c")
+			assert.Equal(t, lang.out, stdout, errOut)
+			assert.Equal(t, 0, st)
+			got, err := os.ReadFile(filepath.Join(out, "result.txt"))
+			require.NoError(t, err)
+			assert.Equal(t, "done\n", string(got))
+			_, _, st = cli(t, "", "run-wasm", "--policy", pol, wasm, "1", "2", "3")
+			assert.Equal(t, 3, st, "the plugin's exit status")
+		})
+	}
 }
 
 // TestEvents: --events writes runs, processes and network requests as JSON
