@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/platform/assetsrc"
+	"github.com/wasmsand/wasmsand/policy"
 )
 
 // suiteDir is the suite, relative to this package.
@@ -277,6 +280,20 @@ func TestConformance(t *testing.T) {
 	warm.Wait()
 	fmt.Printf("conformance: %d assets from %s compiled in %v\n", len(tools.Assets()), dir, time.Since(t0).Round(time.Millisecond))
 
+	// the network group's server (see NetHandler)
+	for _, o := range all {
+		if o.c.Group == NetGroup {
+			l, err := net.Listen("tcp", NetAddr)
+			if err != nil {
+				t.Fatalf("the network group's server: %v", err)
+			}
+			srv := &http.Server{Handler: NetHandler()}
+			go srv.Serve(l)
+			defer srv.Close()
+			break
+		}
+	}
+
 	start := time.Now()
 	work := make(chan *outcome)
 	var wg sync.WaitGroup
@@ -363,7 +380,17 @@ func TestConformance(t *testing.T) {
 
 // runCase runs one case in a fresh sandbox, from an empty caseCwd.
 func runCase(ctx context.Context, tools core.ToolSource, c Case) (Result, error) {
-	sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: 30 * time.Second})
+	opt := core.Options{Tools: tools, Timeout: 30 * time.Second}
+	if c.Group == NetGroup {
+		var n policy.Network
+		for _, u := range NetAllow {
+			n.Allow = append(n.Allow, policy.Rule{URL: u, Methods: NetMethods})
+		}
+		if err := opt.UseNetwork(n, policy.Budget{}, nil, nil); err != nil {
+			return Result{}, err
+		}
+	}
+	sb, err := core.New(ctx, opt)
 	if err != nil {
 		return Result{}, err
 	}

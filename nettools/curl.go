@@ -299,7 +299,7 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 		return errf(curlUnsupported, "Protocol \"%s\" not supported or disabled in libcurl", u.Scheme)
 	}
 	if err != nil || u.Host == "" {
-		return errf(curlBadURL, "URL rejected: Malformed input to a URL function")
+		return errf(curlBadURL, "URL using bad/illegal format or missing URL")
 	}
 	method := o.method
 	var body []byte
@@ -378,7 +378,7 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 	res, err := c.Do(ctx, bridge.Request{Method: method, URL: u.String(), Header: header, Body: body,
 		FollowRedirects: o.follow, Timeout: o.maxTime, User: user, Password: pass})
 	if err != nil {
-		return curlFailure(err, u, method, o, errf)
+		return curlFailure(err, u, method, o, time.Since(start), errf)
 	}
 	defer res.Body.Close()
 	if o.verbose {
@@ -416,7 +416,7 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 		fmt.Fprintf(out, "%s %s\r\n", res.Proto, res.StatusText)
 		for _, k := range sortedKeys(res.Header) {
 			for _, v := range res.Header[k] {
-				fmt.Fprintf(out, "%s: %s\r\n", strings.ToLower(k), v)
+				fmt.Fprintf(out, "%s: %s\r\n", k, v) // (as HTTP/1.1 servers spell them, mostly)
 			}
 		}
 		fmt.Fprint(out, "\r\n")
@@ -443,7 +443,7 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 	return 0
 }
 
-func curlFailure(err error, u *url.URL, method string, o *curlOpts, errf func(int, string, ...any) int) int {
+func curlFailure(err error, u *url.URL, method string, o *curlOpts, elapsed time.Duration, errf func(int, string, ...any) int) int {
 	var be *bridge.Error
 	if !errors.As(err, &be) {
 		return errf(curlConnect, "%v", err)
@@ -466,6 +466,9 @@ func curlFailure(err error, u *url.URL, method string, o *curlOpts, errf func(in
 		return errf(curlRedirects, "Maximum (%s) redirects followed", strings.Fields(be.Msg + " (10)")[1])
 	case errors.Is(be, bridge.ErrBudget):
 		return errf(curlConnect, "Failed to connect to %s port %s: %s", host, port, be.Msg)
+	}
+	if strings.Contains(strings.ToLower(be.Msg), "refused") {
+		return errf(curlConnect, "Failed to connect to %s port %s after %d ms: Couldn't connect to server", host, port, elapsed.Milliseconds())
 	}
 	return errf(curlConnect, "Failed to connect to %s port %s: %s", host, port, strings.TrimPrefix(be.Msg, "failed to connect to "+host+" port "+port+": "))
 }

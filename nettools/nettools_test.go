@@ -157,7 +157,8 @@ func TestWget(t *testing.T) {
 		{"wget -q -O - " + srv.URL + "/hello.txt", "hello\n", ""},
 		{"wget -q " + srv.URL + "/hello.txt && echo \"$(<hello.txt)\"", "hello\n", ""},
 		{"wget -qO- " + srv.URL + "/redirect", "hello\n", ""},
-		{"wget -q " + srv.URL + "/nope; echo $?", "8\n", "ERROR 404 Not Found"},
+		{"wget -q " + srv.URL + "/nope; echo $?", "8\n", ""},
+		{"wget " + srv.URL + "/nope; echo $?", "8\n", "ERROR 404: Not Found."},
 		{"wget -q http://example.com/; echo $?", "4\n", "blocked by the sandbox's network policy"},
 		{"wget; echo $?", "1\n", "wget: missing URL"},
 	} {

@@ -162,14 +162,13 @@ func wget(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell.Ex
 			host := u.Hostname()
 			switch {
 			case be != nil && errors.Is(be, bridge.ErrResolve):
-				fmt.Fprintf(req.Stderr, "wget: unable to resolve host address ‘%s’\n", host)
+				say("wget: unable to resolve host address ‘%s’\n", host)
 			case be != nil && errors.Is(be, bridge.ErrDenied):
+				// (said even with -q: real wget never meets a policy, and an
+				// agent needs to know why)
 				fmt.Fprintf(req.Stderr, "wget: blocked by the sandbox's network policy: %s\n", be.Msg)
 			default:
 				say("Connecting to %s... failed: %v.\n", u.Host, err)
-				if quiet {
-					fmt.Fprintf(req.Stderr, "wget: %v\n", err)
-				}
 			}
 			st = wgetNetwork
 			continue
@@ -182,7 +181,8 @@ func wget(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell.Ex
 		}
 		if res.Status >= 400 {
 			res.Body.Close()
-			fmt.Fprintf(req.Stderr, "%s ERROR %s.\n\n", time.Now().Format("2006-01-02 15:04:05"), res.StatusText)
+			code, text, _ := strings.Cut(res.StatusText, " ")
+			say("%s ERROR %s: %s.\n\n", time.Now().Format("2006-01-02 15:04:05"), code, text)
 			st = wgetServer
 			continue
 		}
@@ -224,7 +224,7 @@ func wget(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell.Ex
 		n, err := io.Copy(w, res.Body)
 		res.Body.Close()
 		if err != nil {
-			fmt.Fprintf(req.Stderr, "wget: read error at byte %d (%v).\n", n, err)
+			say("wget: read error at byte %d (%v).\n", n, err)
 			st = wgetNetwork
 			continue
 		}

@@ -7,7 +7,9 @@
 // It needs root (Linux namespaces) and installs missing reference tools with
 // apt-get. Each case runs:
 //   - in fresh mount, pid and network namespaces (no network: curl/wget fail
-//     as they would offline; ps sees only the case's processes);
+//     as they would offline; ps sees only the case's processes), except
+//     that the network group's cases find conformance.NetHandler on the
+//     namespace's loopback at conformance.NetAddr;
 //   - with private tmpfs on /home (holding an empty /home/user/case, the
 //     cwd), /tmp and /usr/local/bin, so absolute paths are the sandbox's
 //     (/home/user/case, HOME=/home/user) and nothing of the host leaks in;
@@ -30,6 +32,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,6 +47,14 @@ import (
 
 // setup runs as root inside the new namespaces, then drops to uid 1000.
 const setup = `set -e
+if [ -n "$2" ]; then
+  # the network group: its server (this program, -serve-net, started
+  # before /tmp, where go run keeps it, is hidden) on the namespace's own
+  # loopback
+  ip link set lo up
+  "$2" -serve-net &
+  for i in $(seq 100); do bash -c ': </dev/tcp/127.0.0.1/18765' 2>/dev/null && break; sleep 0.05; done
+fi
 mount -t tmpfs -o mode=755 tmpfs /home
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 mount -t tmpfs -o mode=755 tmpfs /usr/local/bin
@@ -67,6 +78,7 @@ var packages = map[string]string{
 	"ps": "procps", "setpriv": "util-linux", "unshare": "util-linux", "timeout": "coreutils",
 	"diff": "diffutils", "find": "findutils", "xargs": "findutils", "grep": "grep",
 	"sed": "sed", "tar": "tar", "gzip": "gzip", "hostname": "hostname", "which": "debianutils",
+	"ip": "iproute2",
 }
 
 // versions recorded in the expected files, to know what a recording is from.
@@ -80,7 +92,12 @@ func main() {
 	suite := flag.String("suite", "testdata/conformance", "suite directory")
 	jobs := flag.Int("j", 2*runtime.NumCPU(), "cases run at once")
 	install := flag.Bool("install", true, "apt-get install missing reference tools")
+	serveNet := flag.Bool("serve-net", false, "serve the network group's server (inside a case's namespace)")
 	flag.Parse()
+	if *serveNet {
+		fmt.Fprintln(os.Stderr, http.ListenAndServe(conformance.NetAddr, conformance.NetHandler()))
+		os.Exit(1)
+	}
 	if err := run(*suite, *jobs, *install, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "record-conformance:", err)
 		os.Exit(1)
@@ -154,8 +171,12 @@ func recordGroup(cases []conformance.Case, jobs int) ([]conformance.Recorded, []
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r1, err1 := runCase(c.Script)
-			r2, err2 := runCase(c.Script)
+			server := ""
+			if c.Group == conformance.NetGroup {
+				server, _ = os.Executable()
+			}
+			r1, err1 := runCase(c.Script, server)
+			r2, err2 := runCase(c.Script, server)
 			switch {
 			case err1 != nil:
 				probs[i] = fmt.Sprintf("%s: %v", c.ID(), err1)
@@ -204,11 +225,13 @@ func (w *capWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func runCase(script string) (conformance.Result, error) {
+// runCase runs a script; server, when set, is this program, started as
+// the network group's server in the case's namespace.
+func runCase(script, server string) (conformance.Result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), caseTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "unshare", "--mount", "--net", "--pid", "--fork", "--kill-child",
-		"--mount-proc", "--propagation", "private", "--", "/bin/sh", "-c", setup, "sh", script)
+		"--mount-proc", "--propagation", "private", "--", "/bin/sh", "-c", setup, "sh", script, server)
 	// The case's stdout and stderr are pipes owned by uid 1000, so that it
 	// may reopen them as /dev/stdout and /dev/stderr.
 	var stdout, stderr capWriter
