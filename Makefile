@@ -51,9 +51,15 @@ test-npm: npm
 # The conformance suite in Node, through the package test-npm installed:
 # the same cases and known-failures.txt, plus the JS engine's own
 # differences (testdata/conformance/known-failures-js.txt).
-conformance-node: test-npm
+# The network group's server for the JS runners (conformance/netserver).
+NETSERVER := $(CURDIR)/build/conformance-netserver
+.PHONY: netserver
+netserver:
+	$(GO) build -o $(NETSERVER) ./conformance/netserver
+
+conformance-node: test-npm netserver
 	cp node/test/conformance.mjs node/test/suite.mjs build/npm-test/
-	cd build/npm-test && node conformance.mjs $(CURDIR)/testdata/conformance $(CURDIR)/build/conformance-node-report.txt
+	cd build/npm-test && WASMSAND_NETSERVER=$(NETSERVER) node conformance.mjs $(CURDIR)/testdata/conformance $(CURDIR)/build/conformance-node-report.txt
 
 # The package in headless Chromium (Debian's chromium from make deps, npm
 # playwright-core): a page on a local static server uses web/index.js.
@@ -62,8 +68,8 @@ test-browser: npm node_modules
 
 # The conformance suite in headless Chromium through the package's browser
 # entry, with the Node runner's comparison and known-failures lists.
-conformance-browser: npm node_modules
-	node web/test/conformance-browser.mjs build/npm testdata/conformance $(CURDIR)/build/conformance-browser-report.txt
+conformance-browser: npm node_modules netserver
+	WASMSAND_NETSERVER=$(NETSERVER) node web/test/conformance-browser.mjs build/npm testdata/conformance $(CURDIR)/build/conformance-browser-report.txt
 
 vet:
 	$(GO) vet ./...

@@ -59,7 +59,11 @@ function request(a) {
       const end = () => {
         const body = new Uint8Array(Buffer.concat(chunks).subarray(0, a.maxBytes));
         const hs = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) hs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          // (the connection is this helper's, one per request: its
+          // "Connection: close" is not the server's to show)
+          if (!/^(connection|keep-alive)$/i.test(res.rawHeaders[i])) hs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+        }
         finish({ status: res.statusCode, statusText: res.statusMessage, headers: hs, body, url: a.url });
       };
       res.on("end", end);

@@ -171,9 +171,9 @@ globalThis.__wasmsandHTTP = (op, a) => {
     xhr.send(a.body);
   } catch (e) {
     const timeout = e && e.name === "TimeoutError";
-    return { error: { kind: timeout ? "timeout" : "connect", message: timeout ? "timed out" : "the browser refused the request (network error, or CORS: the server must allow this origin)" } };
+    return { error: { kind: timeout ? "timeout" : "connect", message: timeout ? "timed out" : "the browser refused the request (a network error, or CORS, which needs the server to allow this origin)" } };
   }
-  if (xhr.status === 0) return { error: { kind: "connect", message: "the browser refused the request (network error, or CORS)" } };
+  if (xhr.status === 0) return { error: { kind: "connect", message: "the browser refused the request (a network error, or CORS)" } };
   const headers = [];
   for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
     const i = line.indexOf(":");

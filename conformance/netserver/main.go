@@ -1,10 +1,13 @@
 // Command netserver serves the conformance suite's network group
 // (conformance.NetHandler at conformance.NetAddr) for the runners written
-// in JavaScript (Node, Chromium). It prints "ready" once it listens and
-// stops when its stdin closes.
+// in JavaScript (Node, Chromium, node/test/suite.mjs). Once it listens it
+// prints, on one line, the network policy the group's sandbox gets
+// ({"network": {"allow": [{url, methods}...]}}); it stops when its stdin
+// closes.
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -24,6 +27,19 @@ func main() {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		os.Exit(0)
 	}()
-	fmt.Println("ready")
+	type rule struct {
+		URL     string   `json:"url"`
+		Methods []string `json:"methods"`
+	}
+	var p struct {
+		Network struct {
+			Allow []rule `json:"allow"`
+		} `json:"network"`
+	}
+	for _, u := range conformance.NetAllow {
+		p.Network.Allow = append(p.Network.Allow, rule{u, conformance.NetMethods})
+	}
+	b, _ := json.Marshal(p)
+	fmt.Println(string(b))
 	_ = http.Serve(l, conformance.NetHandler())
 }

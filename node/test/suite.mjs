@@ -48,9 +48,9 @@ function knownFailures(file) {
 export const normalize = (s) => s.replace(/^bash: (-c: )?line [0-9]+: /gm, "bash: ");
 
 // loadSuite returns the cases (with want, as latin1 strings for a byte-exact
-// comparison) selected by filter, and the known failures: the common list and
-// the JS engine's own differences.
-export function loadSuite(suite, filter) {
+// comparison) selected by filter, and the known failures: the common list,
+// the JS engine's own differences and, for platform "browser", a browser's.
+export function loadSuite(suite, filter, platform) {
   const casesDir = path.join(suite, "cases");
   const groups = fs.readdirSync(casesDir).filter((f) => f.endsWith(".txt")).map((f) => f.slice(0, -4)).sort();
   const all = [];
@@ -68,6 +68,9 @@ export function loadSuite(suite, filter) {
   }
   const known = knownFailures(path.join(suite, "known-failures.txt"));
   for (const [id, why] of knownFailures(path.join(suite, "known-failures-js.txt"))) known.set(id, "js: " + why);
+  if (platform === "browser") {
+    for (const [id, why] of knownFailures(path.join(suite, "known-failures-browser.txt"))) known.set(id, "browser: " + why);
+  }
   return { all, known };
 }
 
@@ -121,4 +124,27 @@ export function report(label, all, known, start, reportFile) {
   for (const c of unexpected) console.error(`${c.id} (${c.group}.txt:${c.line}) fails and is not in known-failures.txt:\n${describe(c)}`);
   for (const c of stale) console.error(`${c.id} passes now: remove it from known-failures.txt`);
   return unexpected.length || stale.length ? 1 : 0;
+}
+
+// startNetServer starts the network group's server (conformance/netserver,
+// built by the Makefile at $WASMSAND_NETSERVER) when the cases include that
+// group; it resolves to {policy, stop} (policy: the group's sandbox's), or
+// null when no case needs it.
+export async function startNetServer(cases) {
+  if (!cases.some((c) => c.group === "network")) return null;
+  const bin = process.env.WASMSAND_NETSERVER;
+  if (!bin) throw new Error("the network group needs its server: set WASMSAND_NETSERVER (make conformance-node builds it)");
+  const { spawn } = await import("node:child_process");
+  const child = spawn(bin, [], { stdio: ["pipe", "pipe", "inherit"] });
+  const line = await new Promise((resolve, reject) => {
+    let buf = "";
+    child.on("error", reject);
+    child.on("exit", (code) => reject(new Error(`${bin} exited (${code})`)));
+    child.stdout.on("data", (d) => {
+      buf += d;
+      if (buf.includes("\n")) resolve(buf.split("\n")[0]);
+    });
+  });
+  child.removeAllListeners("exit");
+  return { policy: JSON.parse(line), stop: () => child.stdin.end() };
 }
