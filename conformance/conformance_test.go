@@ -105,17 +105,25 @@ func TestSuiteFiles(t *testing.T) {
 			t.Errorf("known-failures.txt:%d: no case %s", k.Line, id)
 		}
 	}
-	// the JS engine's own differences (node/test/conformance.mjs adds them)
-	knownJS, err := LoadKnownFailures(filepath.Join(suiteDir, "known-failures-js.txt"))
-	if err != nil {
-		t.Fatal(err)
+	// the JS engine's own differences (node/test/conformance.mjs adds them),
+	// and a browser's (web/test/conformance-browser.mjs adds both)
+	listed := map[string]string{}
+	for id := range known {
+		listed[id] = "known-failures.txt"
 	}
-	for id, k := range knownJS {
-		if !ids[id] {
-			t.Errorf("known-failures-js.txt:%d: no case %s", k.Line, id)
+	for _, name := range []string{"known-failures-js.txt", "known-failures-browser.txt"} {
+		more, err := LoadKnownFailures(filepath.Join(suiteDir, name))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if _, dup := known[id]; dup {
-			t.Errorf("known-failures-js.txt:%d: %s is in known-failures.txt already", k.Line, id)
+		for id, k := range more {
+			if !ids[id] {
+				t.Errorf("%s:%d: no case %s", name, k.Line, id)
+			}
+			if in, dup := listed[id]; dup {
+				t.Errorf("%s:%d: %s is in %s already", name, k.Line, id, in)
+			}
+			listed[id] = name
 		}
 	}
 }
