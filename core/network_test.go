@@ -10,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -202,4 +204,66 @@ func TestPip(t *testing.T) {
 			assert.Contains(t, string(res.Stderr), c.errOut, c.script)
 		}
 	}
+}
+
+// TestPythonRequests: requests (Debian's 2.28 over urllib3 1.26, copied
+// into the user site as pip would install them) reaches a server the
+// policy allows through the bridge: urllib3 makes its own sockets, which
+// _wasmsand_http replaces as urllib3.connection loads.
+func TestPythonRequests(t *testing.T) {
+	tools := pythonTools(t)
+	const dist = "/usr/lib/python3/dist-packages"
+	pkgs := []string{"requests", "urllib3", "idna", "certifi", "charset_normalizer", "chardet", "six.py"} // (Debian's urllib3 uses six)
+	for _, p := range pkgs {
+		if _, err := os.Stat(filepath.Join(dist, p)); err != nil {
+			t.Fatalf("%s: %v (make deps installs python3-requests)", p, err)
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"method": %q, "path": %q, "body": %q, "ua": %q}`, r.Method, r.URL.RequestURI(), b, strings.Fields(r.Header.Get("User-Agent") + " -")[0])
+	}))
+	defer srv.Close()
+	opt := core.Options{Tools: tools}
+	require.NoError(t, opt.UseNetwork(policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/", Methods: []string{"GET", "POST"}}}}, policy.Budget{}, nil, nil))
+	sb, err := core.New(context.Background(), opt)
+	require.NoError(t, err)
+	defer sb.Close()
+	site := "/home/user/.local/lib/python3.11/site-packages"
+	for _, p := range pkgs {
+		root := filepath.Join(dist, p)
+		require.NoError(t, filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() || !strings.HasSuffix(path, ".py") || strings.Contains(path, "/__pycache__/") {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dist, path)
+			dst := site + "/" + filepath.ToSlash(rel)
+			if err := sb.FS().MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			return sb.WriteFile(dst, b, 0o644)
+		}))
+	}
+	require.NoError(t, sb.FS().Chown("/home/user/.local", 1000, 1000))
+	res, err := sb.Run(context.Background(), `python3 -c '
+import requests
+r = requests.get("`+srv.URL+`/items", params={"q": "a b"})
+print(r.status_code, r.json())
+r = requests.post("`+srv.URL+`/items", json={"k": 1})
+print(r.status_code, r.json()["body"], r.headers["Content-Type"])
+s = requests.Session()
+print([s.get("`+srv.URL+`/n").json()["path"] for _ in range(3)])
+try:
+    requests.get("http://example.com/", timeout=5)
+except requests.exceptions.ConnectionError as e:
+    print("refused:", "network policy" in str(e))
+'`, core.RunOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "200 {'method': 'GET', 'path': '/items?q=a+b', 'body': '', 'ua': 'python-requests/2.28.1'}\n"+
+		"200 {\"k\": 1} application/json\n['/n', '/n', '/n']\nrefused: True\n", string(res.Stdout), string(res.Stderr))
 }

@@ -18,7 +18,7 @@ import socket
 import subprocess
 import sys
 
-__all__ = ["install", "install_on_import"]
+__all__ = ["install", "install_urllib3", "install_on_import"]
 
 # wasmsand-http's exit statuses (nettools/rawhttp.go)
 _USAGE, _DENIED, _BUDGET, _RESOLVE, _CONNECT, _TIMEOUT, _TOO_LARGE = 2, 3, 4, 5, 6, 7, 8
@@ -174,15 +174,67 @@ def install(client):
             client._create_https_context = lambda http_version: None
     client.HTTPSConnection.connect = connect
     client._wasmsand_bridge = True
+    _watch()  # (urllib3, which requests uses, as it loads)
+
+
+def install_urllib3(connection):
+    """Makes urllib3's connections (urllib3.connection, 1.26 or 2.x) use
+    the bridge too: they make their own sockets (and TLS) instead of
+    calling http.client's connect, so requests would miss the bridge."""
+    if getattr(connection, "_wasmsand_bridge", False):
+        return
+    http_cls, https_cls = connection.HTTPConnection, connection.HTTPSConnection
+
+    def _new_conn(self):
+        https = isinstance(self, https_cls)
+        scheme, default = ("https", 443) if https else ("http", 80)
+        if getattr(self, "_tunnel_host", None):
+            raise OSError(errno.EOPNOTSUPP, "proxies are not available in the sandbox")
+        t = self.timeout if isinstance(self.timeout, (int, float)) else None
+        return BridgeSocket(_origin(scheme, self.host, self.port, default), t)
+
+    def https_connect(self):
+        self.sock = self._new_conn()
+        # (what urllib3's own connect records: the bridge verified the certificate)
+        self.is_verified = True
+        if hasattr(self, "proxy_is_verified"):
+            self.proxy_is_verified = None
+        self._has_connected_to_proxy = False
+
+    http_cls._new_conn = _new_conn
+    https_cls.connect = https_connect
+    connection._wasmsand_bridge = True
+    connection._wasmsand_classes = (http_cls, https_cls)
+
+
+def _urllib3_loaded(urllib3):
+    """Undoes urllib3's own way out under Pyodide (a fetch through the JS
+    engine, outside the policy): its pools get the bridged classes back."""
+    connection = sys.modules.get("urllib3.connection")
+    classes = getattr(connection, "_wasmsand_classes", None)
+    if classes is None:
+        return
+    http_cls, https_cls = classes
+    if connection.HTTPConnection is not http_cls:
+        connection.HTTPConnection, connection.HTTPSConnection = http_cls, https_cls
+        pools = sys.modules.get("urllib3.connectionpool")
+        if pools is not None:
+            pools.HTTPConnectionPool.ConnectionCls = http_cls
+            pools.HTTPSConnectionPool.ConnectionCls = https_cls
+
+
+# what to do to a module as it is first imported
+_HOOKS = {"http.client": install, "urllib3.connection": install_urllib3, "urllib3": _urllib3_loaded}
 
 
 class _OnImport:
-    """A meta path finder that installs the bridge into http.client as it is
-    first imported (Pyodide: importing http.client up front costs a start
-    ~0.4 s)."""
+    """A meta path finder that applies _HOOKS to a module as it is first
+    imported (so that Pyodide does not import http.client up front, which
+    costs a start ~0.4 s)."""
 
     def find_spec(self, name, path=None, target=None):
-        if name != "http.client":
+        hook = _HOOKS.get(name)
+        if hook is None:
             return None
         import importlib.util
         sys.meta_path.remove(self)
@@ -201,15 +253,20 @@ class _OnImport:
             def exec_module(self, module):
                 module.__spec__.loader = module.__loader__ = loader
                 loader.exec_module(module)
-                install(module)
+                hook(module)
 
         spec.loader = Loader()
         return spec
 
 
-def install_on_import():
-    """Installs the bridge into http.client now if it is loaded, else as it loads."""
-    if "http.client" in sys.modules:
-        install(sys.modules["http.client"])
-    elif not any(isinstance(f, _OnImport) for f in sys.meta_path):
+def _watch():
+    if not any(isinstance(f, _OnImport) for f in sys.meta_path):
         sys.meta_path.insert(0, _OnImport())
+
+
+def install_on_import():
+    """Applies _HOOKS to the modules loaded already, and to the others as they load."""
+    for name in ("http.client", "urllib3.connection", "urllib3"):
+        if name in sys.modules:
+            _HOOKS[name](sys.modules[name])
+    _watch()
