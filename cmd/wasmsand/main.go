@@ -29,6 +29,12 @@ const usage = `usage:
   wasmsand run [options] (-c SCRIPT | FILE | -)
   wasmsand shell [options]
   wasmsand run-wasm [options] MODULE [ARGS...]   (a WASI preview1 plugin, under --policy)
+  wasmsand mcp [options] [--listen ADDR [--token TOKEN]] [--shared]
+                               serve sandboxes to agents over MCP: on stdin/stdout, or
+                               streamable HTTP at http://ADDR/mcp (a token is required
+                               off loopback; also $WASMSAND_MCP_TOKEN); each MCP session
+                               gets its own sandbox; --shared lets calls name sessions
+                               that clients share
 
 options:
   --import HOST:GUEST          copy a host file or tree into the sandbox (the host is never written)
@@ -83,6 +89,9 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
+// version is what `wasmsand mcp` tells clients.
+var version = "0.1.0"
+
 type cliOptions struct {
 	imports, mounts, envs multiFlag
 	allowNet, secrets     multiFlag
@@ -98,6 +107,18 @@ type cliOptions struct {
 	assets                string
 }
 
+// clone copies the options for another sandbox (setup adds the policy's
+// mounts to its copy).
+func (o *cliOptions) clone() *cliOptions {
+	c := *o
+	c.imports = append(multiFlag(nil), o.imports...)
+	c.mounts = append(multiFlag(nil), o.mounts...)
+	c.envs = append(multiFlag(nil), o.envs...)
+	c.allowNet = append(multiFlag(nil), o.allowNet...)
+	c.secrets = append(multiFlag(nil), o.secrets...)
+	return &c
+}
+
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
@@ -108,7 +129,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	if sub != "run" && sub != "shell" && sub != "run-wasm" {
+	if sub != "run" && sub != "shell" && sub != "run-wasm" && sub != "mcp" {
 		fmt.Fprintf(stderr, "wasmsand: unknown command %q\n%s", sub, usage)
 		return exitUsage
 	}
@@ -130,6 +151,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.StringVar(&o.save, "save", "", "")
 	fl.StringVar(&o.load, "load", "", "")
 	fl.StringVar(&o.assets, "assets", "", "")
+	var m mcpOptions
+	if sub == "mcp" {
+		fl.StringVar(&m.listen, "listen", "", "")
+		fl.StringVar(&m.token, "token", "", "")
+		fl.BoolVar(&m.shared, "shared", false, "")
+	}
 	if err := fl.Parse(args[1:]); err != nil {
 		fmt.Fprintf(stderr, "wasmsand %s: %v\n%s", sub, err, usage)
 		return exitUsage
@@ -148,6 +175,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			c.Close()
 		}
 	}()
+	if sub == "mcp" {
+		if len(rest) > 0 || o.hasCommand || o.save != "" {
+			fmt.Fprintf(stderr, "wasmsand mcp: unexpected arguments (scripts come from the client; --save has no one sandbox to save)\n%s", usage)
+			return exitUsage
+		}
+		return serveMCP(&o, &m, stdin, stdout, stderr)
+	}
 	sb, err := setup(ctx, &o)
 	if err != nil {
 		fmt.Fprintln(stderr, err)

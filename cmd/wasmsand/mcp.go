@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/mcpserver"
+)
+
+// mcpOptions are `wasmsand mcp`'s own flags.
+type mcpOptions struct {
+	listen, token string
+	shared        bool
+}
+
+// serveMCP serves the MCP tools (mcpserver) on stdin/stdout, or on
+// streamable HTTP at --listen, each MCP session with its own sandbox made
+// from the CLI's options (and policy).
+func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+	if m.token == "" {
+		m.token = os.Getenv("WASMSAND_MCP_TOKEN")
+	}
+	srv := mcpserver.New(mcpserver.Options{
+		NewSandbox: func(ctx context.Context) (*core.Sandbox, error) { return setup(ctx, o.clone()) },
+		Shared:     m.shared,
+		Limits:     describeLimits(o),
+		Version:    version,
+	})
+	defer srv.Close()
+	ctx := context.Background()
+	if m.listen == "" {
+		t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}}
+		if err := srv.MCP().Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "wasmsand mcp:", err)
+			return 1
+		}
+		return 0
+	}
+	host, _, err := net.SplitHostPort(m.listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "wasmsand mcp: --listen %s: %v\n", m.listen, err)
+		return exitUsage
+	}
+	if ip := net.ParseIP(host); m.token == "" && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintf(stderr, "wasmsand mcp: --listen %s is reachable from other machines: give a bearer token (--token, or $WASMSAND_MCP_TOKEN)\n", m.listen)
+		return exitUsage
+	}
+	l, err := net.Listen("tcp", m.listen)
+	if err != nil {
+		fmt.Fprintln(stderr, "wasmsand mcp:", err)
+		return exitSetup
+	}
+	fmt.Fprintf(stderr, "wasmsand mcp: serving on http://%s/mcp\n", l.Addr())
+	hs := &http.Server{Handler: mcpHandler(srv, m.token), ReadHeaderTimeout: 10 * time.Second}
+	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(stderr, "wasmsand mcp:", err)
+		return 1
+	}
+	return 0
+}
+
+// mcpHandler is streamable HTTP at /mcp (and /), behind the bearer token
+// when there is one.
+func mcpHandler(srv *mcpserver.Server, token string) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() }, nil)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="wasmsand"`)
+				http.Error(w, `{"code": "unauthorized", "message": "a bearer token is required"}`, http.StatusUnauthorized)
+				return
+			}
+		}
+		if r.URL.Path != "/" && r.URL.Path != "/mcp" {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// describeLimits tells models what the sandbox allows.
+func describeLimits(o *cliOptions) string {
+	net := "no network"
+	if len(o.allowNet) > 0 {
+		net = "network only to " + strings.Join(o.allowNet, ", ")
+	} else if o.policyFile != "" {
+		net = "network as the operator's policy allows"
+	}
+	return fmt.Sprintf("%v per run, %d MB of memory per program, %s", o.timeout, o.memory, net)
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/mcpserver"
+)
+
+// call runs one tool and returns its structured result (or its error text).
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (map[string]any, string) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	require.NoError(t, err)
+	if res.IsError {
+		var msg []string
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				msg = append(msg, tc.Text)
+			}
+		}
+		return nil, strings.Join(msg, "\n")
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(b, &out))
+	return out, ""
+}
+
+// exercise is what an agent does with the tools, through a client session.
+func exercise(t *testing.T, cs *mcp.ClientSession) {
+	ctx := context.Background()
+	tools, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	assert.Contains(t, cs.InitializeResult().Instructions, "home is /home/user")
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+		switch tl.Name {
+		case "read_file", "list_dir", "snapshot":
+			assert.True(t, tl.Annotations.ReadOnlyHint, tl.Name)
+		case "run", "write_file", "restore":
+			if tl.Name == "run" {
+				assert.Contains(t, tl.Description, "bash script")
+			}
+			assert.False(t, tl.Annotations.ReadOnlyHint, tl.Name)
+			assert.True(t, *tl.Annotations.DestructiveHint, tl.Name)
+		}
+	}
+	assert.ElementsMatch(t, []string{"run", "read_file", "write_file", "list_dir", "snapshot", "restore", "fork"}, names)
+
+	out, _ := call(t, cs, "run", map[string]any{"command": "echo hi; echo oops >&2; exit 3"})
+	assert.Equal(t, map[string]any{"exit_code": 3.0, "stdout": "hi\n", "stderr": "oops\n", "truncated": false, "timed_out": false}, without(out, "execution_time_ms"))
+	// state carries over: directory, variables, files
+	call(t, cs, "write_file", map[string]any{"path": "proj/f.txt", "content": "data\n"})
+	call(t, cs, "run", map[string]any{"command": "cd proj && X=42"})
+	out, _ = call(t, cs, "run", map[string]any{"command": "pwd; echo $X; echo $(<f.txt)"})
+	assert.Equal(t, "/home/user/proj\n42\ndata\n", out["stdout"])
+	out, _ = call(t, cs, "run", map[string]any{"command": "read -r l; echo \"${l^^} in $PWD\"", "stdin": "piped in\n", "cwd": "/tmp"})
+	assert.Equal(t, "PIPED IN in /tmp\n", out["stdout"])
+	out, _ = call(t, cs, "run", map[string]any{"command": "for ((i = 1; i <= 100000; i++)); do echo $i; done"})
+	assert.Equal(t, true, out["truncated"])
+	assert.Contains(t, out["stdout"], "bytes left out of 588895")
+	assert.Less(t, len(out["stdout"].(string)), 31000)
+	out, _ = call(t, cs, "run", map[string]any{"command": "while :; do :; done", "timeout_ms": 200})
+	assert.Equal(t, 124.0, out["exit_code"])
+	assert.Equal(t, true, out["timed_out"])
+
+	// files: text and binary
+	out, _ = call(t, cs, "write_file", map[string]any{"path": "/home/user/notes/a.md", "content": "# title\n"})
+	assert.Equal(t, 8.0, out["bytes_written"])
+	call(t, cs, "write_file", map[string]any{"path": "bin.dat", "content": base64.StdEncoding.EncodeToString([]byte{0, 0xff, 1}), "encoding": "base64"})
+	out, _ = call(t, cs, "read_file", map[string]any{"path": "/home/user/notes/a.md"})
+	assert.Equal(t, map[string]any{"content": "# title\n", "encoding": "text", "size": 8.0}, out)
+	out, _ = call(t, cs, "read_file", map[string]any{"path": "bin.dat"})
+	assert.Equal(t, map[string]any{"content": "AP8B", "encoding": "base64", "size": 3.0}, out)
+	out, _ = call(t, cs, "list_dir", map[string]any{"path": "/home/user/notes"})
+	assert.Equal(t, []any{map[string]any{"name": "a.md", "type": "file", "size": 8.0, "mode": "-rw-r--r--"}}, out["entries"])
+	_, msg := call(t, cs, "read_file", map[string]any{"path": "/nope"})
+	assert.Contains(t, msg, "not_found")
+	_, msg = call(t, cs, "write_file", map[string]any{"path": "x", "content": "!!", "encoding": "base64"})
+	assert.Contains(t, msg, "not base64")
+
+	// snapshot, change, restore
+	out, _ = call(t, cs, "snapshot", nil)
+	snap := out["snapshot_id"]
+	call(t, cs, "run", map[string]any{"command": "rm -r /home/user/notes; echo new > /home/user/new.txt"})
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "restore", Arguments: map[string]any{"snapshot_id": snap}})
+	require.NoError(t, err)
+	out, _ = call(t, cs, "run", map[string]any{"command": "echo \"$(</home/user/notes/a.md)\"; [[ -e /home/user/new.txt ]] || echo gone"})
+	assert.Equal(t, "# title\ngone\n", out["stdout"])
+
+	// fork: a copy to try things on
+	out, _ = call(t, cs, "fork", nil)
+	child := out["session"].(string)
+	call(t, cs, "run", map[string]any{"command": "echo only-in-fork > /home/user/f2", "session": child})
+	out, _ = call(t, cs, "run", map[string]any{"command": "echo \"$(</home/user/notes/a.md) $(</home/user/f2)\"", "session": child})
+	assert.Equal(t, "# title only-in-fork\n", out["stdout"])
+	out, _ = call(t, cs, "run", map[string]any{"command": "[[ -e /home/user/f2 ]] || echo absent"})
+	assert.Equal(t, "absent\n", out["stdout"])
+	_, msg = call(t, cs, "run", map[string]any{"command": "true", "session": "build"})
+	assert.Contains(t, msg, "named sessions are off")
+}
+
+func without(m map[string]any, k string) map[string]any {
+	delete(m, k)
+	return m
+}
+
+// TestMCPStdio: `wasmsand mcp` on stdin/stdout, driven by the SDK's client.
+func TestMCPStdio(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int)
+	go func() {
+		done <- run([]string{"mcp", "--timeout", "5s"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	require.NoError(t, err)
+	exercise(t, cs)
+	inW.Close() // (the server ends at the end of its input, then the client)
+	assert.Equal(t, 0, <-done)
+	cs.Close()
+}
+
+// TestMCPHTTP: streamable HTTP behind a bearer token; each MCP session
+// has its own sandbox; --shared sessions are shared by name.
+func TestMCPHTTP(t *testing.T) {
+	o := &cliOptions{timeout: 5_000_000_000, memory: 256}
+	srv := mcpserver.New(mcpserver.Options{NewSandbox: func(ctx context.Context) (*core.Sandbox, error) { return setup(ctx, o.clone()) }, Shared: true})
+	defer srv.Close()
+	hs := httptest.NewServer(mcpHandler(srv, "s3cret"))
+	defer hs.Close()
+	var sessions []*mcp.ClientSession
+	defer func() {
+		for _, cs := range sessions {
+			cs.Close()
+		}
+	}()
+
+	res, err := http.Post(hs.URL+"/mcp", "application/json", strings.NewReader(`{}`))
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, res.StatusCode)
+
+	connect := func() *mcp.ClientSession {
+		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp",
+			HTTPClient: &http.Client{Transport: bearer{"s3cret"}}, DisableStandaloneSSE: true}, nil)
+		require.NoError(t, err)
+		sessions = append(sessions, cs)
+		return cs
+	}
+	a, b := connect(), connect()
+	call(t, a, "run", map[string]any{"command": "echo a > /home/user/who"})
+	out, _ := call(t, b, "run", map[string]any{"command": "[[ -e /home/user/who ]] || echo separate"})
+	assert.Equal(t, "separate\n", out["stdout"], "each MCP session has its own sandbox")
+	call(t, a, "run", map[string]any{"command": "echo shared > /home/user/s", "session": "team"})
+	out, _ = call(t, b, "run", map[string]any{"command": "echo $(</home/user/s)", "session": "team"})
+	assert.Equal(t, "shared\n", out["stdout"], "a named session is shared")
+	_, msg := call(t, b, "run", map[string]any{"command": "true", "session": "s1"})
+	assert.Contains(t, msg, `no session "s1" in this MCP session`, "another client's own session")
+	_, msg = call(t, b, "run", map[string]any{"command": "true", "session": "s9"})
+	assert.Contains(t, msg, "names starting with")
+}
+
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}

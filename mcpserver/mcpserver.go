@@ -1,0 +1,459 @@
+// Package mcpserver gives agents wasmsand sandboxes over the Model Context
+// Protocol (the official Go SDK, github.com/modelcontextprotocol/go-sdk):
+// the tools run, read_file, write_file, list_dir, snapshot, restore and
+// fork, over the public core API only. It is a thin transport: `wasmsand
+// mcp` serves it on stdio or streamable HTTP.
+//
+// Each MCP session gets its own sandbox, made on its first tool call and
+// closed when the session ends. fork makes another (a copy-on-write copy)
+// and returns its id, which later calls name in their "session" argument.
+// With Options.Shared, a call may also name a session of its own choosing
+// ("build", say): every MCP session that names it shares that sandbox.
+package mcpserver
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wasmsand/wasmsand/core"
+)
+
+// Options configure a Server.
+type Options struct {
+	// NewSandbox makes the sandbox of a new session (the CLI's flags and
+	// policy apply to it).
+	NewSandbox func(ctx context.Context) (*core.Sandbox, error)
+	// Shared lets a call name a session that is not its MCP session's own:
+	// named sessions are made on first use and shared by every client.
+	Shared bool
+	// MaxOutput bounds the bytes of stdout and of stderr a run returns
+	// (default 30000); longer output is cut in the middle, with a marker
+	// that says how much was left out, so that a model never gets megabytes.
+	MaxOutput int
+	// Limits describes the sandbox's limits and network to models, for the
+	// tools' descriptions ("30 s per run, 256 MB per program, no network").
+	Limits string
+	// Version is the server's version, as MCP clients see it.
+	Version string
+}
+
+// Server holds the sessions of every MCP session it serves.
+type Server struct {
+	opt Options
+	mcp *mcp.Server
+
+	mu       sync.Mutex
+	sessions map[string]*session // by id
+	mine     map[*mcp.ServerSession]string
+	next     int
+}
+
+type session struct {
+	id    string
+	sb    *core.Sandbox
+	owner *mcp.ServerSession // nil for a named (shared) session
+	snaps map[string]*core.Snapshot
+	mu    sync.Mutex // one call at a time (a sandbox is one terminal)
+}
+
+// New makes a server and its MCP half (MCP).
+func New(opt Options) *Server {
+	if opt.MaxOutput <= 0 {
+		opt.MaxOutput = 30000
+	}
+	if opt.Version == "" {
+		opt.Version = "dev"
+	}
+	s := &Server{opt: opt, sessions: map[string]*session{}, mine: map[*mcp.ServerSession]string{}}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "wasmsand", Title: "wasmsand sandbox", Version: opt.Version},
+		&mcp.ServerOptions{Instructions: s.instructions()})
+	s.addTools()
+	return s
+}
+
+// MCP is the SDK's server, for a transport: mcp.StdioTransport, or
+// mcp.NewStreamableHTTPHandler.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Close closes every sandbox.
+func (s *Server) Close() {
+	s.mu.Lock()
+	list := s.sessions
+	s.sessions, s.mine = map[string]*session{}, map[*mcp.ServerSession]string{}
+	s.mu.Unlock()
+	for _, x := range list {
+		x.sb.Close()
+	}
+}
+
+func (s *Server) instructions() string {
+	return "A sandboxed Linux-like machine for running commands: bash 5.2 (our own, bash-compatible) with " +
+		"GNU coreutils, grep, sed, gawk-compatible mawk, find, xargs, diff, patch, tar, gzip, bzip2, xz, zip, jq, " +
+		"sqlite3, tree, curl and wget (network only where the operator's policy allows), and python3 (CPython 3.11, " +
+		"standard library; pip installs pure-Python wheels when the network allows the index). Files persist between " +
+		"calls in the session; home is /home/user (the working directory). Nothing of the host is visible. " +
+		"Limits: " + s.limits() + ". Use snapshot/restore to undo, fork to try something on a copy."
+}
+
+func (s *Server) limits() string {
+	if s.opt.Limits != "" {
+		return s.opt.Limits
+	}
+	return "a timeout per run, memory per program, a quota on files"
+}
+
+// get finds the session a call names ("" is the caller's own), making the
+// caller's own, or a named shared one, on first use.
+func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, id string) (*session, error) {
+	s.mu.Lock()
+	if id == "" {
+		id = s.mine[ss]
+	}
+	if x, ok := s.sessions[id]; ok && id != "" {
+		if x.owner != nil && x.owner != ss {
+			s.mu.Unlock()
+			return nil, fmt.Errorf("no session %q in this MCP session", id)
+		}
+		s.mu.Unlock()
+		return x, nil
+	}
+	named := id != ""
+	if named && (!s.opt.Shared || strings.HasPrefix(id, "s")) {
+		s.mu.Unlock()
+		if !s.opt.Shared {
+			return nil, fmt.Errorf("no session %q (named sessions are off; fork returns the ids of new ones)", id)
+		}
+		return nil, fmt.Errorf("no session %q (names starting with \"s\" are the server's)", id)
+	}
+	s.mu.Unlock()
+	sb, err := s.opt.NewSandbox(ctx)
+	if err != nil {
+		return nil, toolErr(err)
+	}
+	x := &session{sb: sb, snaps: map[string]*core.Snapshot{}}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if named {
+		if other, ok := s.sessions[id]; ok { // (made meanwhile)
+			sb.Close()
+			return other, nil
+		}
+		x.id = id
+	} else {
+		if other, ok := s.sessions[s.mine[ss]]; ok && s.mine[ss] != "" {
+			sb.Close()
+			return other, nil
+		}
+		x.id, x.owner = s.newID(), ss
+		s.mine[ss] = x.id
+		s.watch(ss)
+	}
+	s.sessions[x.id] = x
+	return x, nil
+}
+
+func (s *Server) newID() string {
+	s.next++
+	return "s" + strconv.Itoa(s.next)
+}
+
+// watch closes an MCP session's sandboxes when it ends (named ones stay).
+func (s *Server) watch(ss *mcp.ServerSession) {
+	if ss == nil {
+		return
+	}
+	go func() {
+		defer func() { _ = recover() }()
+		_ = ss.Wait()
+		s.mu.Lock()
+		var done []*session
+		for id, x := range s.sessions {
+			if x.owner == ss {
+				done = append(done, x)
+				delete(s.sessions, id)
+			}
+		}
+		delete(s.mine, ss)
+		s.mu.Unlock()
+		for _, x := range done {
+			x.sb.Close()
+		}
+	}()
+}
+
+// toolErr says a sandbox's error with its stable code first
+// ("not_found: ReadFile /x: no such file or directory"), for models and
+// for programs that match on it.
+func toolErr(err error) error {
+	var ce *core.Error
+	if errors.As(err, &ce) {
+		msg := strings.TrimPrefix(ce.Error(), "wasmsand: ")
+		return fmt.Errorf("%s: %s", ce.Code, msg)
+	}
+	return err
+}
+
+// trim cuts b to at most max bytes by leaving out its middle.
+func trim(b []byte, max int) (string, bool) {
+	if len(b) <= max {
+		return string(b), false
+	}
+	head, tail := max/2, max-max/2
+	for head > 0 && !utf8.RuneStart(b[head]) {
+		head--
+	}
+	t := len(b) - tail
+	for t < len(b) && !utf8.RuneStart(b[t]) {
+		t++
+	}
+	return fmt.Sprintf("%s\n[... %d bytes left out of %d ...]\n%s", b[:head], t-head, len(b), b[t:]), true
+}
+
+type RunIn struct {
+	Command   string `json:"command" jsonschema:"the bash script to run (several lines are fine)"`
+	Stdin     string `json:"stdin,omitempty" jsonschema:"text given to the script on its standard input"`
+	Cwd       string `json:"cwd,omitempty" jsonschema:"working directory for this run (default: where the last run left it; /home/user at first)"`
+	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"timeout for this run in milliseconds (default: the server's)"`
+	Session   string `json:"session,omitempty" jsonschema:"the session to run in (default: this client's own; fork returns others)"`
+}
+
+type RunOut struct {
+	ExitCode        int    `json:"exit_code"`
+	Stdout          string `json:"stdout"`
+	Stderr          string `json:"stderr"`
+	ExecutionTimeMs int64  `json:"execution_time_ms"`
+	Truncated       bool   `json:"truncated" jsonschema:"output was cut (in the middle, with a marker)"`
+	TimedOut        bool   `json:"timed_out"`
+}
+
+type PathIn struct {
+	Path    string `json:"path" jsonschema:"a path in the sandbox (relative paths are from the session's working directory)"`
+	Session string `json:"session,omitempty" jsonschema:"the session (default: this client's own)"`
+}
+
+type ReadOut struct {
+	Content  string `json:"content"`
+	Encoding string `json:"encoding" jsonschema:"text, or base64 for a file that is not UTF-8"`
+	Size     int    `json:"size"`
+}
+
+type WriteIn struct {
+	Path     string `json:"path" jsonschema:"where to write (parent directories are made)"`
+	Content  string `json:"content"`
+	Encoding string `json:"encoding,omitempty" jsonschema:"text (default) or base64"`
+	Session  string `json:"session,omitempty" jsonschema:"the session (default: this client's own)"`
+}
+
+type WriteOut struct {
+	BytesWritten int `json:"bytes_written"`
+}
+
+type Entry struct {
+	Name string `json:"name"`
+	Type string `json:"type" jsonschema:"file, dir or symlink"`
+	Size int64  `json:"size"`
+	Mode string `json:"mode"`
+}
+
+type ListOut struct {
+	Entries []Entry `json:"entries"`
+}
+
+type SessionIn struct {
+	Session string `json:"session,omitempty" jsonschema:"the session (default: this client's own)"`
+}
+
+type SnapshotOut struct {
+	SnapshotID string `json:"snapshot_id"`
+}
+
+type RestoreIn struct {
+	SnapshotID string `json:"snapshot_id"`
+	Session    string `json:"session,omitempty" jsonschema:"the session the snapshot was taken in (default: this client's own)"`
+}
+
+type ForkOut struct {
+	Session string `json:"session" jsonschema:"the new session's id: name it in later calls"`
+}
+
+type Empty struct{}
+
+func yes() *bool { b := true; return &b }
+func no() *bool  { b := false; return &b }
+
+func (s *Server) addTools() {
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "run", Title: "Run a bash script",
+		Description: "Runs a bash script in the sandbox and returns its exit code, stdout, stderr and time. " +
+			"State persists: files, the working directory, variables and functions carry over to the next run. " +
+			"Output longer than " + strconv.Itoa(s.opt.MaxOutput) + " bytes per stream is cut in the middle. Limits: " + s.limits() + ".",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: yes(), OpenWorldHint: no()},
+	}, s.run)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "read_file", Title: "Read a file",
+		Description: "Reads a file of the sandbox: as text, or as base64 when it is not UTF-8.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: no()},
+	}, s.readFile)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "write_file", Title: "Write a file",
+		Description: "Creates or replaces a file of the sandbox (parent directories are made), from text or base64.",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: yes(), IdempotentHint: true, OpenWorldHint: no()},
+	}, s.writeFile)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "list_dir", Title: "List a directory",
+		Description: "Lists a directory of the sandbox: names, types, sizes and modes, sorted by name.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: no()},
+	}, s.listDir)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "snapshot", Title: "Snapshot the files",
+		Description: "Records the sandbox's files (instantly, copy-on-write) and returns an id that restore takes back to.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: no()},
+	}, s.snapshot)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "restore", Title: "Restore a snapshot",
+		Description: "Puts the sandbox's files back as they were at a snapshot (later changes are lost).",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: yes(), IdempotentHint: true, OpenWorldHint: no()},
+	}, s.restore)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "fork", Title: "Fork the session",
+		Description: "Makes a new session that starts as a copy of this one (files, working directory, variables), " +
+			"and returns its id: pass it as \"session\" to run there. The original is unchanged.",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: no(), OpenWorldHint: no()},
+	}, s.fork)
+}
+
+func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunIn) (*mcp.CallToolResult, RunOut, error) {
+	x, err := s.get(ctx, req.Session, in.Session)
+	if err != nil {
+		return nil, RunOut{}, err
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	opt := core.RunOptions{Cwd: in.Cwd, Stdin: strings.NewReader(in.Stdin)}
+	if in.TimeoutMs > 0 {
+		opt.Timeout = time.Duration(in.TimeoutMs) * time.Millisecond
+	}
+	res, err := x.sb.Run(ctx, in.Command, opt)
+	if err != nil {
+		return nil, RunOut{}, toolErr(err)
+	}
+	out, t1 := trim(res.Stdout, s.opt.MaxOutput)
+	errOut, t2 := trim(res.Stderr, s.opt.MaxOutput)
+	return nil, RunOut{ExitCode: res.ExitCode, Stdout: out, Stderr: errOut, ExecutionTimeMs: res.Duration.Milliseconds(),
+		Truncated: res.Truncated || t1 || t2, TimedOut: res.TimedOut}, nil
+}
+
+func (s *Server) readFile(ctx context.Context, req *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, ReadOut, error) {
+	x, err := s.get(ctx, req.Session, in.Session)
+	if err != nil {
+		return nil, ReadOut{}, err
+	}
+	b, err := x.sb.ReadFile(in.Path)
+	if err != nil {
+		return nil, ReadOut{}, toolErr(err)
+	}
+	if utf8.Valid(b) {
+		return nil, ReadOut{Content: string(b), Encoding: "text", Size: len(b)}, nil
+	}
+	return nil, ReadOut{Content: base64.StdEncoding.EncodeToString(b), Encoding: "base64", Size: len(b)}, nil
+}
+
+func (s *Server) writeFile(ctx context.Context, req *mcp.CallToolRequest, in WriteIn) (*mcp.CallToolResult, WriteOut, error) {
+	data := []byte(in.Content)
+	switch in.Encoding {
+	case "", "text":
+	case "base64":
+		b, err := base64.StdEncoding.DecodeString(in.Content)
+		if err != nil {
+			return nil, WriteOut{}, fmt.Errorf("content: not base64: %v", err)
+		}
+		data = b
+	default:
+		return nil, WriteOut{}, fmt.Errorf("encoding: text or base64, not %q", in.Encoding)
+	}
+	x, err := s.get(ctx, req.Session, in.Session)
+	if err != nil {
+		return nil, WriteOut{}, err
+	}
+	if err := x.sb.WriteFile(in.Path, data, 0); err != nil {
+		return nil, WriteOut{}, toolErr(err)
+	}
+	return nil, WriteOut{BytesWritten: len(data)}, nil
+}
+
+func (s *Server) listDir(ctx context.Context, req *mcp.CallToolRequest, in PathIn) (*mcp.CallToolResult, ListOut, error) {
+	x, err := s.get(ctx, req.Session, in.Session)
+	if err != nil {
+		return nil, ListOut{}, err
+	}
+	p := in.Path
+	if p == "" {
+		p = "."
+	}
+	ents, err := x.sb.ListDir(p)
+	if err != nil {
+		return nil, ListOut{}, toolErr(err)
+	}
+	out := ListOut{Entries: []Entry{}}
+	for _, e := range ents {
+		t := "file"
+		switch {
+		case e.IsDir:
+			t = "dir"
+		case e.Mode&fs.ModeSymlink != 0:
+			t = "symlink"
+		}
+		out.Entries = append(out.Entries, Entry{Name: e.Name, Type: t, Size: e.Size, Mode: e.Mode.String()})
+	}
+	return nil, out, nil
+}
+
+func (s *Server) snapshot(ctx context.Context, req *mcp.CallToolRequest, in SessionIn) (*mcp.CallToolResult, SnapshotOut, error) {
+	x, err := s.get(ctx, req.Session, in.Session)
+	if err != nil {
+		return nil, SnapshotOut{}, err
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	id := x.id + "-snap" + strconv.Itoa(len(x.snaps)+1)
+	x.snaps[id] = x.sb.Snapshot()
+	return nil, SnapshotOut{SnapshotID: id}, nil
+}
+
+func (s *Server) restore(ctx context.Context, req *mcp.CallToolRequest, in RestoreIn) (*mcp.CallToolResult, Empty, error) {
+	x, err := s.get(ctx, req.Session, in.Session)
+	if err != nil {
+		return nil, Empty{}, err
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	snap, ok := x.snaps[in.SnapshotID]
+	if !ok {
+		return nil, Empty{}, fmt.Errorf("no snapshot %q in session %s", in.SnapshotID, x.id)
+	}
+	return nil, Empty{}, toolErr(x.sb.Restore(snap))
+}
+
+func (s *Server) fork(ctx context.Context, req *mcp.CallToolRequest, in SessionIn) (*mcp.CallToolResult, ForkOut, error) {
+	x, err := s.get(ctx, req.Session, in.Session)
+	if err != nil {
+		return nil, ForkOut{}, err
+	}
+	x.mu.Lock()
+	child, err := x.sb.Fork(ctx)
+	x.mu.Unlock()
+	if err != nil {
+		return nil, ForkOut{}, toolErr(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	y := &session{id: s.newID(), sb: child, owner: req.Session, snaps: map[string]*core.Snapshot{}}
+	if x.owner == nil {
+		y.owner = nil // (a fork of a shared session is shared too)
+	}
+	s.sessions[y.id] = y
+	return nil, ForkOut{Session: y.id}, nil
+}
