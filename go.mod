@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/andybalholm/brotli v1.3.0
 	github.com/evanw/esbuild v0.28.2
+	github.com/google/jsonschema-go v0.4.3
 	github.com/hack-pad/hackpadfs v0.2.4
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/stretchr/testify v1.12.1
@@ -14,7 +15,6 @@ require (
 )
 
 require (
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/hack-pad/go-indexeddb v0.3.2 // indirect
 	github.com/hack-pad/safejs v0.1.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

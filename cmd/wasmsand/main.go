@@ -29,6 +29,12 @@ const usage = `usage:
   wasmsand run [options] (-c SCRIPT | FILE | -)
   wasmsand shell [options]
   wasmsand run-wasm [options] MODULE [ARGS...]   (a WASI preview1 plugin, under --policy)
+  wasmsand serve [options] [--listen ADDR] [--token TOKEN]... [--max-sessions N]
+                 [--idle-ttl DURATION] [--max-body MB]
+                               the HTTP service: JSON sessions (create, run with
+                               server-sent events, files, snapshots, fork), its OpenAPI
+                               document at /v1/openapi.json; tokens (also $WASMSAND_TOKENS,
+                               comma-separated) are required off loopback
   wasmsand mcp [options] [--listen ADDR [--token TOKEN]] [--shared]
                                serve sandboxes to agents over MCP: on stdin/stdout, or
                                streamable HTTP at http://ADDR/mcp (a token is required
@@ -105,6 +111,7 @@ type cliOptions struct {
 	memory                int
 	save, load            string
 	assets                string
+	onEvent               func(core.Event) // (serve: the session's listener)
 }
 
 // clone copies the options for another sandbox (setup adds the policy's
@@ -129,7 +136,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	if sub != "run" && sub != "shell" && sub != "run-wasm" && sub != "mcp" {
+	if sub != "run" && sub != "shell" && sub != "run-wasm" && sub != "mcp" && sub != "serve" {
 		fmt.Fprintf(stderr, "wasmsand: unknown command %q\n%s", sub, usage)
 		return exitUsage
 	}
@@ -152,6 +159,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.StringVar(&o.load, "load", "", "")
 	fl.StringVar(&o.assets, "assets", "", "")
 	var m mcpOptions
+	var so serveOptions
+	if sub == "serve" {
+		fl.StringVar(&so.listen, "listen", "127.0.0.1:8080", "")
+		fl.Var(&so.tokens, "token", "")
+		fl.IntVar(&so.maxSessions, "max-sessions", 16, "")
+		fl.DurationVar(&so.idleTTL, "idle-ttl", 30*time.Minute, "")
+		fl.Int64Var(&so.maxBodyMB, "max-body", 64, "")
+	}
 	if sub == "mcp" {
 		fl.StringVar(&m.listen, "listen", "", "")
 		fl.StringVar(&m.token, "token", "", "")
@@ -175,6 +190,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			c.Close()
 		}
 	}()
+	if sub == "serve" {
+		if len(rest) > 0 || o.hasCommand || o.save != "" {
+			fmt.Fprintf(stderr, "wasmsand serve: unexpected arguments\n%s", usage)
+			return exitUsage
+		}
+		return serveHTTP(&o, &so, stderr)
+	}
 	if sub == "mcp" {
 		if len(rest) > 0 || o.hasCommand || o.save != "" {
 			fmt.Fprintf(stderr, "wasmsand mcp: unexpected arguments (scripts come from the client; --save has no one sandbox to save)\n%s", usage)

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -140,7 +141,7 @@ func TestMCPStdio(t *testing.T) {
 // TestMCPHTTP: streamable HTTP behind a bearer token; each MCP session
 // has its own sandbox; --shared sessions are shared by name.
 func TestMCPHTTP(t *testing.T) {
-	o := &cliOptions{timeout: 5_000_000_000, memory: 256}
+	o := &cliOptions{timeout: 5 * time.Second, memory: 256}
 	srv := mcpserver.New(mcpserver.Options{NewSandbox: func(ctx context.Context) (*core.Sandbox, error) { return setup(ctx, o.clone()) }, Shared: true})
 	defer srv.Close()
 	hs := httptest.NewServer(mcpHandler(srv, "s3cret"))
@@ -184,4 +185,34 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestServe: `wasmsand serve` refuses to listen off loopback without a
+// token; its service makes sandboxes from the CLI's options, which a
+// create request may only lower.
+func TestServe(t *testing.T) {
+	_, errOut, st := cli(t, "", "serve", "--listen", "0.0.0.0:0")
+	assert.Equal(t, exitUsage, st)
+	assert.Contains(t, errOut, "give bearer tokens")
+	_, errOut, st = cli(t, "", "mcp", "--listen", "0.0.0.0:0")
+	assert.Equal(t, exitUsage, st)
+	assert.Contains(t, errOut, "give a bearer token")
+
+	o := &cliOptions{timeout: 5 * time.Second, memory: 256, envs: multiFlag{"FROM_CLI=1"}}
+	svc := newService(o, &serveOptions{})
+	defer svc.Close()
+	hs := httptest.NewServer(svc.Handler())
+	defer hs.Close()
+	post := func(path, body string) map[string]any {
+		res, err := http.Post(hs.URL+path, "application/json", strings.NewReader(body))
+		require.NoError(t, err)
+		defer res.Body.Close()
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
+		return out
+	}
+	id := post("/v1/sessions", `{"timeout_ms": 60000, "env": {"FROM_REQ": "2"}}`)["id"].(string)
+	out := post("/v1/sessions/"+id+"/run", `{"command": "echo $FROM_CLI $FROM_REQ; while :; do :; done"}`)
+	assert.Equal(t, "1 2\n", out["stdout"])
+	assert.Equal(t, true, out["timed_out"], "the CLI's 5 s timeout holds: a request cannot raise it")
 }

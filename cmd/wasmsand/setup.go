@@ -53,6 +53,13 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 		}
 		opt.OnEvent = sink
 	}
+	if f := o.onEvent; f != nil { // (a server's listener)
+		if prev := opt.OnEvent; prev != nil {
+			opt.OnEvent = func(e core.Event) { prev(e); f(e) }
+		} else {
+			opt.OnEvent = f
+		}
+	}
 	if err := applyPolicy(o, &opt); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/service"
+)
+
+// serveOptions are `wasmsand serve`'s own flags.
+type serveOptions struct {
+	listen      string
+	tokens      multiFlag
+	maxSessions int
+	idleTTL     time.Duration
+	maxBodyMB   int64
+}
+
+// newService is the HTTP service over sandboxes made from the CLI's
+// options: a create request may lower the limits and add variables.
+func newService(o *cliOptions, so *serveOptions) *service.Server {
+	return service.New(service.Options{
+		NewSandbox: func(ctx context.Context, req service.CreateRequest, onEvent func(core.Event)) (*core.Sandbox, error) {
+			c := o.clone()
+			if d := time.Duration(req.TimeoutMs) * time.Millisecond; d > 0 && d < c.timeout {
+				c.timeout = d
+			}
+			if req.MemoryMB > 0 && req.MemoryMB < c.memory {
+				c.memory = req.MemoryMB
+			}
+			for k, v := range req.Env {
+				c.envs = append(c.envs, k+"="+v)
+			}
+			c.onEvent = onEvent
+			return setup(ctx, c)
+		},
+		Tokens:      so.tokens,
+		MaxSessions: so.maxSessions,
+		IdleTTL:     so.idleTTL,
+		MaxBody:     so.maxBodyMB << 20,
+	})
+}
+
+func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
+	if env := os.Getenv("WASMSAND_TOKENS"); env != "" {
+		for _, t := range strings.Split(env, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				so.tokens = append(so.tokens, t)
+			}
+		}
+	}
+	host, _, err := net.SplitHostPort(so.listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "wasmsand serve: --listen %s: %v\n", so.listen, err)
+		return exitUsage
+	}
+	if ip := net.ParseIP(host); len(so.tokens) == 0 && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintf(stderr, "wasmsand serve: --listen %s is reachable from other machines: give bearer tokens (--token, or $WASMSAND_TOKENS)\n", so.listen)
+		return exitUsage
+	}
+	svc := newService(o, so)
+	defer svc.Close()
+	l, err := net.Listen("tcp", so.listen)
+	if err != nil {
+		fmt.Fprintln(stderr, "wasmsand serve:", err)
+		return exitSetup
+	}
+	fmt.Fprintf(stderr, "wasmsand serve: serving on http://%s (API: http://%s%s)\n", l.Addr(), l.Addr(), service.OpenAPIPath)
+	hs := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(stderr, "wasmsand serve:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,697 @@
+// Package service is wasmsand's HTTP service: JSON over HTTP for agents
+// written in any language, over the public core API only (a thin
+// transport, as the MCP server is). Sessions are sandboxes a client
+// creates, runs commands in (the whole result, or streamed as server-sent
+// events), reads and writes files of, snapshots, restores, forks and
+// deletes. The routes table below makes both the handler and the OpenAPI
+// document served at /v1/openapi.json.
+//
+// Bearer tokens, when given, are required; each token owns its sessions
+// (another token gets not_found), up to MaxSessions at once. A session
+// unused for IdleTTL is closed. Bodies are bounded by MaxBody; errors are
+// {"code", "message"} with core's stable codes and a few of the service's
+// own (unauthorized, quota_exceeded, payload_too_large, not_found for a
+// session).
+package service
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/core"
+)
+
+// Options configure a Server.
+type Options struct {
+	// NewSandbox makes a session's sandbox for a create request (the
+	// operator's limits and policy apply; the request may only lower the
+	// limits); onEvent hears its events.
+	NewSandbox func(ctx context.Context, req CreateRequest, onEvent func(core.Event)) (*core.Sandbox, error)
+	// Tokens are the accepted bearer tokens; none: no authentication (the
+	// CLI allows that on loopback only).
+	Tokens []string
+	// MaxSessions bounds the sessions a token has at once (default 16).
+	MaxSessions int
+	// IdleTTL closes a session unused that long (default 30 min).
+	IdleTTL time.Duration
+	// MaxBody bounds a request body, file uploads included (default 64 MiB).
+	MaxBody int64
+}
+
+// Server serves the sessions.
+type Server struct {
+	opt Options
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	next     int
+	stop     chan struct{}
+	closed   bool
+}
+
+type session struct {
+	id, token string
+	sb        *core.Sandbox
+	created   time.Time
+	used      time.Time
+	snaps     map[string]*core.Snapshot
+	run       sync.Mutex // one run at a time (a sandbox is one terminal)
+
+	evMu   sync.Mutex
+	events func(core.Event) // the streaming run's listener, if any
+}
+
+// New starts a server (and its janitor, which closes idle sessions).
+func New(opt Options) *Server {
+	if opt.MaxSessions <= 0 {
+		opt.MaxSessions = 16
+	}
+	if opt.IdleTTL <= 0 {
+		opt.IdleTTL = 30 * time.Minute
+	}
+	if opt.MaxBody <= 0 {
+		opt.MaxBody = 64 << 20
+	}
+	s := &Server{opt: opt, sessions: map[string]*session{}, stop: make(chan struct{})}
+	go s.janitor()
+	return s
+}
+
+// Close closes every session.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	close(s.stop)
+	list := s.sessions
+	s.sessions = map[string]*session{}
+	s.mu.Unlock()
+	for _, x := range list {
+		x.sb.Close()
+	}
+}
+
+// Sessions is how many sessions are open.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+func (s *Server) janitor() {
+	defer func() { _ = recover() }()
+	tick := time.NewTicker(min(s.opt.IdleTTL/4, time.Minute))
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case now := <-tick.C:
+			s.mu.Lock()
+			var idle []*session
+			for id, x := range s.sessions {
+				if now.Sub(x.lastUsed()) > s.opt.IdleTTL && x.run.TryLock() {
+					x.run.Unlock()
+					idle = append(idle, x)
+					delete(s.sessions, id)
+				}
+			}
+			s.mu.Unlock()
+			for _, x := range idle {
+				x.sb.Close()
+			}
+		}
+	}
+}
+
+func (x *session) lastUsed() time.Time {
+	x.evMu.Lock()
+	defer x.evMu.Unlock()
+	return x.used
+}
+
+func (x *session) touch() {
+	x.evMu.Lock()
+	x.used = time.Now()
+	x.evMu.Unlock()
+}
+
+// apiError is an error with its HTTP status and stable code.
+type apiError struct {
+	status  int
+	code    string
+	message string
+}
+
+func (e *apiError) Error() string { return e.message }
+
+func errf(status int, code, format string, a ...any) *apiError {
+	return &apiError{status, code, fmt.Sprintf(format, a...)}
+}
+
+// statusOf maps core's codes to HTTP statuses.
+var statusOf = map[core.Code]int{
+	core.CodeNotFound: 404, core.CodeExists: 409, core.CodeNotDir: 400, core.CodeIsDir: 400,
+	core.CodeNotEmpty: 409, core.CodePermission: 403, core.CodeReadOnly: 403, core.CodeNoSpace: 507,
+	core.CodeInvalidArgument: 400, core.CodeInvalidModule: 400, core.CodeTimeout: 504, core.CodeCanceled: 499,
+	core.CodeTooManyProcesses: 429, core.CodeClosed: 410, core.CodeHostPath: 400, core.CodeCorruptState: 400,
+	core.CodeStorage: 500, core.CodeInternal: 500,
+}
+
+func writeErr(w http.ResponseWriter, err error) {
+	var ae *apiError
+	var ce *core.Error
+	switch {
+	case errors.As(err, &ae):
+	case errors.As(err, &ce):
+		st := statusOf[ce.Code]
+		if st == 0 {
+			st = 500
+		}
+		ae = &apiError{st, string(ce.Code), strings.TrimPrefix(ce.Error(), "wasmsand: ")}
+	default:
+		ae = &apiError{500, string(core.CodeInternal), err.Error()}
+	}
+	writeJSON(w, ae.status, ErrorBody{Code: ae.code, Message: ae.message})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// token checks the bearer token and returns it ("" without tokens).
+func (s *Server) token(r *http.Request) (string, error) {
+	if len(s.opt.Tokens) == 0 {
+		return "", nil
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if ok {
+		for _, t := range s.opt.Tokens {
+			if subtle.ConstantTimeCompare([]byte(got), []byte(t)) == 1 {
+				return t, nil
+			}
+		}
+	}
+	return "", errf(401, "unauthorized", "a valid bearer token is required (Authorization: Bearer TOKEN)")
+}
+
+// session finds the request's session, for its token.
+func (s *Server) session(r *http.Request, token string) (*session, error) {
+	id := r.PathValue("id")
+	s.mu.Lock()
+	x, ok := s.sessions[id]
+	s.mu.Unlock()
+	if !ok || x.token != token {
+		return nil, errf(404, "not_found", "no session %q", id)
+	}
+	x.touch()
+	return x, nil
+}
+
+func (s *Server) add(ctx context.Context, token string, sb *core.Sandbox, x *session) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errf(503, "closed", "the service is shutting down")
+	}
+	n := 0
+	for _, y := range s.sessions {
+		if y.token == token {
+			n++
+		}
+	}
+	if n >= s.opt.MaxSessions {
+		return nil, errf(429, "quota_exceeded", "this token has %d sessions, the most it may have: delete one first", n)
+	}
+	s.next++
+	x.id, x.token, x.sb = "s"+strconv.Itoa(s.next), token, sb
+	x.created, x.used = time.Now(), time.Now()
+	if x.snaps == nil {
+		x.snaps = map[string]*core.Snapshot{}
+	}
+	s.sessions[x.id] = x
+	return x, nil
+}
+
+// decode reads a JSON body (bounded) into v; an empty body leaves v as is.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) error {
+	body := http.MaxBytesReader(w, r.Body, s.opt.MaxBody)
+	b, err := io.ReadAll(body)
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return errf(413, "payload_too_large", "the body is larger than %d bytes", s.opt.MaxBody)
+		}
+		return errf(400, "invalid_argument", "reading the body: %v", err)
+	}
+	if len(strings.TrimSpace(string(b))) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errf(400, "invalid_argument", "the body: %v", err)
+	}
+	return nil
+}
+
+// handler wraps a route's function: token, recovery, errors.
+func (s *Server) handler(f func(w http.ResponseWriter, r *http.Request, token string) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if p := recover(); p != nil {
+				writeErr(w, errf(500, "internal", "internal error: %v", p))
+			}
+		}()
+		token, err := s.token(r)
+		if err == nil {
+			err = f(w, r, token)
+		}
+		if err != nil {
+			writeErr(w, err)
+		}
+	}
+}
+
+// --- the API's types (their JSON schemas are in the OpenAPI document) ---
+
+// CreateRequest makes a session. Limits may only be lowered from the
+// operator's.
+type CreateRequest struct {
+	TimeoutMs int               `json:"timeout_ms,omitempty" jsonschema:"default timeout of a run, in ms (at most the operator's)"`
+	MemoryMB  int               `json:"memory_mb,omitempty" jsonschema:"memory per program, in MB (at most the operator's)"`
+	Env       map[string]string `json:"env,omitempty" jsonschema:"variables added to the session's environment"`
+}
+
+// Session describes a session.
+type Session struct {
+	ID        string    `json:"id"`
+	CreatedAt time.Time `json:"created_at"`
+	LastUsed  time.Time `json:"last_used"`
+	Cwd       string    `json:"cwd"`
+}
+
+// SessionList lists a token's sessions.
+type SessionList struct {
+	Sessions []Session `json:"sessions"`
+}
+
+// RunRequest runs a bash script in a session.
+type RunRequest struct {
+	Command   string            `json:"command" jsonschema:"the bash script"`
+	Stdin     string            `json:"stdin,omitempty"`
+	Cwd       string            `json:"cwd,omitempty" jsonschema:"working directory for this run"`
+	TimeoutMs int               `json:"timeout_ms,omitempty"`
+	Env       map[string]string `json:"env,omitempty" jsonschema:"variables for this run only"`
+	// Stream answers with server-sent events (also asked by Accept:
+	// text/event-stream): "stdout" and "stderr" chunks ({"text"} or
+	// {"base64"}), "event" (the sandbox's events), then "result".
+	Stream bool `json:"stream,omitempty"`
+}
+
+// RunResult is a run's outcome.
+type RunResult struct {
+	ExitCode        int    `json:"exit_code"`
+	Stdout          string `json:"stdout"`
+	Stderr          string `json:"stderr"`
+	ExecutionTimeMs int64  `json:"execution_time_ms"`
+	Truncated       bool   `json:"truncated"`
+	TimedOut        bool   `json:"timed_out"`
+}
+
+// Chunk is a piece of streamed output.
+type Chunk struct {
+	Text   string `json:"text,omitempty"`
+	Base64 string `json:"base64,omitempty"`
+}
+
+// Entry is one entry of a directory listing.
+type Entry struct {
+	Name    string    `json:"name"`
+	Type    string    `json:"type" jsonschema:"file, dir or symlink"`
+	Size    int64     `json:"size"`
+	Mode    string    `json:"mode"`
+	ModTime time.Time `json:"mod_time"`
+}
+
+// Listing lists a directory.
+type Listing struct {
+	Path    string  `json:"path"`
+	Entries []Entry `json:"entries"`
+}
+
+// Written says what a PUT wrote.
+type Written struct {
+	Path         string `json:"path"`
+	BytesWritten int    `json:"bytes_written"`
+}
+
+// SnapshotRef names a snapshot of a session.
+type SnapshotRef struct {
+	SnapshotID string `json:"snapshot_id"`
+}
+
+// ErrorBody is every error's body.
+type ErrorBody struct {
+	Code    string `json:"code" jsonschema:"a stable code: not_found, invalid_argument, unauthorized, quota_exceeded, payload_too_large, permission_denied, no_space, timeout, ..."`
+	Message string `json:"message"`
+}
+
+// --- the handlers ---
+
+func (s *Server) create(w http.ResponseWriter, r *http.Request, token string) error {
+	var req CreateRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	if req.TimeoutMs < 0 || req.MemoryMB < 0 {
+		return errf(400, "invalid_argument", "timeout_ms and memory_mb must not be negative")
+	}
+	x := &session{}
+	sb, err := s.opt.NewSandbox(r.Context(), req, func(e core.Event) {
+		x.evMu.Lock()
+		f := x.events
+		x.evMu.Unlock()
+		if f != nil {
+			f(e)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := s.add(r.Context(), token, sb, x); err != nil {
+		sb.Close()
+		return err
+	}
+	writeJSON(w, 201, describe(x))
+	return nil
+}
+
+func describe(x *session) Session {
+	return Session{ID: x.id, CreatedAt: x.created, LastUsed: x.lastUsed(), Cwd: x.sb.Cwd()}
+}
+
+func (s *Server) list(w http.ResponseWriter, r *http.Request, token string) error {
+	s.mu.Lock()
+	out := SessionList{Sessions: []Session{}}
+	for _, x := range s.sessions {
+		if x.token == token {
+			out.Sessions = append(out.Sessions, describe(x))
+		}
+	}
+	s.mu.Unlock()
+	sortSessions(out.Sessions)
+	writeJSON(w, 200, out)
+	return nil
+}
+
+func sortSessions(l []Session) {
+	for i := 1; i < len(l); i++ {
+		for j := i; j > 0 && l[j].CreatedAt.Before(l[j-1].CreatedAt); j-- {
+			l[j], l[j-1] = l[j-1], l[j]
+		}
+	}
+}
+
+func (s *Server) get(w http.ResponseWriter, r *http.Request, token string) error {
+	x, err := s.session(r, token)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, 200, describe(x))
+	return nil
+}
+
+func (s *Server) remove(w http.ResponseWriter, r *http.Request, token string) error {
+	x, err := s.session(r, token)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.sessions, x.id)
+	s.mu.Unlock()
+	x.sb.Close() // (a run in it is cancelled)
+	w.WriteHeader(204)
+	return nil
+}
+
+func (s *Server) runs(w http.ResponseWriter, r *http.Request, token string) error {
+	x, err := s.session(r, token)
+	if err != nil {
+		return err
+	}
+	var req RunRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.Command) == "" {
+		return errf(400, "invalid_argument", "command is empty")
+	}
+	opt := core.RunOptions{Stdin: strings.NewReader(req.Stdin), Cwd: req.Cwd, Env: req.Env}
+	if req.TimeoutMs > 0 {
+		opt.Timeout = time.Duration(req.TimeoutMs) * time.Millisecond
+	}
+	stream := req.Stream || strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	x.run.Lock()
+	defer x.run.Unlock()
+	defer x.touch()
+	if !stream {
+		res, err := x.sb.Run(r.Context(), req.Command, opt)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, 200, RunResult{ExitCode: res.ExitCode, Stdout: string(res.Stdout), Stderr: string(res.Stderr),
+			ExecutionTimeMs: res.Duration.Milliseconds(), Truncated: res.Truncated, TimedOut: res.TimedOut})
+		return nil
+	}
+	sse := newSSE(w)
+	opt.Stdout = sse.writer("stdout")
+	opt.Stderr = sse.writer("stderr")
+	x.evMu.Lock()
+	x.events = func(e core.Event) {
+		if e.Kind != "output" { // (output comes as stdout/stderr chunks)
+			sse.send("event", e)
+		}
+	}
+	x.evMu.Unlock()
+	defer func() {
+		x.evMu.Lock()
+		x.events = nil
+		x.evMu.Unlock()
+	}()
+	res, err := x.sb.Run(r.Context(), req.Command, opt)
+	if err != nil {
+		var ae *apiError
+		var ce *core.Error
+		body := ErrorBody{Code: string(core.CodeInternal), Message: err.Error()}
+		if errors.As(err, &ce) {
+			body.Code = string(ce.Code)
+		} else if errors.As(err, &ae) {
+			body.Code = ae.code
+		}
+		sse.send("error", body)
+		return nil
+	}
+	sse.send("result", RunResult{ExitCode: res.ExitCode, ExecutionTimeMs: res.Duration.Milliseconds(),
+		Truncated: res.Truncated, TimedOut: res.TimedOut})
+	return nil
+}
+
+// sse writes server-sent events, one at a time.
+type sse struct {
+	mu sync.Mutex
+	w  http.ResponseWriter
+	f  http.Flusher
+}
+
+func newSSE(w http.ResponseWriter) *sse {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(200)
+	f, _ := w.(http.Flusher)
+	return &sse{w: w, f: f}
+}
+
+func (s *sse) send(event string, v any) {
+	b, _ := json.Marshal(v)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fmt.Fprintf(s.w, "event: %s\ndata: %s\n\n", event, b)
+	if s.f != nil {
+		s.f.Flush()
+	}
+}
+
+type sseWriter struct {
+	s      *sse
+	stream string
+}
+
+func (s *sse) writer(stream string) io.Writer { return sseWriter{s, stream} }
+
+func (w sseWriter) Write(p []byte) (int, error) {
+	c := Chunk{Text: string(p)}
+	if !utf8.Valid(p) {
+		c = Chunk{Base64: base64.StdEncoding.EncodeToString(p)}
+	}
+	w.s.send(w.stream, c)
+	return len(p), nil
+}
+
+func (s *Server) getFile(w http.ResponseWriter, r *http.Request, token string) error {
+	x, err := s.session(r, token)
+	if err != nil {
+		return err
+	}
+	p := r.URL.Query().Get("path")
+	if p == "" {
+		return errf(400, "invalid_argument", "path is required")
+	}
+	info, err := x.sb.Stat(p)
+	if err != nil {
+		return err
+	}
+	if info.IsDir() {
+		ents, err := x.sb.ListDir(p)
+		if err != nil {
+			return err
+		}
+		out := Listing{Path: p, Entries: []Entry{}}
+		for _, e := range ents {
+			t := "file"
+			switch {
+			case e.IsDir:
+				t = "dir"
+			case e.Mode&fs.ModeSymlink != 0:
+				t = "symlink"
+			}
+			out.Entries = append(out.Entries, Entry{Name: e.Name, Type: t, Size: e.Size, Mode: e.Mode.String(), ModTime: e.ModTime})
+		}
+		writeJSON(w, 200, out)
+		return nil
+	}
+	b, err := x.sb.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	_, _ = w.Write(b)
+	return nil
+}
+
+func (s *Server) putFile(w http.ResponseWriter, r *http.Request, token string) error {
+	x, err := s.session(r, token)
+	if err != nil {
+		return err
+	}
+	p := r.URL.Query().Get("path")
+	if p == "" {
+		return errf(400, "invalid_argument", "path is required")
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxBody))
+	if err != nil {
+		return errf(413, "payload_too_large", "the body is larger than %d bytes", s.opt.MaxBody)
+	}
+	var mode fs.FileMode
+	if m := r.URL.Query().Get("mode"); m != "" {
+		v, err := strconv.ParseUint(m, 8, 32)
+		if err != nil || v > 0o7777 {
+			return errf(400, "invalid_argument", "mode: an octal number, not %q", m)
+		}
+		mode = fs.FileMode(v)
+	}
+	if err := x.sb.WriteFile(p, b, mode); err != nil {
+		return err
+	}
+	writeJSON(w, 200, Written{Path: p, BytesWritten: len(b)})
+	return nil
+}
+
+func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, token string) error {
+	x, err := s.session(r, token)
+	if err != nil {
+		return err
+	}
+	p := r.URL.Query().Get("path")
+	if p == "" {
+		return errf(400, "invalid_argument", "path is required")
+	}
+	if err := x.sb.Remove(p, r.URL.Query().Get("recursive") == "true"); err != nil {
+		return err
+	}
+	w.WriteHeader(204)
+	return nil
+}
+
+func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, token string) error {
+	x, err := s.session(r, token)
+	if err != nil {
+		return err
+	}
+	x.run.Lock()
+	defer x.run.Unlock()
+	id := "snap" + strconv.Itoa(len(x.snaps)+1)
+	x.snaps[id] = x.sb.Snapshot()
+	writeJSON(w, 201, SnapshotRef{SnapshotID: id})
+	return nil
+}
+
+func (s *Server) restore(w http.ResponseWriter, r *http.Request, token string) error {
+	x, err := s.session(r, token)
+	if err != nil {
+		return err
+	}
+	var req SnapshotRef
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	x.run.Lock()
+	defer x.run.Unlock()
+	snap, ok := x.snaps[req.SnapshotID]
+	if !ok {
+		return errf(404, "not_found", "no snapshot %q in session %s", req.SnapshotID, x.id)
+	}
+	if err := x.sb.Restore(snap); err != nil {
+		return err
+	}
+	w.WriteHeader(204)
+	return nil
+}
+
+func (s *Server) fork(w http.ResponseWriter, r *http.Request, token string) error {
+	x, err := s.session(r, token)
+	if err != nil {
+		return err
+	}
+	x.run.Lock()
+	child, err := x.sb.Fork(r.Context())
+	x.run.Unlock()
+	if err != nil {
+		return err
+	}
+	y, err := s.add(r.Context(), token, child, &session{})
+	if err != nil {
+		child.Close()
+		return err
+	}
+	writeJSON(w, 201, describe(y))
+	return nil
+}
