@@ -26,6 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/tools"
 )
 
 // Options configure a Server.
@@ -203,22 +204,6 @@ func toolErr(err error) error {
 	return err
 }
 
-// trim cuts b to at most max bytes by leaving out its middle.
-func trim(b []byte, max int) (string, bool) {
-	if len(b) <= max {
-		return string(b), false
-	}
-	head, tail := max/2, max-max/2
-	for head > 0 && !utf8.RuneStart(b[head]) {
-		head--
-	}
-	t := len(b) - tail
-	for t < len(b) && !utf8.RuneStart(b[t]) {
-		t++
-	}
-	return fmt.Sprintf("%s\n[... %d bytes left out of %d ...]\n%s", b[:head], t-head, len(b), b[t:]), true
-}
-
 type RunIn struct {
 	Command   string `json:"command" jsonschema:"the bash script to run (several lines are fine)"`
 	Stdin     string `json:"stdin,omitempty" jsonschema:"text given to the script on its standard input"`
@@ -340,8 +325,8 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunIn) (*
 	if err != nil {
 		return nil, RunOut{}, toolErr(err)
 	}
-	out, t1 := trim(res.Stdout, s.opt.MaxOutput)
-	errOut, t2 := trim(res.Stderr, s.opt.MaxOutput)
+	out, t1 := tools.Trim(res.Stdout, s.opt.MaxOutput)
+	errOut, t2 := tools.Trim(res.Stderr, s.opt.MaxOutput)
 	return nil, RunOut{ExitCode: res.ExitCode, Stdout: out, Stderr: errOut, ExecutionTimeMs: res.Duration.Milliseconds(),
 		Truncated: res.Truncated || t1 || t2, TimedOut: res.TimedOut}, nil
 }
