@@ -44,9 +44,9 @@ npm: build node_modules
 # require() and import, as a Node service would.
 test-npm: npm
 	rm -rf build/npm-test && mkdir -p build/npm-test
-	cp node/test/smoke.cjs node/test/smoke.mjs node/test/python.mjs node/test/network.mjs build/npm-test/
+	cp node/test/smoke.cjs node/test/smoke.mjs node/test/python.mjs node/test/network.mjs node/test/tools.mjs build/npm-test/
 	cd build/npm-test && echo '{"name":"npm-test","private":true}' > package.json && \
-		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs && node python.mjs && node network.mjs
+		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs && node python.mjs && node network.mjs && node tools.mjs
 
 # The conformance suite in Node, through the package test-npm installed:
 # the same cases and known-failures.txt, plus the JS engine's own

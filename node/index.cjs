@@ -8,6 +8,7 @@ const { Worker } = require("worker_threads");
 const fs = require("fs");
 const path = require("path");
 const { CoreClient, CorePool, SandboxError, defineSandbox } = require("../jsapi/sandbox.js");
+const { createSandboxTools } = require("../jsapi/tools.js");
 
 const STATE_FILE = "vfs.state"; // as the native CLI's --save DIR
 
@@ -103,4 +104,4 @@ const Sandbox = defineSandbox({
   },
 });
 
-module.exports = { Sandbox, SandboxError };
+module.exports = { Sandbox, SandboxError, createSandboxTools };

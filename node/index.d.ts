@@ -180,3 +180,29 @@ export class Sandbox {
 
 declare const _default: { Sandbox: typeof Sandbox; SandboxError: typeof SandboxError };
 export default _default;
+
+/** A tool's result, as the model gets it (long outputs cut in the middle, with a marker). */
+export interface SandboxToolResult {
+  stdout?: string;
+  stderr?: string;
+  exitCode: number;
+  /** readFile: the text; writeFile: what was written. */
+  content?: string;
+  /** A call that could not be made (bad arguments, no such file), for the model to read. */
+  error?: string;
+}
+
+/** The sandbox as LLM tools: bash, readFile, writeFile (the shape bash-tool users know).
+ *  - `tools`: for the Vercel AI SDK, `tool({ ...tools.bash, inputSchema: jsonSchema(tools.bash.inputSchema) })`;
+ *  - `openai`: Chat Completions `tools`; `anthropic`: Messages API `tools`;
+ *  - `execute(name, args)`: run a model's call (args as an object or its JSON text). */
+export function createSandboxTools(sandbox: Sandbox, options?: { maxOutput?: number }): {
+  tools: Record<"bash" | "readFile" | "writeFile", {
+    description: string;
+    inputSchema: object;
+    execute(args: object): Promise<SandboxToolResult>;
+  }>;
+  openai: object[];
+  anthropic: object[];
+  execute(name: string, args: object | string): Promise<SandboxToolResult>;
+};

@@ -1,3 +1,3 @@
 import m from "./index.cjs";
-export const { Sandbox, SandboxError } = m;
+export const { Sandbox, SandboxError, createSandboxTools } = m;
 export default m;

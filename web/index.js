@@ -6,6 +6,7 @@
 // kept in IndexedDB (by the core, platform/js/idbstate).
 import { CoreClient, CorePool, SandboxError, defineSandbox } from "../jsapi/sandbox.js";
 import { openCache, cacheKey, hashHex, store } from "./cache.js";
+import { createSandboxTools } from "../jsapi/tools.js";
 
 const here = new URL(".", import.meta.url);
 const pool = new CorePool(1);
@@ -96,5 +97,5 @@ export const Sandbox = defineSandbox({
   },
 });
 
-export { SandboxError };
-export default { Sandbox, SandboxError };
+export { SandboxError, createSandboxTools };
+export default { Sandbox, SandboxError, createSandboxTools };

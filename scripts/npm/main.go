@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/wasmsand/wasmsand/tools"
 	"io"
 	"os"
 	"os/exec"
@@ -46,14 +47,24 @@ func main() {
 	raw, err := os.ReadFile(core)
 	check(err)
 	sum := sha256.Sum256(raw)
+	// the LLM tools' definitions, the Go package tools' (jsapi/tools.js)
+	defs := map[string]any{}
+	for _, f := range []string{"openai", "anthropic", "vercel"} {
+		d, err := tools.Definitions(f)
+		check(err)
+		defs[f] = d
+	}
+	toolsJSON, err := json.Marshal(defs)
+	check(err)
+	withTools := map[string]string{"__WASMSAND_TOOLS__": string(toolsJSON)}
 	bundle("node/worker.cjs", filepath.Join(out, "worker.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
-	bundle("node/index.cjs", filepath.Join(out, "index.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
+	bundle("node/index.cjs", filepath.Join(out, "index.cjs"), api.PlatformNode, api.FormatCommonJS, nil, withTools)
 	bundle("node/net.cjs", filepath.Join(out, "net.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
 	bundle("web/worker.js", filepath.Join(out, "web", "worker.js"), api.PlatformBrowser, api.FormatESModule,
 		map[string]string{"wasm_exec": wasmExec}, nil)
 	// the page keeps the core in the Cache API under its hash (web/cache.js)
 	bundle("web/index.js", filepath.Join(out, "web", "index.js"), api.PlatformBrowser, api.FormatESModule, nil,
-		map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:]))})
+		map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:])), "__WASMSAND_TOOLS__": string(toolsJSON)})
 	for _, f := range []string{"index.mjs", "index.d.ts"} {
 		copyFile(filepath.Join("node", f), filepath.Join(out, f))
 	}
