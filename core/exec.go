@@ -45,6 +45,19 @@ func (c *moduleCache) put(key string, m platform.Module) {
 	c.byKey[key] = m
 }
 
+// forget drops what the cache knows of one file system's files (its
+// sandbox is closed).
+func (c *moduleCache) forget(fsys *vfs.FS) {
+	prefix := fmt.Sprintf("%p:", fsys)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.byStat {
+		if strings.HasPrefix(k, prefix) {
+			delete(c.byStat, k)
+		}
+	}
+}
+
 // module finds or compiles the module a command runs.
 func (sb *Sandbox) module(ctx context.Context, req *shell.ExecRequest) (platform.Module, error) {
 	if req.Tool != "" {

@@ -121,7 +121,8 @@ type Sandbox struct {
 	ttyErr io.Writer
 	mu     sync.Mutex
 	closed bool
-	hashes sync.Map // moduleStatKey → content key (see modules.go)
+	stop   context.CancelFunc // cancels the run in progress (Close)
+	hashes sync.Map           // moduleStatKey → content key (see modules.go)
 
 	commands *shell.Commands
 	runID    atomic.Int64 // the current run's number, for events
@@ -280,6 +281,20 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	}
 	sb.runMu.Lock()
 	defer sb.runMu.Unlock()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	sb.mu.Lock()
+	if sb.closed { // (closed while this run waited for the last)
+		sb.mu.Unlock()
+		return nil, newErr(CodeClosed, "Run", "", errors.New("sandbox is closed"))
+	}
+	sb.stop = stop
+	sb.mu.Unlock()
+	defer func() {
+		sb.mu.Lock()
+		sb.stop = nil
+		sb.mu.Unlock()
+	}()
 	start := time.Now()
 	sb.runID.Add(1)
 	sb.emit(Event{Kind: "run_start", Script: script})
@@ -403,14 +418,22 @@ func (sb *Sandbox) FS() *vfs.FS { return sb.fs }
 // Command looks a name up in the sandbox's command table.
 func (sb *Sandbox) Command(name string) (Command, bool) { return sb.commands.Lookup(name) }
 
-// Close releases the sandbox. Runs after Close fail with CodeClosed.
+// Close releases the sandbox: a run in progress is cancelled (it returns
+// CodeCanceled), later calls fail with CodeClosed, and what the process-wide
+// module cache kept for its files is dropped.
 func (sb *Sandbox) Close() error {
 	sb.mu.Lock()
-	defer sb.mu.Unlock()
 	if sb.closed {
+		sb.mu.Unlock()
 		return nil
 	}
 	sb.closed = true
+	stop := sb.stop
+	sb.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	sharedModules.forget(sb.fs)
 	return nil
 }
 
