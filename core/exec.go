@@ -19,30 +19,88 @@ import (
 	"github.com/wasmsand/wasmsand/wasi"
 )
 
-// moduleCache maps a content key to its compiled module. It is shared by a
-// sandbox and its forks; the engine keeps its own cache too, but looking a
-// module up here avoids reading and hashing its bytes at every run.
+// moduleCache maps a content key to its compiled module. It is shared by
+// every sandbox of the process; the engine keeps its own cache too, but
+// looking a module up here avoids reading and hashing its bytes at every
+// run. It is bounded (maxCachedModules): a server whose clients bring their
+// own programs would otherwise keep every one compiled. A module in use by
+// a run is never evicted; an evicted one is closed (its compiled code
+// freed) when the engine's modules can be.
 type moduleCache struct {
 	mu    sync.Mutex
-	byKey map[string]platform.Module
-	// byStat maps a VFS file's identity (inode, size, ctime) to its content
-	// key, so a .wasm file in the VFS is hashed once, not at every run.
+	byKey map[string]*cachedModule
+	tick  uint64
+	// byStat maps a VFS file's identity (its file system, inode, size,
+	// ctime) to its content key, so a .wasm file in the VFS is hashed once,
+	// not at every run; a closed sandbox's entries go (forget).
 	byStat map[string]string
 }
 
-var sharedModules = &moduleCache{byKey: map[string]platform.Module{}, byStat: map[string]string{}}
-
-func (c *moduleCache) get(key string) (platform.Module, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	m, ok := c.byKey[key]
-	return m, ok
+type cachedModule struct {
+	m     platform.Module
+	users int    // runs using it now
+	used  uint64 // when it was last taken (c.tick)
 }
 
-func (c *moduleCache) put(key string, m platform.Module) {
+// maxCachedModules: the guest programs of the assets (~20) and room for
+// the programs sandboxes bring.
+const maxCachedModules = 64
+
+var sharedModules = &moduleCache{byKey: map[string]*cachedModule{}, byStat: map[string]string{}}
+
+// acquire takes a cached module for a run; done gives it back.
+func (c *moduleCache) acquire(key string) (platform.Module, func(), bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.byKey[key] = m
+	e, ok := c.byKey[key]
+	if !ok {
+		return nil, nil, false
+	}
+	return e.m, c.take(e), true
+}
+
+func (c *moduleCache) take(e *cachedModule) func() {
+	c.tick++
+	e.used, e.users = c.tick, e.users+1
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			e.users--
+			c.mu.Unlock()
+		})
+	}
+}
+
+// put caches a module just compiled (or finds the one another run cached
+// meanwhile) and takes it; past maxCachedModules it evicts the least
+// recently taken modules no run uses.
+func (c *moduleCache) put(key string, m platform.Module) (platform.Module, func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byKey[key]; ok {
+		return e.m, c.take(e)
+	}
+	e := &cachedModule{m: m}
+	c.byKey[key] = e
+	done := c.take(e)
+	for len(c.byKey) > maxCachedModules {
+		var oldKey string
+		var old *cachedModule
+		for k, x := range c.byKey {
+			if x.users == 0 && (old == nil || x.used < old.used) {
+				oldKey, old = k, x
+			}
+		}
+		if old == nil {
+			break // (all in use: the cache stays over its bound until they end)
+		}
+		delete(c.byKey, oldKey)
+		if cl, ok := old.m.(interface{ Close() error }); ok {
+			_ = cl.Close()
+		}
+	}
+	return m, done
 }
 
 // forget drops what the cache knows of one file system's files (its
@@ -58,21 +116,22 @@ func (c *moduleCache) forget(fsys *vfs.FS) {
 	}
 }
 
-// module finds or compiles the module a command runs.
-func (sb *Sandbox) module(ctx context.Context, req *shell.ExecRequest) (platform.Module, error) {
+// module finds or compiles the module a command runs; done gives it back
+// to the cache when the run ends.
+func (sb *Sandbox) module(ctx context.Context, req *shell.ExecRequest) (m platform.Module, done func(), err error) {
 	if req.Tool != "" {
 		if sb.opt.Tools == nil {
-			return nil, fmt.Errorf("tool %q is not available in this build", req.Tool)
+			return nil, nil, fmt.Errorf("tool %q is not available in this build", req.Tool)
 		}
 		key, load, err := sb.opt.Tools.Module(ctx, req.Tool)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		return sb.compile(ctx, key, load)
 	}
 	fi, err := sb.fs.Stat(req.Path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	st := fi.Sys().(*vfs.Stat)
 	statKey := fmt.Sprintf("%p:%d:%d:%d", sb.fs, st.Ino, st.Size, st.Ctime.UnixNano())
@@ -82,7 +141,7 @@ func (sb *Sandbox) module(ctx context.Context, req *shell.ExecRequest) (platform
 	var wasm []byte
 	if !ok {
 		if wasm, err = sb.fs.ReadFile(req.Path); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		key = contentKey(wasm)
 		sharedModules.mu.Lock()
@@ -102,20 +161,20 @@ func contentKey(wasm []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-func (sb *Sandbox) compile(ctx context.Context, key string, load func() ([]byte, error)) (platform.Module, error) {
-	if m, ok := sharedModules.get(key); ok {
-		return m, nil
+func (sb *Sandbox) compile(ctx context.Context, key string, load func() ([]byte, error)) (platform.Module, func(), error) {
+	if m, done, ok := sharedModules.acquire(key); ok {
+		return m, done, nil
 	}
 	wasm, err := load()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, err := sb.engine.Compile(ctx, key, wasm)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	sharedModules.put(key, m)
-	return m, nil
+	m, done := sharedModules.put(key, m)
+	return m, done, nil
 }
 
 // execGuest is the shell's Exec: it runs a WebAssembly program as a process.
@@ -142,7 +201,10 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 	if t, ok := sb.opt.Tools.(*AssetTools); ok && req.Tool != "" {
 		env = withDefaults(env, t.env(req.Tool))
 	}
-	mod, err := sb.module(ctx, req)
+	mod, done, err := sb.module(ctx, req)
+	if done != nil {
+		defer done()
+	}
 	if err != nil && ctx.Err() != nil {
 		return platform.ExitKilled // killed before it could start: nothing to say
 	}
@@ -323,7 +385,10 @@ func (sb *Sandbox) RunWASI(ctx context.Context, wasm []byte, argv []string, opt 
 	if len(argv) == 0 {
 		argv = []string{"main.wasm"}
 	}
-	mod, err := sb.compile(ctx, contentKey(wasm), func() ([]byte, error) { return wasm, nil })
+	mod, done, err := sb.compile(ctx, contentKey(wasm), func() ([]byte, error) { return wasm, nil })
+	if done != nil {
+		defer done()
+	}
 	if err != nil {
 		if errors.Is(err, platform.ErrInvalidModule) {
 			return nil, newErr(CodeInvalidModule, "RunWASI", "", err)

@@ -28,6 +28,7 @@ type Module struct {
 	minPages     uint32
 	instrumented bool
 	imageState
+	closeOnce sync.Once
 }
 
 var _ platform.Module = (*Module)(nil)
@@ -218,4 +219,19 @@ func putBuf(b []byte) {
 	clear(b)
 	b = b[:0]
 	memPools[c].Put(&b)
+}
+
+// Close frees the module's compiled code: core's module cache closes a
+// module it evicts, which no run uses. A later Compile of its key compiles
+// it again.
+func (m *Module) Close() (err error) {
+	m.closeOnce.Do(func() {
+		m.e.mu.Lock()
+		if ce, ok := m.e.mods[m.key]; ok && ce.mod == m {
+			delete(m.e.mods, m.key)
+		}
+		m.e.mu.Unlock()
+		err = m.cm.Close(context.Background())
+	})
+	return err
 }
