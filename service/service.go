@@ -298,6 +298,9 @@ type CreateRequest struct {
 	TimeoutMs int               `json:"timeout_ms,omitempty" jsonschema:"default timeout of a run, in ms (at most the operator's)"`
 	MemoryMB  int               `json:"memory_mb,omitempty" jsonschema:"memory per program, in MB (at most the operator's)"`
 	Env       map[string]string `json:"env,omitempty" jsonschema:"variables added to the session's environment"`
+	// Policy is a policy document (YAML or JSON text) for the session, when
+	// the operator lets clients give one.
+	Policy string `json:"policy,omitempty" jsonschema:"a policy document (YAML or JSON text: network rules and budget, limits, capabilities), when the operator allows it"`
 }
 
 // Session describes a session.

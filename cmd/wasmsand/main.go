@@ -30,11 +30,14 @@ const usage = `usage:
   wasmsand shell [options]
   wasmsand run-wasm [options] MODULE [ARGS...]   (a WASI preview1 plugin, under --policy)
   wasmsand serve [options] [--listen ADDR] [--token TOKEN]... [--max-sessions N]
-                 [--idle-ttl DURATION] [--max-body MB]
+                 [--idle-ttl DURATION] [--max-body MB] [--client-policy]
                                the HTTP service: JSON sessions (create, run with
                                server-sent events, files, snapshots, fork), its OpenAPI
                                document at /v1/openapi.json; tokens (also $WASMSAND_TOKENS,
-                               comma-separated) are required off loopback
+                               comma-separated) are required off loopback;
+                               --client-policy lets a create request give its own policy
+                               (network, limits up to these, capabilities; never host
+                               mounts, host variables, secrets or audit files)
   wasmsand mcp [options] [--listen ADDR [--token TOKEN]] [--shared]
                                serve sandboxes to agents over MCP: on stdin/stdout, or
                                streamable HTTP at http://ADDR/mcp (a token is required
@@ -112,6 +115,7 @@ type cliOptions struct {
 	save, load            string
 	assets                string
 	onEvent               func(core.Event) // (serve: the session's listener)
+	policyText            string           // (serve --client-policy: a client's policy document)
 }
 
 // clone copies the options for another sandbox (setup adds the policy's
@@ -166,6 +170,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fl.IntVar(&so.maxSessions, "max-sessions", 16, "")
 		fl.DurationVar(&so.idleTTL, "idle-ttl", 30*time.Minute, "")
 		fl.Int64Var(&so.maxBodyMB, "max-body", 64, "")
+		fl.BoolVar(&so.clientPolicy, "client-policy", false, "")
 	}
 	if sub == "mcp" {
 		fl.StringVar(&m.listen, "listen", "", "")

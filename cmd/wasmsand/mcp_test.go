@@ -216,3 +216,43 @@ func TestServe(t *testing.T) {
 	assert.Equal(t, "1 2\n", out["stdout"])
 	assert.Equal(t, true, out["timed_out"], "the CLI's 5 s timeout holds: a request cannot raise it")
 }
+
+// TestServeClientPolicy: a client's policy is refused unless the operator
+// allows it, and then never reaches the host (mounts, variables, secrets).
+func TestServeClientPolicy(t *testing.T) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "api ok\n") }))
+	defer api.Close()
+	for _, allow := range []bool{false, true} {
+		svc := newService(&cliOptions{timeout: 5 * time.Second, memory: 256}, &serveOptions{clientPolicy: allow})
+		hs := httptest.NewServer(svc.Handler())
+		post := func(path string, body any) (int, map[string]any) {
+			b, _ := json.Marshal(body)
+			res, err := http.Post(hs.URL+path, "application/json", strings.NewReader(string(b)))
+			require.NoError(t, err)
+			defer res.Body.Close()
+			var out map[string]any
+			_ = json.NewDecoder(res.Body).Decode(&out)
+			return res.StatusCode, out
+		}
+		st, out := post("/v1/sessions", map[string]any{"policy": "network:\n  allow: [{url: \"" + api.URL + "/\"}]\n"})
+		if !allow {
+			assert.Equal(t, 403, st)
+			assert.Contains(t, out["message"], "--client-policy")
+		} else {
+			require.Equal(t, 201, st, "%v", out)
+			_, run := post("/v1/sessions/"+out["id"].(string)+"/run", map[string]any{"command": "curl -s " + api.URL + "/"})
+			assert.Equal(t, "api ok\n", run["stdout"], "%v", run)
+			for _, bad := range []string{"filesystem: {mounts: [{host: /, guest: /host}]}", "environment: {inherit: [HOME]}",
+				"secrets: [{name: T, hosts: [x.com]}]", "audit: {file: /tmp/x}"} {
+				st, out = post("/v1/sessions", map[string]any{"policy": bad})
+				assert.Equal(t, 403, st, bad)
+				assert.Contains(t, out["message"], "is the operator's to set", bad)
+			}
+			st, out = post("/v1/sessions", map[string]any{"policy": "netwrk: {}"})
+			assert.Equal(t, 400, st)
+			assert.Contains(t, out["message"], "field netwrk not found")
+		}
+		hs.Close()
+		svc.Close()
+	}
+}

@@ -16,6 +16,19 @@ import (
 func applyPolicy(o *cliOptions, opt *core.Options) error {
 	var p *policy.Policy
 	switch {
+	case o.policyText != "":
+		// a service client's (serve --client-policy): what reaches the
+		// host or the operator's secrets is not the client's to set
+		var err error
+		if p, err = policy.Parse(strings.NewReader(o.policyText)); err != nil {
+			return &core.Error{Code: core.CodeInvalidArgument, Op: "create", Err: fmt.Errorf("policy: %v", err)}
+		}
+		for what, set := range map[string]bool{"filesystem.mounts": len(p.Filesystem.Mounts) > 0,
+			"environment.inherit": len(p.Environment.Inherit) > 0, "secrets": len(p.Secrets) > 0, "audit": p.Audit.File != ""} {
+			if set {
+				return &core.Error{Code: core.CodePermission, Op: "create", Err: fmt.Errorf("policy: %s is the operator's to set, not a client's", what)}
+			}
+		}
 	case o.policyFile != "":
 		f, err := os.Open(o.policyFile)
 		if err != nil {

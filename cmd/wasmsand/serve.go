@@ -17,11 +17,12 @@ import (
 
 // serveOptions are `wasmsand serve`'s own flags.
 type serveOptions struct {
-	listen      string
-	tokens      multiFlag
-	maxSessions int
-	idleTTL     time.Duration
-	maxBodyMB   int64
+	listen       string
+	tokens       multiFlag
+	maxSessions  int
+	idleTTL      time.Duration
+	maxBodyMB    int64
+	clientPolicy bool
 }
 
 // newService is the HTTP service over sandboxes made from the CLI's
@@ -30,6 +31,15 @@ func newService(o *cliOptions, so *serveOptions) *service.Server {
 	return service.New(service.Options{
 		NewSandbox: func(ctx context.Context, req service.CreateRequest, onEvent func(core.Event)) (*core.Sandbox, error) {
 			c := o.clone()
+			if req.Policy != "" {
+				if !so.clientPolicy {
+					return nil, &core.Error{Code: core.CodePermission, Op: "create", Err: errors.New("policy: this service does not take a client's policy (wasmsand serve --client-policy)")}
+				}
+				// (the client's document replaces the operator's; the
+				// operator's limits stay the most it may have)
+				c.policyText, c.policyFile, c.profile, c.secrets = req.Policy, "", "", nil
+				c.set = map[string]bool{"memory": true, "timeout": true}
+			}
 			if d := time.Duration(req.TimeoutMs) * time.Millisecond; d > 0 && d < c.timeout {
 				c.timeout = d
 			}
