@@ -84,7 +84,7 @@ func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
 		return exitSetup
 	}
 	fmt.Fprintf(stderr, "wasmsand serve: serving on http://%s (API: http://%s%s)\n", l.Addr(), l.Addr(), service.OpenAPIPath)
-	hs := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
 	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintln(stderr, "wasmsand serve:", err)
 		return 1
