@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// newProcessBench: each command as its own `wasmsand run -c` process (as
+// agent frameworks that call a CLI per tool call run it), beside the native
+// command as its own process, median of 7 after one warm-up (the on-disk
+// compile cache warm); and what --load/--save of a 10 MB state add.
+func newProcessBench(ctx context.Context) {
+	fmt.Println()
+	src := assetsDir()
+	if src == "" {
+		fmt.Println("new process: skipped: no assets (run `make assets`)")
+		return
+	}
+	dir, err := os.MkdirTemp("", "wasmsand-bench-cli-")
+	check(err)
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "wasmsand")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/wasmsand")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	check(build.Run())
+	median := func(name string, args ...string) time.Duration {
+		var ts []time.Duration
+		for i := 0; i < 8; i++ {
+			cmd := exec.Command(name, args...)
+			cmd.Env = append(os.Environ(), "WASMSAND_ASSETS="+src)
+			t0 := time.Now()
+			if out, err := cmd.CombinedOutput(); err != nil {
+				fail("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+			}
+			if i > 0 {
+				ts = append(ts, time.Since(t0))
+			}
+		}
+		sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+		return ts[len(ts)/2]
+	}
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/1e6) }
+	fmt.Printf("%-32s %12s %12s %8s  %s\n", "new process (median of 7)", "wasmsand run", "native", "ratio", "target")
+	for _, c := range []struct{ script, native, target string }{
+		{"true", "true", "≤ 10 ms"},
+		{"grep -c x /dev/null; true", "grep -c x /dev/null; true", "≤ 10 ms"},
+		{"cat /dev/null", "cat /dev/null", "≤ 10 ms"},
+		{"sort /dev/null", "sort /dev/null", "≤ 10 ms"},
+		{"jq -n 1", "", "≤ 10 ms"},
+		{"python3 -c pass", "python3.11 -c pass", "≤ 30 ms"},
+	} {
+		ours := median(bin, "run", "-c", c.script)
+		nat, ratio := "-", "-"
+		if c.native != "" {
+			if _, err := exec.LookPath(strings.Fields(c.native)[0]); err == nil {
+				n := median("bash", "-c", c.native)
+				nat, ratio = ms(n), fmt.Sprintf("%.1f×", float64(ours)/float64(n))
+			}
+		}
+		fmt.Printf("%-32s %12s %12s %8s  %s\n", c.script, ms(ours), nat, ratio, c.target)
+	}
+	// --load + --save of a 10 MB state beside the same run without them
+	state := filepath.Join(dir, "state")
+	cmd := exec.Command(bin, "run", "--save", state, "-c", "head -c 10000000 /dev/urandom > big")
+	cmd.Env = append(os.Environ(), "WASMSAND_ASSETS="+src)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fail("making a 10 MB state: %v\n%s", err, out)
+	}
+	plain := median(bin, "run", "-c", "true")
+	loaded := median(bin, "run", "--load", state, "--save", state, "-c", "true")
+	fmt.Printf("%-32s %12s %12s %8s  %s\n", "--load + --save, 10 MB state", "+"+ms(loaded-plain), "", "", "≤ +20 ms")
+}
