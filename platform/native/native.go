@@ -293,7 +293,7 @@ var instrumentWasm = instrument.Instrument
 // instrumenter refuses (or, by a bug of ours, breaks) is compiled as is on the fallback
 // runtime; invalid bytes are reported with wazero's message about the original.
 func (e *Engine) compile(ctx context.Context, key string, wasm []byte) (*Module, error) {
-	if inst, err := instrumentWasm(wasm); err == nil {
+	if inst, err := e.instrumentCached(key, wasm); err == nil {
 		cm, err := e.rt.CompileModule(ctx, inst)
 		if err == nil {
 			m, err := e.finish(ctx, cm, key, e.rt, true)

@@ -89,7 +89,15 @@ func (m *Module) image(ctx context.Context, pre platform.Preinit) (*image, error
 		}
 		m.images[pre.Key] = img
 		m.imgMu.Unlock()
-		img.err = m.makeImage(ctx, img, pre)
+		// (another process may have made it: see diskcache.go)
+		path := m.imagePath(pre.Key)
+		if b := readChecked(path); b == nil || decodeImage(b, img) != nil {
+			*img = image{done: img.done}
+			img.err = m.makeImage(ctx, img, pre)
+			if img.err == nil {
+				writeChecked(path, img.encode())
+			}
+		}
 		if img.err != nil && ctx.Err() != nil {
 			m.imgMu.Lock()
 			delete(m.images, pre.Key)

@@ -3,6 +3,8 @@ package native
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -92,4 +94,43 @@ func TestPreinit(t *testing.T) {
 		require.NoError(t, err)
 		assert.False(t, h.(platform.Preinitializer).Preinitializable())
 	})
+}
+
+// TestDiskCacheImages: a second engine on the same cache directory (a new
+// process) takes the instrumented module and the image from disk instead
+// of making them again; a damaged image file is ignored and made again.
+func TestDiskCacheImages(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	wasm := cGuest(t, "preinit")
+	run := func() (string, int32) {
+		e, err := New(ctx, Options{CacheDir: dir})
+		require.NoError(t, err)
+		defer e.Close(ctx)
+		m, err := e.Compile(ctx, "sha256:preinit-test", wasm)
+		require.NoError(t, err)
+		var made atomic.Int32
+		out, code := preinitRun(t, m, "disk", "", &made, platform.Limits{})
+		assert.Equal(t, 7, code)
+		return out, made.Load()
+	}
+	out, made := run()
+	assert.Equal(t, "resumed 42 3145727\n", out)
+	assert.EqualValues(t, 1, made, "the first process makes the image")
+	out, made = run()
+	assert.Equal(t, "resumed 42 3145727\n", out)
+	assert.EqualValues(t, 0, made, "a later one reads it")
+
+	images, err := filepath.Glob(filepath.Join(dir, "wasmsand", "images-v1", "*"))
+	require.NoError(t, err)
+	require.Len(t, images, 1)
+	inst, _ := filepath.Glob(filepath.Join(dir, "wasmsand", "instrumented-v*", "*"))
+	require.Len(t, inst, 1)
+	b, err := os.ReadFile(images[0])
+	require.NoError(t, err)
+	b[len(b)/2] ^= 0xff
+	require.NoError(t, os.WriteFile(images[0], b, 0o644))
+	out, made = run()
+	assert.Equal(t, "resumed 42 3145727\n", out)
+	assert.EqualValues(t, 1, made, "a damaged image is made again")
 }
