@@ -394,7 +394,7 @@ func create(args []js.Value) (any, error) {
 		if limit <= 0 {
 			limit = 256 << 20
 		}
-		fsys, err := vfs.Decode(strings.NewReader(string(bytesOf(st))), vfs.Options{MaxBytes: limit})
+		fsys, err := vfs.DecodeBytes(bytesOf(st), vfs.Options{MaxBytes: limit})
 		if err != nil {
 			return nil, &core.Error{Code: core.CodeCorruptState, Op: "create", Err: err}
 		}

@@ -100,12 +100,12 @@ func removeStale(dir string) {
 // LoadDir loads the tree saved by SaveDir in dir. A missing state is an
 // error wrapping fs.ErrNotExist; a damaged one wraps vfs.ErrCorrupt.
 func LoadDir(dir string, opt vfs.Options) (*vfs.FS, error) {
-	f, err := os.Open(filepath.Join(dir, StateFile))
+	// (read whole, at its size, and decoded in place: see vfs.DecodeBytes)
+	raw, err := os.ReadFile(filepath.Join(dir, StateFile))
 	if err != nil {
 		return nil, fmt.Errorf("hostdir: load: %w", err)
 	}
-	defer f.Close()
-	fsys, err := vfs.Decode(bufio.NewReaderSize(f, 256<<10), opt)
+	fsys, err := vfs.DecodeBytes(raw, opt)
 	if err != nil {
 		return nil, fmt.Errorf("hostdir: load %s: %w", filepath.Join(dir, StateFile), err)
 	}
