@@ -38,6 +38,10 @@ const usage = `usage:
                                --client-policy lets a create request give its own policy
                                (network, limits up to these, capabilities; never host
                                mounts, host variables, secrets or audit files)
+  wasmsand daemon               keep modules warm for run and run-wasm: with
+                               WASMSAND_DAEMON=1 they hand their work to it (started on
+                               first use; it ends after $WASMSAND_DAEMON_IDLE, default 10m,
+                               without work)
   wasmsand mcp [options] [--listen ADDR [--token TOKEN]] [--shared]
                                serve sandboxes to agents over MCP: on stdin/stdout, or
                                streamable HTTP at http://ADDR/mcp (a token is required
@@ -77,7 +81,13 @@ const (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, ttyMarked(os.Stdout), ttyMarked(os.Stderr)))
+	args := os.Args[1:]
+	if os.Getenv("WASMSAND_DAEMON") == "1" && len(args) > 0 && (args[0] == "run" || args[0] == "run-wasm") {
+		if code, ok := runViaDaemon(args, os.Stdin, os.Stdout, os.Stderr); ok {
+			os.Exit(code)
+		}
+	}
+	os.Exit(run(args, os.Stdin, ttyMarked(os.Stdout), ttyMarked(os.Stderr)))
 }
 
 // ttyWriter is an output that is a terminal: programs in the sandbox writing
@@ -139,6 +149,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if sub == "-h" || sub == "--help" || sub == "help" {
 		fmt.Fprint(stdout, usage)
 		return 0
+	}
+	if sub == "daemon" {
+		return serveDaemon(stderr)
 	}
 	if sub != "run" && sub != "shell" && sub != "run-wasm" && sub != "mcp" && sub != "serve" {
 		fmt.Fprintf(stderr, "wasmsand: unknown command %q\n%s", sub, usage)

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// A one-off `wasmsand run` pays, in a new process, for what a long-lived
+// one has already done: starting a 20 MB Go binary, and decoding and
+// validating every module it runs even with wazero's compiled code on disk
+// (57 ms for coreutils). With WASMSAND_DAEMON=1, run and run-wasm hand
+// their arguments, working directory, environment and streams to a
+// resident `wasmsand daemon` (started on first use, ending after
+// WASMSAND_DAEMON_IDLE, default 10 min, without work), which runs them
+// exactly as the CLI would, one at a time, with its modules warm. The
+// socket is in a directory only this user can enter.
+//
+// Frames both ways: a kind byte, a 4-byte length, the payload. The client
+// sends 'h' (JSON header) then 'i' stdin chunks and 'I' at its end; the
+// daemon sends 'o' stdout, 'e' stderr and 'x' the exit status (4 bytes).
+
+type daemonHeader struct {
+	Args []string
+	Cwd  string
+	Env  []string
+}
+
+// daemonSocket is the socket's path: $WASMSAND_DAEMON_SOCKET, else in
+// <tmp>/wasmsand-<uid>/, a directory made (or checked to be) this user's
+// alone.
+func daemonSocket() (string, error) {
+	if p := os.Getenv("WASMSAND_DAEMON_SOCKET"); p != "" {
+		return p, nil
+	}
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("wasmsand-%d", os.Getuid()))
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !ok || int(st.Uid) != os.Getuid() {
+		return "", fmt.Errorf("%s is not a directory of this user's alone", dir)
+	}
+	return filepath.Join(dir, "daemon.sock"), nil
+}
+
+func writeFrame(w io.Writer, kind byte, p []byte) error {
+	var h [5]byte
+	h[0] = kind
+	binary.LittleEndian.PutUint32(h[1:], uint32(len(p)))
+	if _, err := w.Write(h[:]); err != nil {
+		return err
+	}
+	_, err := w.Write(p)
+	return err
+}
+
+func readFrame(r io.Reader) (byte, []byte, error) {
+	var h [5]byte
+	if _, err := io.ReadFull(r, h[:]); err != nil {
+		return 0, nil, err
+	}
+	n := binary.LittleEndian.Uint32(h[1:])
+	if n > 64<<20 {
+		return 0, nil, errors.New("frame too large")
+	}
+	p := make([]byte, n)
+	_, err := io.ReadFull(r, p)
+	return h[0], p, err
+}
+
+// frameWriter sends what is written as frames of one kind.
+type frameWriter struct {
+	mu   *sync.Mutex
+	w    io.Writer
+	kind byte
+}
+
+func (f frameWriter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := writeFrame(f.w, f.kind, p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// serveDaemon is `wasmsand daemon`: it serves the socket until it has been
+// idle for WASMSAND_DAEMON_IDLE.
+func serveDaemon(stderr io.Writer) int {
+	path, err := daemonSocket()
+	if err != nil {
+		fmt.Fprintln(stderr, "wasmsand daemon:", err)
+		return exitSetup
+	}
+	idle := 10 * time.Minute
+	if d, err := time.ParseDuration(os.Getenv("WASMSAND_DAEMON_IDLE")); err == nil && d > 0 {
+		idle = d
+	}
+	if c, err := net.Dial("unix", path); err == nil {
+		c.Close()
+		fmt.Fprintln(stderr, "wasmsand daemon: already running on", path)
+		return 0
+	}
+	os.Remove(path) // (a stale socket of a daemon that ended)
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		fmt.Fprintln(stderr, "wasmsand daemon:", err)
+		return exitSetup
+	}
+	defer os.Remove(path)
+	defer l.Close()
+	var mu sync.Mutex // one request at a time: each sets the process's cwd and environment
+	timer := time.AfterFunc(idle, func() { l.Close() })
+	for {
+		conn, err := l.Accept()
+		if err != nil {
+			return 0
+		}
+		go func() {
+			defer conn.Close()
+			defer func() { _ = recover() }()
+			mu.Lock()
+			defer mu.Unlock()
+			timer.Stop()
+			defer timer.Reset(idle)
+			handleDaemonConn(conn)
+		}()
+	}
+}
+
+func handleDaemonConn(conn net.Conn) {
+	r := bufio.NewReader(conn)
+	kind, p, err := readFrame(r)
+	if err != nil || kind != 'h' {
+		return
+	}
+	var h daemonHeader
+	if json.Unmarshal(p, &h) != nil || len(h.Args) == 0 || (h.Args[0] != "run" && h.Args[0] != "run-wasm") {
+		return
+	}
+	// the request's directory and environment, as a CLI process of its own
+	// would have them
+	if err := os.Chdir(h.Cwd); err != nil {
+		return
+	}
+	os.Clearenv()
+	for _, kv := range h.Env {
+		if k, v, ok := cutEnv(kv); ok {
+			os.Setenv(k, v)
+		}
+	}
+	stdinR, stdinW := io.Pipe()
+	go func() {
+		defer func() { _ = recover() }()
+		for {
+			kind, p, err := readFrame(r)
+			if err != nil || kind == 'I' {
+				stdinW.Close()
+				return
+			}
+			if kind == 'i' {
+				if _, err := stdinW.Write(p); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	var mu sync.Mutex
+	code := func() (code int) {
+		defer func() {
+			if p := recover(); p != nil {
+				fmt.Fprintf(frameWriter{&mu, conn, 'e'}, "wasmsand: internal error: %v\n", p)
+				code = 70
+			}
+		}()
+		return run(h.Args, stdinR, frameWriter{&mu, conn, 'o'}, frameWriter{&mu, conn, 'e'})
+	}()
+	stdinR.Close()
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], uint32(int32(code)))
+	mu.Lock()
+	_ = writeFrame(conn, 'x', b[:])
+	mu.Unlock()
+}
+
+func cutEnv(kv string) (string, string, bool) {
+	for i := 1; i < len(kv); i++ {
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], true
+		}
+	}
+	return "", "", false
+}
+
+// runViaDaemon runs the CLI's arguments in the daemon, starting it when
+// none answers; ok is false when that cannot be done (the caller then runs
+// them itself).
+func runViaDaemon(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, ok bool) {
+	path, err := daemonSocket()
+	if err != nil {
+		return 0, false
+	}
+	conn, err := net.Dial("unix", path)
+	if err != nil {
+		if !startDaemon() {
+			return 0, false
+		}
+		for i := 0; i < 100 && err != nil; i++ {
+			time.Sleep(20 * time.Millisecond)
+			conn, err = net.Dial("unix", path)
+		}
+		if err != nil {
+			return 0, false
+		}
+	}
+	defer conn.Close()
+	cwd, _ := os.Getwd()
+	h, _ := json.Marshal(daemonHeader{Args: args, Cwd: cwd, Env: os.Environ()})
+	var mu sync.Mutex
+	if writeFrame(conn, 'h', h) != nil {
+		return 0, false
+	}
+	go func() {
+		defer func() { _ = recover() }()
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := stdin.Read(buf)
+			if n > 0 {
+				mu.Lock()
+				werr := writeFrame(conn, 'i', buf[:n])
+				mu.Unlock()
+				if werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				mu.Lock()
+				_ = writeFrame(conn, 'I', nil)
+				mu.Unlock()
+				return
+			}
+		}
+	}()
+	r := bufio.NewReader(conn)
+	for {
+		kind, p, err := readFrame(r)
+		if err != nil {
+			fmt.Fprintln(stderr, "wasmsand: the daemon went away:", err)
+			return 1, true
+		}
+		switch kind {
+		case 'o':
+			stdout.Write(p)
+		case 'e':
+			stderr.Write(p)
+		case 'x':
+			if len(p) == 4 {
+				return int(int32(binary.LittleEndian.Uint32(p))), true
+			}
+		}
+	}
+}
+
+// startDaemon starts `wasmsand daemon` in the background, detached.
+func startDaemon() bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		return false
+	}
+	defer null.Close()
+	cmd := exec.Command(exe, "daemon")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if cmd.Start() != nil {
+		return false
+	}
+	go cmd.Wait() // (reaped if this process lives that long)
+	return true
+}
