@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -23,8 +24,9 @@ import (
 // their arguments, working directory, environment and streams to a
 // resident `wasmsand daemon` (started on first use, ending after
 // WASMSAND_DAEMON_IDLE, default 10 min, without work), which runs them
-// exactly as the CLI would, one at a time, with its modules warm. The
-// socket is in a directory only this user can enter.
+// exactly as the CLI would, one at a time, with its modules warm; a run
+// whose client goes away is cancelled. The socket is in a directory only
+// this user can enter.
 //
 // Frames both ways: a kind byte, a 4-byte length, the payload. The client
 // sends 'h' (JSON header) then 'i' stdin chunks and 'I' at its end; the
@@ -165,17 +167,26 @@ func handleDaemonConn(conn net.Conn) {
 		}
 	}
 	stdinR, stdinW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	go func() {
 		defer func() { _ = recover() }()
+		closed := false
 		for {
 			kind, p, err := readFrame(r)
-			if err != nil || kind == 'I' {
+			if err != nil {
+				// the client went away (Ctrl-C, killed): so does its run
 				stdinW.Close()
+				cancel()
 				return
 			}
-			if kind == 'i' {
+			switch {
+			case kind == 'I' && !closed:
+				stdinW.Close()
+				closed = true
+			case kind == 'i' && !closed:
 				if _, err := stdinW.Write(p); err != nil {
-					return
+					closed = true
 				}
 			}
 		}
@@ -188,7 +199,7 @@ func handleDaemonConn(conn net.Conn) {
 				code = 70
 			}
 		}()
-		return run(h.Args, stdinR, frameWriter{&mu, conn, 'o'}, frameWriter{&mu, conn, 'e'})
+		return runContext(ctx, h.Args, stdinR, frameWriter{&mu, conn, 'o'}, frameWriter{&mu, conn, 'e'})
 	}()
 	stdinR.Close()
 	var b [4]byte

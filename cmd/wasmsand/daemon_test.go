@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,6 +48,17 @@ func TestDaemon(t *testing.T) {
 	_, errOut, code = call("", "run", "--bogus")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "flag provided but not defined")
+
+	// a client that goes away takes its run with it (else the next request
+	// would wait an hour behind it)
+	conn, err := net.Dial("unix", filepath.Join(dir, "d.sock"))
+	require.NoError(t, err)
+	h, _ := json.Marshal(daemonHeader{Args: []string{"run", "--timeout", "1h", "-c", "while :; do :; done"}, Cwd: cwd, Env: os.Environ()})
+	require.NoError(t, writeFrame(conn, 'h', h))
+	time.Sleep(100 * time.Millisecond)
+	conn.Close()
+	out, _, code = call("", "run", "-c", "echo next")
+	assert.Equal(t, []any{"next\n", 0}, []any{out, code})
 
 	var wg sync.WaitGroup
 	for i := 0; i < 4; i++ {

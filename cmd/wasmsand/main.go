@@ -141,6 +141,11 @@ func (o *cliOptions) clone() *cliOptions {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// runContext is run, ended early when ctx is (the daemon's client went away).
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
@@ -202,7 +207,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	rest := fl.Args()
 
-	ctx := context.Background()
 	defer func() {
 		for _, c := range o.closers {
 			c.Close()
