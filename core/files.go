@@ -49,6 +49,18 @@ type DirEntry struct {
 	IsDir   bool
 }
 
+// Type is "dir", "symlink" or "file" (any other kind of file), as the
+// agent interfaces name entries.
+func (e DirEntry) Type() string {
+	switch {
+	case e.IsDir:
+		return "dir"
+	case e.Mode&fs.ModeSymlink != 0:
+		return "symlink"
+	}
+	return "file"
+}
+
 // ListDir lists a directory, sorted by name.
 func (sb *Sandbox) ListDir(name string) ([]DirEntry, error) {
 	p := sb.abs(name)

@@ -16,7 +16,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 	"sync"
@@ -384,14 +383,7 @@ func (s *Server) listDir(ctx context.Context, req *mcp.CallToolRequest, in PathI
 	}
 	out := ListOut{Entries: []Entry{}}
 	for _, e := range ents {
-		t := "file"
-		switch {
-		case e.IsDir:
-			t = "dir"
-		case e.Mode&fs.ModeSymlink != 0:
-			t = "symlink"
-		}
-		out.Entries = append(out.Entries, Entry{Name: e.Name, Type: t, Size: e.Size, Mode: e.Mode.String()})
+		out.Entries = append(out.Entries, Entry{Name: e.Name, Type: e.Type(), Size: e.Size, Mode: e.Mode.String()})
 	}
 	return nil, out, nil
 }

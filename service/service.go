@@ -24,6 +24,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -225,6 +226,19 @@ func (s *Server) session(r *http.Request, token string) (*session, error) {
 	return x, nil
 }
 
+// sessionPath is session, and the path its file route names.
+func (s *Server) sessionPath(r *http.Request, token string) (*session, string, error) {
+	x, err := s.session(r, token)
+	if err != nil {
+		return nil, "", err
+	}
+	p := r.URL.Query().Get("path")
+	if p == "" {
+		return nil, "", errf(400, "invalid_argument", "path is required")
+	}
+	return x, p, nil
+}
+
 func (s *Server) add(ctx context.Context, token string, sb *core.Sandbox, x *session) (*session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -420,17 +434,9 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, token string) erro
 		}
 	}
 	s.mu.Unlock()
-	sortSessions(out.Sessions)
+	slices.SortStableFunc(out.Sessions, func(a, b Session) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	writeJSON(w, 200, out)
 	return nil
-}
-
-func sortSessions(l []Session) {
-	for i := 1; i < len(l); i++ {
-		for j := i; j > 0 && l[j].CreatedAt.Before(l[j-1].CreatedAt); j-- {
-			l[j], l[j-1] = l[j-1], l[j]
-		}
-	}
 }
 
 func (s *Server) get(w http.ResponseWriter, r *http.Request, token string) error {
@@ -559,13 +565,9 @@ func (w sseWriter) Write(p []byte) (int, error) {
 }
 
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request, token string) error {
-	x, err := s.session(r, token)
+	x, p, err := s.sessionPath(r, token)
 	if err != nil {
 		return err
-	}
-	p := r.URL.Query().Get("path")
-	if p == "" {
-		return errf(400, "invalid_argument", "path is required")
 	}
 	info, err := x.sb.Stat(p)
 	if err != nil {
@@ -578,14 +580,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, token string) e
 		}
 		out := Listing{Path: p, Entries: []Entry{}}
 		for _, e := range ents {
-			t := "file"
-			switch {
-			case e.IsDir:
-				t = "dir"
-			case e.Mode&fs.ModeSymlink != 0:
-				t = "symlink"
-			}
-			out.Entries = append(out.Entries, Entry{Name: e.Name, Type: t, Size: e.Size, Mode: e.Mode.String(), ModTime: e.ModTime})
+			out.Entries = append(out.Entries, Entry{Name: e.Name, Type: e.Type(), Size: e.Size, Mode: e.Mode.String(), ModTime: e.ModTime})
 		}
 		writeJSON(w, 200, out)
 		return nil
@@ -601,13 +596,9 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, token string) e
 }
 
 func (s *Server) putFile(w http.ResponseWriter, r *http.Request, token string) error {
-	x, err := s.session(r, token)
+	x, p, err := s.sessionPath(r, token)
 	if err != nil {
 		return err
-	}
-	p := r.URL.Query().Get("path")
-	if p == "" {
-		return errf(400, "invalid_argument", "path is required")
 	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxBody))
 	if err != nil {
@@ -629,13 +620,9 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request, token string) e
 }
 
 func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, token string) error {
-	x, err := s.session(r, token)
+	x, p, err := s.sessionPath(r, token)
 	if err != nil {
 		return err
-	}
-	p := r.URL.Query().Get("path")
-	if p == "" {
-		return errf(400, "invalid_argument", "path is required")
 	}
 	if err := x.sb.Remove(p, r.URL.Query().Get("recursive") == "true"); err != nil {
 		return err

@@ -126,6 +126,7 @@ type cliOptions struct {
 	assets                string
 	onEvent               func(core.Event) // (serve: the session's listener)
 	policyText            string           // (serve --client-policy: a client's policy document)
+	tools                 *core.AssetTools // (opened once: see assetTools)
 }
 
 // clone copies the options for another sandbox (setup adds the policy's

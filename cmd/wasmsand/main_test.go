@@ -157,20 +157,7 @@ func main() {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the plugin: %v\n%s", err, out)
 	}
-	data, out := filepath.Join(dir, "data"), filepath.Join(dir, "out")
-	require.NoError(t, os.MkdirAll(data, 0o755))
-	require.NoError(t, os.MkdirAll(out, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(data, "in.txt"), []byte("input"), 0o644))
-	pol := filepath.Join(dir, "plugin.yaml")
-	require.NoError(t, os.WriteFile(pol, []byte(`profile: restrictive
-filesystem:
-  mounts:
-    - {host: `+data+`, guest: /data}
-    - {host: `+out+`, guest: /out, mode: rw}
-environment:
-  set: {GREETING: hello}
-resources: {memory_mb: 64}
-`), 0o644))
+	pol, out := pluginPolicy(t, dir, "resources: {memory_mb: 64}\n")
 	t.Setenv("WASMSAND_TEST_SECRET", "leak")
 	stdout, errOut, st := cli(t, "", "run-wasm", "--policy", pol, wasm, "a", "b c")
 	assert.Equal(t, "args=[\"a\" \"b c\"] greeting=hello secret=\"\" in=\"input\" err=<nil>\nwrite ro: true\nwrite rw: <nil>\n", stdout, errOut)
@@ -185,6 +172,27 @@ resources: {memory_mb: 64}
 	_, errOut, st = cli(t, "", "run-wasm", "--policy", pol, pol)
 	assert.Equal(t, 126, st)
 	assert.Contains(t, errOut, "is not a WebAssembly module")
+}
+
+// pluginPolicy makes the plugins' host directories in dir (data, with
+// in.txt, mounted read-only at /data; out, read-write at /out) and their
+// policy (and extra lines); it returns the policy's path and out.
+func pluginPolicy(t *testing.T, dir, extra string) (string, string) {
+	t.Helper()
+	data, out := filepath.Join(dir, "data"), filepath.Join(dir, "out")
+	require.NoError(t, os.MkdirAll(data, 0o755))
+	require.NoError(t, os.MkdirAll(out, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(data, "in.txt"), []byte("input"), 0o644))
+	pol := filepath.Join(dir, "plugin.yaml")
+	require.NoError(t, os.WriteFile(pol, []byte(`profile: restrictive
+filesystem:
+  mounts:
+    - {host: `+data+`, guest: /data}
+    - {host: `+out+`, guest: /out, mode: rw}
+environment:
+  set: {GREETING: hello}
+`+extra), 0o644))
+	return pol, out
 }
 
 // TestRunWasmPlugins: the same policy over plugins written in C (wasi-libc,
@@ -208,19 +216,7 @@ func TestRunWasmPlugins(t *testing.T) {
 					t.Fatalf("rustc: %v\n%s", err, out)
 				}
 			}
-			data, out := filepath.Join(dir, "data"), filepath.Join(dir, "out")
-			require.NoError(t, os.MkdirAll(data, 0o755))
-			require.NoError(t, os.MkdirAll(out, 0o755))
-			require.NoError(t, os.WriteFile(filepath.Join(data, "in.txt"), []byte("input"), 0o644))
-			pol := filepath.Join(dir, "plugin.yaml")
-			require.NoError(t, os.WriteFile(pol, []byte(`profile: restrictive
-filesystem:
-  mounts:
-    - {host: `+data+`, guest: /data}
-    - {host: `+out+`, guest: /out, mode: rw}
-environment:
-  set: {GREETING: hello}
-`), 0o644))
+			pol, out := pluginPolicy(t, dir, "")
 			t.Setenv("WASMSAND_TEST_SECRET", "leak")
 			stdout, errOut, st := cli(t, "", "run-wasm", "--policy", pol, wasm, "a", "b c")
 			assert.Equal(t, lang.out, stdout, errOut)

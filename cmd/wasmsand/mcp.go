@@ -31,6 +31,10 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 	if m.token == "" {
 		m.token = os.Getenv("WASMSAND_MCP_TOKEN")
 	}
+	if _, err := o.assetTools(context.Background()); err != nil { // (once, for every session)
+		fmt.Fprintln(stderr, err)
+		return exitSetup
+	}
 	srv := mcpserver.New(mcpserver.Options{
 		NewSandbox: func(ctx context.Context) (*core.Sandbox, error) { return setup(ctx, o.clone()) },
 		Shared:     m.shared,
@@ -47,12 +51,10 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 		}
 		return 0
 	}
-	host, _, err := net.SplitHostPort(m.listen)
-	if err != nil {
+	if local, err := loopback(m.listen); err != nil {
 		fmt.Fprintf(stderr, "wasmsand mcp: --listen %s: %v\n", m.listen, err)
 		return exitUsage
-	}
-	if ip := net.ParseIP(host); m.token == "" && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	} else if !local && m.token == "" {
 		fmt.Fprintf(stderr, "wasmsand mcp: --listen %s is reachable from other machines: give a bearer token (--token, or $WASMSAND_MCP_TOKEN)\n", m.listen)
 		return exitUsage
 	}
@@ -89,6 +91,17 @@ func mcpHandler(srv *mcpserver.Server, token string) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// loopback tells whether a listen address is reachable from this machine
+// only (the servers need a token otherwise).
+func loopback(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, err
+	}
+	ip := net.ParseIP(host)
+	return host == "localhost" || (ip != nil && ip.IsLoopback()), nil
 }
 
 // describeLimits tells models what the sandbox allows.

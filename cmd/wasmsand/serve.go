@@ -67,14 +67,16 @@ func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
 			}
 		}
 	}
-	host, _, err := net.SplitHostPort(so.listen)
-	if err != nil {
+	if local, err := loopback(so.listen); err != nil {
 		fmt.Fprintf(stderr, "wasmsand serve: --listen %s: %v\n", so.listen, err)
 		return exitUsage
-	}
-	if ip := net.ParseIP(host); len(so.tokens) == 0 && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	} else if !local && len(so.tokens) == 0 {
 		fmt.Fprintf(stderr, "wasmsand serve: --listen %s is reachable from other machines: give bearer tokens (--token, or $WASMSAND_TOKENS)\n", so.listen)
 		return exitUsage
+	}
+	if _, err := o.assetTools(context.Background()); err != nil { // (once, for every session)
+		fmt.Fprintln(stderr, err)
+		return exitSetup
 	}
 	svc := newService(o, so)
 	defer svc.Close()

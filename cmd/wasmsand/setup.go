@@ -40,6 +40,28 @@ func eventSink(o *cliOptions, file string) (func(core.Event), error) {
 	}, nil
 }
 
+// assetTools opens the guest programs (--assets, else $WASMSAND_ASSETS or
+// the directory beside the executable), once for a server's many sandboxes
+// (its clones share them); nil when there are none.
+func (o *cliOptions) assetTools(ctx context.Context) (*core.AssetTools, error) {
+	if o.tools != nil {
+		return o.tools, nil
+	}
+	src := o.assets
+	if src == "" {
+		src = assetsrc.Default()
+	}
+	if src == "" {
+		return nil, nil
+	}
+	tools, err := assetsrc.Open(ctx, src)
+	if err != nil {
+		return nil, fmt.Errorf("wasmsand: %v", err)
+	}
+	o.tools = tools
+	return tools, nil
+}
+
 func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 	env, err := parseEnv(o.envs)
 	if err != nil {
@@ -63,15 +85,11 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 	if err := applyPolicy(o, &opt); err != nil {
 		return nil, err
 	}
-	src := o.assets
-	if src == "" {
-		src = assetsrc.Default()
+	tools, err := o.assetTools(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if src != "" {
-		tools, err := assetsrc.Open(ctx, src)
-		if err != nil {
-			return nil, fmt.Errorf("wasmsand: %v", err)
-		}
+	if tools != nil {
 		opt.Tools = tools
 	}
 	if o.load != "" {
