@@ -28,7 +28,7 @@ const (
 
 	// Version changes whenever the output for a given input changes; engines put it in
 	// their cache keys.
-	Version = 2
+	Version = 3
 
 	// PreinitExport is the export that marks a module as pre-initializable: the engine
 	// may snapshot it after calling that function (see platform/native). Such a module
@@ -64,6 +64,11 @@ type Options struct {
 	// an engine can put an instance back to its state after instantiation
 	// and run it again (see Stats.Restartable).
 	ExportGlobals bool
+	// DetachData moves the data section of a module exporting PreinitExport
+	// into the custom section DetachedDataSection (see DetachedData) when all
+	// its segments are active at constant offsets: the engine then writes
+	// them itself. Stats.DetachedData says whether it was done.
+	DetachData bool
 }
 
 // Stats describe what was rewritten.
@@ -80,6 +85,8 @@ type Stats struct {
 	// fill/copy/init, elem.drop, memory.init, data.drop), or it was not
 	// asked for (ImportMemory and ExportGlobals both needed).
 	Restartable bool
+	// DetachedData: the data segments are in DetachedDataSection.
+	DetachedData bool
 }
 
 // MemoryLimits are a memory's limits in 64 KiB pages.
@@ -175,12 +182,13 @@ func (o Options) Instrument(wasm []byte) (out []byte, st Stats, err error) {
 	if !o.ImportMemory {
 		m.memory = nil
 	}
-	w := &writer{m: m, interval: o.Interval, exportGlobals: o.ExportGlobals}
+	w := &writer{m: m, interval: o.Interval, exportGlobals: o.ExportGlobals, detachData: o.DetachData && m.preinit}
 	out = w.run(len(wasm))
 	if m.memory != nil {
 		lim := m.memory.limits
 		w.stats.Memory = &lim
 	}
+	w.stats.DetachedData = w.detached
 	w.stats.Restartable = o.ExportGlobals && m.memory != nil && !m.importsState && !w.stateOps
 	return out, w.stats, nil
 }
@@ -366,6 +374,8 @@ type writer struct {
 	mutable       []uint32 // indices of the mutable globals the module defines
 	exportGlobals bool     // Options.ExportGlobals
 	stateOps      bool     // the code writes a table or uses a passive segment
+	detachData    bool     // Options.DetachData, for a pre-initializable module
+	detached      bool     // the data section went to DetachedDataSection
 	out           []byte
 	sec           []byte // scratch for a section's payload
 	body          []byte // scratch for a function body
@@ -472,6 +482,14 @@ func (w *writer) run(size int) []byte {
 			p = appendU32(w.sec, idx)
 		case secElement:
 			p = w.elements(p)
+		case secData:
+			if w.detachData && m.detachable(p) {
+				w.sec = appendName(w.sec, DetachedDataSection)
+				p = append(w.sec, p...)
+				w.detached = true
+				w.emit(secCustom, p)
+				continue
+			}
 		case secCode:
 			// Written in place (the biggest section): its size goes in a 5-byte LEB128,
 			// a valid encoding, patched once the bodies are written.

@@ -66,7 +66,13 @@ func (m *Module) run(ctx context.Context, p *wasi.Proc, lim platform.Limits, img
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(m.e.stopAll, cancel)()
-	st := &runState{proc: p}
+	// a run from a start image rewrites its memory: it may take a warm buffer
+	st := &runState{proc: p, warm: img != nil || m.base != nil}
+	if img != nil {
+		// as big as the image, or as the last run from it ended: no growth copies
+		st.startSize = max(uint64(img.pages)*pageSize, img.lastSize.Load())
+		defer func() { img.lastSize.Store(st.endSize) }()
+	}
 	rctx := context.WithValue(withAllocator(ctx, st, pages), runKey{}, st)
 	// A guest blocked in a host call (reading a pipe) cannot be stopped by wazero;
 	// closing the pipes it made unblocks it.
@@ -76,12 +82,18 @@ func (m *Module) run(ctx context.Context, p *wasi.Proc, lim platform.Limits, img
 	inst, err := m.rt.InstantiateModule(rctx, m.cm, m.e.cfg)
 	if err == nil {
 		entry := "_start"
-		if img != nil {
-			if !img.restore(inst) {
+		switch {
+		case img != nil:
+			if !m.apply(inst, st, img) {
 				inst.Close(context.WithoutCancel(ctx))
 				return m.run(ctx, p, lim, nil)
 			}
 			entry = resumeExport
+		case m.base != nil:
+			if !m.apply(inst, st, &m.cold) {
+				inst.Close(context.WithoutCancel(ctx))
+				return platform.ExitTrap, fmt.Errorf("%w: %s: data segment does not fit in memory", platform.ErrTrap, name)
+			}
 		}
 		_, err = inst.ExportedFunction(entry).Call(rctx)
 		st.finished.Store(true)
@@ -99,7 +111,8 @@ func (m *Module) run(ctx context.Context, p *wasi.Proc, lim platform.Limits, img
 func withAllocator(ctx context.Context, st *runState, pages uint32) context.Context {
 	return experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(
 		func(_, max uint64) experimental.LinearMemory {
-			return &linearMemory{limit: min(max, uint64(pages)*pageSize), st: st}
+			st.lm = &linearMemory{limit: min(max, uint64(pages)*pageSize), st: st}
+			return st.lm
 		}))
 }
 
@@ -150,13 +163,27 @@ type linearMemory struct {
 	buf   []byte
 	limit uint64
 	st    *runState
+	dirty int  // how much of buf[:cap(buf)] a previous run left (a warm buffer)
+	fresh bool // buf's pages are not in yet (not a warm buffer)
 }
 
 func (l *linearMemory) Reallocate(size uint64) []byte {
 	if l.buf == nil {
 		// The declared minimum, checked against the limit by Run: refusing it here
 		// would panic inside wazero's instantiation.
-		l.buf = getBuf(size, max(size, l.limit))
+		limit, want := max(size, l.limit), size
+		if l.st.startSize <= limit {
+			want = max(want, l.st.startSize) // the image's size: no growth, no copy
+		}
+		if l.st.warm {
+			if c := bufClass(want); c <= maxPoolClass && uint64(1)<<c <= limit {
+				if b, dirty := getWarm(c); b != nil {
+					l.buf, l.dirty = b[:size], dirty
+					return l.buf
+				}
+			}
+		}
+		l.buf, l.fresh = getBuf(want, limit)[:size], true
 		return l.buf
 	}
 	if size > l.limit {
@@ -170,15 +197,27 @@ func (l *linearMemory) Reallocate(size uint64) []byte {
 	nb := getBuf(size, l.limit)
 	copy(nb, l.buf)
 	putBuf(l.buf)
-	l.buf = nb
+	l.buf, l.dirty = nb, 0
 	return nb
+}
+
+// clearDirty zeroes what a previous run left in a warm buffer: the start image is
+// written next, and memory the guest grows into must read as zeros.
+func (l *linearMemory) clearDirty() {
+	if l.dirty > 0 {
+		clearResident(l.buf[:cap(l.buf)][:l.dirty])
+		l.dirty = 0
+	}
 }
 
 // Free is called when the instance closes. Engine.Close may close an instance whose guest
 // is still running: then the buffer must not be reused, so only finished runs pool it.
 func (l *linearMemory) Free() {
+	l.st.endSize = uint64(len(l.buf))
 	if l.st.finished.Load() {
-		putBuf(l.buf)
+		if !l.st.warm || !putWarm(bufClass(uint64(cap(l.buf))), l.buf, max(l.dirty, len(l.buf))) {
+			putBuf(l.buf) // (a warm buffer is a mapping: putBuf drops its pages)
+		}
 	}
 	l.buf = nil
 }
@@ -194,7 +233,7 @@ var memPools [maxPoolClass + 1]sync.Pool
 // that fits, else the size plus 25% headroom (like append) so page-by-page growth does
 // not copy everything each time.
 func getBuf(size, limit uint64) []byte {
-	c := max(bits.Len64(size-1), minPoolClass)
+	c := bufClass(size)
 	if c <= maxPoolClass && uint64(1)<<c <= limit {
 		if b := bigBuf(c); b != nil {
 			return b[:size]
@@ -206,6 +245,9 @@ func getBuf(size, limit uint64) []byte {
 	}
 	return make([]byte, size, min(size+size/4, limit))
 }
+
+// bufClass is the size class of a buffer of size bytes.
+func bufClass(size uint64) int { return max(bits.Len64(size-1), minPoolClass) }
 
 func putBuf(b []byte) {
 	n := uint64(cap(b))

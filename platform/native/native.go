@@ -12,6 +12,7 @@
 package native
 
 import (
+	"bytes"
 	"context"
 	crand "crypto/rand"
 	"crypto/sha256"
@@ -169,8 +170,13 @@ type runKey struct{}
 type runState struct {
 	proc     *wasi.Proc
 	mem      memory
-	refused  bool        // a memory.grow was refused by the limit
-	finished atomic.Bool // _start has returned: the memory may be pooled
+	refused  bool          // a memory.grow was refused by the limit
+	finished atomic.Bool   // _start has returned: the memory may be pooled
+	warm     bool          // the run writes a start image: its memory may be a warm buffer
+	lm       *linearMemory // the instance's memory, once allocated
+	// startSize is the memory a start image needs (its first buffer is made that big)
+	startSize uint64
+	endSize   uint64 // the memory's size when the instance closed
 }
 
 // memory adapts api.Memory to wasi.Memory; Write skips the copy when it is handed back
@@ -286,8 +292,12 @@ func (e *Engine) Compile(ctx context.Context, key string, wasm []byte) (platform
 	return ce.mod, nil
 }
 
-// instrumentWasm is instrument.Instrument; tests replace it to force the fallback.
-var instrumentWasm = instrument.Instrument
+// instrumentWasm instruments, detaching the data of pre-initializable modules (see
+// instrument.DetachedData); tests replace it to force the fallback.
+var instrumentWasm = func(wasm []byte) ([]byte, error) {
+	out, _, err := instrument.Options{DetachData: true}.Instrument(wasm)
+	return out, err
+}
 
 // compile instruments the module and compiles it on the main runtime. A module the
 // instrumenter refuses (or, by a bug of ours, breaks) is compiled as is on the fallback
@@ -297,11 +307,18 @@ func (e *Engine) compile(ctx context.Context, key string, wasm []byte) (*Module,
 		cm, err := e.rt.CompileModule(ctx, inst)
 		if err == nil {
 			m, err := e.finish(ctx, cm, key, e.rt, true)
-			if m != nil && hasPreinitExports(cm) {
+			if m == nil {
+				return nil, err
+			}
+			if err := m.detachedData(inst); err != nil {
+				m.Close()
+				return nil, err
+			}
+			if hasPreinitExports(cm) {
 				m.preinitializable = true
 				m.globals = instrument.PreinitGlobals(inst)
 			}
-			return m, err
+			return m, nil
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -335,6 +352,23 @@ func (e *Engine) finish(ctx context.Context, cm wazero.CompiledModule, key strin
 		m.minPages = max(m.minPages, md.Min())
 	}
 	return m, nil
+}
+
+// detachedData takes the data the instrumenter detached (copied: the
+// module's bytes can go), checking that it fits the memory's minimum.
+func (m *Module) detachedData(inst []byte) error {
+	segs, ok, err := instrument.DetachedData(inst)
+	if err != nil || !ok {
+		return err
+	}
+	for _, s := range segs {
+		if uint64(s.Offset)+uint64(len(s.Data)) > uint64(m.minPages)*pageSize {
+			return fmt.Errorf("%w: data segment at %d (%d bytes) is outside the memory's %d pages",
+				platform.ErrInvalidModule, s.Offset, len(s.Data), m.minPages)
+		}
+		m.base = append(m.base, chunk{s.Offset, bytes.Clone(s.Data)})
+	}
+	return nil
 }
 
 // checkImports refuses at compile time what instantiation would refuse later, with a

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -39,6 +40,8 @@ type image struct {
 	pages   uint32  // memory size
 	chunks  []chunk // memory that differs from a fresh instance
 	globals []global
+	// lastSize: the memory's size when the last run from the image ended
+	lastSize atomic.Uint64
 }
 
 type chunk struct {
@@ -134,6 +137,9 @@ func (m *Module) makeImage(ctx context.Context, img *image, pre platform.Preinit
 		return fmt.Errorf("%w: %v", errNoImage, err)
 	}
 	defer inst.Close(context.WithoutCancel(ctx))
+	if !m.apply(inst, st, &m.cold) {
+		return fmt.Errorf("%w: data segment does not fit in memory", errNoImage)
+	}
 	res, err := inst.ExportedFunction(preinitExport).Call(rctx)
 	st.finished.Store(true)
 	switch {
@@ -155,6 +161,7 @@ func (m *Module) makeImage(ctx context.Context, img *image, pre platform.Preinit
 	}
 	defer fresh.Close(context.WithoutCancel(ctx))
 	fst.finished.Store(true)
+	m.apply(fresh, fst, &m.cold)
 
 	mem, _ := inst.Memory().Read(0, inst.Memory().Size())
 	base, _ := fresh.Memory().Read(0, fresh.Memory().Size())
@@ -191,18 +198,40 @@ func allZero(b []byte) bool {
 	return true
 }
 
-// restore writes the image over a fresh instance; false if its memory cannot grow to
-// the image's size.
-func (img *image) restore(inst api.Module) bool {
+// apply writes a start image over a fresh instance: the module's detached data, then
+// img's chunks and globals (for a cold start of a module with detached data, img is
+// m.cold, empty), after clearing what a warm buffer held. False if the memory cannot
+// grow to the image's size.
+func (m *Module) apply(inst api.Module, st *runState, img *image) bool {
 	mem := inst.Memory()
+	if mem == nil {
+		return len(m.base) == 0 && len(img.chunks) == 0
+	}
 	if cur := mem.Size() / pageSize; cur < img.pages {
 		if _, ok := mem.Grow(img.pages - cur); !ok {
 			return false
 		}
 	}
 	buf, _ := mem.Read(0, mem.Size())
-	for _, c := range img.chunks {
-		copy(buf[c.off:], c.data)
+	end := uint64(0)
+	for _, layer := range [][]chunk{m.base, img.chunks} {
+		for _, c := range layer {
+			end = max(end, uint64(c.off)+uint64(len(c.data)))
+		}
+	}
+	if end > uint64(len(buf)) {
+		return false
+	}
+	if st.lm != nil {
+		st.lm.clearDirty()
+		if st.lm.fresh {
+			prefault(buf[:end])
+		}
+	}
+	for _, layer := range [][]chunk{m.base, img.chunks} {
+		for _, c := range layer {
+			copy(buf[c.off:], c.data)
+		}
 	}
 	for _, g := range img.globals {
 		inst.ExportedGlobal(g.name).(api.MutableGlobal).Set(g.val)
@@ -218,4 +247,9 @@ type imageState struct {
 	globals          []string // the mutable globals' exports (instrument.PreinitGlobals)
 	imgMu            sync.Mutex
 	images           map[string]*image // by Preinit.Key
+	// base: the detached data (instrument.DetachedData), which every run
+	// writes first; cold is the start image of a run without a
+	// pre-initialized one.
+	base []chunk
+	cold image
 }

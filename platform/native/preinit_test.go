@@ -50,6 +50,14 @@ func TestPreinit(t *testing.T) {
 		}
 		assert.EqualValues(t, 1, made.Load())
 	})
+	t.Run("memory past the image is zero though the last run dirtied it", func(t *testing.T) {
+		var made atomic.Int32
+		for i := 0; i < 4; i++ {
+			out, code := preinitRun(t, m, "ok", "", &made, platform.Limits{}, "dirty")
+			assert.Equal(t, "clean\n", out)
+			assert.Equal(t, 8, code)
+		}
+	})
 	t.Run("a declined resume starts cold", func(t *testing.T) {
 		var made atomic.Int32
 		out, code := preinitRun(t, m, "ok2", "", &made, platform.Limits{}, "cold")

@@ -1,6 +1,8 @@
 // A pre-initializable guest (platform.Preinitializer): wasmsand_preinit builds
 // state worth keeping (a heap block, a counter, an open file in "leak" mode),
-// wasmsand_resume prints it, or declines ("cold") so that main runs.
+// wasmsand_resume prints it, or declines ("cold") so that main runs; "dirty"
+// checks that memory past the image reads as zeros, then dirties it for the
+// next run.
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,15 @@ __attribute__((export_name("wasmsand_preinit"))) int wasmsand_preinit(void) {
 
 __attribute__((export_name("wasmsand_resume"))) int wasmsand_resume(void) {
     if (!ready || strcmp(arg1(), "cold") == 0) return 1;
+    if (strcmp(arg1(), "dirty") == 0) {
+        size_t pages = 32, n = pages << 16;
+        unsigned char *p = (unsigned char *)(__builtin_wasm_memory_grow(0, pages) << 16);
+        for (size_t i = 0; i < n; i++)
+            if (p[i]) printf("dirty at %zu\n", i), exit(9);
+        memset(p, 'y', n);
+        printf("clean\n");
+        exit(8);
+    }
     printf("resumed %d %zu\n", ++counter, strlen(heap));
     exit(7);
 }
