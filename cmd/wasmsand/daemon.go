@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,8 +28,11 @@ import (
 // this user can enter.
 //
 // Frames both ways: a kind byte, a 4-byte length, the payload. The client
-// sends 'h' (JSON header) then 'i' stdin chunks and 'I' at its end; the
-// daemon sends 'o' stdout, 'e' stderr and 'x' the exit status (4 bytes).
+// sends 'h' (the header: encodeHeader) then 'i' stdin chunks and 'I' at its
+// end; the daemon sends 'o' stdout, 'e' stderr and 'x' the exit status (4
+// bytes). All integers are little-endian. Two clients speak it: this file's,
+// and a C one that runs before Go starts (fastclient_linux.c), so that a
+// run through the daemon does not pay for starting this 20 MB Go program.
 
 type daemonHeader struct {
 	Args []string
@@ -38,9 +40,71 @@ type daemonHeader struct {
 	Env  []string
 }
 
+// encodeHeader: the argument count and arguments, the directory, the
+// variable count and variables; each string a 4-byte length and its bytes
+// (any bytes: a variable need not be UTF-8).
+func encodeHeader(h daemonHeader) []byte {
+	var b []byte
+	str := func(s string) {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(h.Args)))
+	for _, a := range h.Args {
+		str(a)
+	}
+	str(h.Cwd)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(h.Env)))
+	for _, kv := range h.Env {
+		str(kv)
+	}
+	return b
+}
+
+func decodeHeader(b []byte) (h daemonHeader, ok bool) {
+	u32 := func() (int, bool) {
+		if len(b) < 4 {
+			return 0, false
+		}
+		n := binary.LittleEndian.Uint32(b)
+		b = b[4:]
+		return int(n), uint64(n) <= uint64(len(b))
+	}
+	str := func() (string, bool) {
+		n, ok := u32()
+		if !ok {
+			return "", false
+		}
+		s := string(b[:n])
+		b = b[n:]
+		return s, true
+	}
+	strs := func() ([]string, bool) {
+		n, ok := u32() // (each string takes at least 4 bytes: n is bounded by len(b))
+		if !ok {
+			return nil, false
+		}
+		out := make([]string, 0, n/4)
+		for ; n > 0; n-- {
+			s, ok := str()
+			if !ok {
+				return nil, false
+			}
+			out = append(out, s)
+		}
+		return out, true
+	}
+	var ok1, ok2, ok3 bool
+	h.Args, ok1 = strs()
+	h.Cwd, ok2 = str()
+	h.Env, ok3 = strs()
+	return h, ok1 && ok2 && ok3 && len(b) == 0
+}
+
 // daemonSocket is the socket's path: $WASMSAND_DAEMON_SOCKET, else in
 // <tmp>/wasmsand-<uid>/, a directory made (or checked to be) this user's
-// alone.
+// alone, named after this executable's file (inode, size, modification
+// time): a rebuilt wasmsand never talks to the daemon of an older one.
 func daemonSocket() (string, error) {
 	if p := os.Getenv("WASMSAND_DAEMON_SOCKET"); p != "" {
 		return p, nil
@@ -57,7 +121,19 @@ func daemonSocket() (string, error) {
 	if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !ok || int(st.Uid) != os.Getuid() {
 		return "", fmt.Errorf("%s is not a directory of this user's alone", dir)
 	}
-	return filepath.Join(dir, "daemon.sock"), nil
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	xi, err := os.Stat(exe)
+	if err != nil {
+		return "", err
+	}
+	xs, ok := xi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return "", errors.New("no inode for " + exe)
+	}
+	return filepath.Join(dir, fmt.Sprintf("d-%x-%x-%x.sock", xs.Ino, xs.Size, xi.ModTime().Unix())), nil
 }
 
 func writeFrame(w io.Writer, kind byte, p []byte) error {
@@ -101,9 +177,13 @@ func (f frameWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// inDaemon: this process is a daemon, which outlives its requests' sandboxes.
+var inDaemon bool
+
 // serveDaemon is `wasmsand daemon`: it serves the socket until it has been
 // idle for WASMSAND_DAEMON_IDLE.
 func serveDaemon(stderr io.Writer) int {
+	inDaemon = true
 	path, err := daemonSocket()
 	if err != nil {
 		fmt.Fprintln(stderr, "wasmsand daemon:", err)
@@ -151,8 +231,8 @@ func handleDaemonConn(conn net.Conn) {
 	if err != nil || kind != 'h' {
 		return
 	}
-	var h daemonHeader
-	if json.Unmarshal(p, &h) != nil || len(h.Args) == 0 || (h.Args[0] != "run" && h.Args[0] != "run-wasm") {
+	h, ok := decodeHeader(p)
+	if !ok || len(h.Args) == 0 || (h.Args[0] != "run" && h.Args[0] != "run-wasm") {
 		return
 	}
 	// the request's directory and environment, as a CLI process of its own
@@ -241,9 +321,8 @@ func runViaDaemon(args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 	}
 	defer conn.Close()
 	cwd, _ := os.Getwd()
-	h, _ := json.Marshal(daemonHeader{Args: args, Cwd: cwd, Env: os.Environ()})
 	var mu sync.Mutex
-	if writeFrame(conn, 'h', h) != nil {
+	if writeFrame(conn, 'h', encodeHeader(daemonHeader{Args: args, Cwd: cwd, Env: os.Environ()})) != nil {
 		return 0, false
 	}
 	go func() {

@@ -2,9 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -53,7 +53,7 @@ func TestDaemon(t *testing.T) {
 	// would wait an hour behind it)
 	conn, err := net.Dial("unix", filepath.Join(dir, "d.sock"))
 	require.NoError(t, err)
-	h, _ := json.Marshal(daemonHeader{Args: []string{"run", "--timeout", "1h", "-c", "while :; do :; done"}, Cwd: cwd, Env: os.Environ()})
+	h := encodeHeader(daemonHeader{Args: []string{"run", "--timeout", "1h", "-c", "while :; do :; done"}, Cwd: cwd, Env: os.Environ()})
 	require.NoError(t, writeFrame(conn, 'h', h))
 	time.Sleep(100 * time.Millisecond)
 	conn.Close()
@@ -78,4 +78,52 @@ func TestDaemon(t *testing.T) {
 	}
 	after, _ := os.Getwd()
 	assert.Equal(t, cwd, after)
+}
+
+// TestFastClient: with cgo, the binary's C client (fastclient_linux.go) hands
+// a run to a listening daemon before Go starts (GODEBUG=inittrace=1 would
+// print Go's package inits otherwise): streams, stdin, status, the
+// directory and arguments that are not UTF-8 all arrive.
+func TestFastClient(t *testing.T) {
+	if !fastClient {
+		t.Skip("built without cgo: no C client")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "wasmsand")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	assets, err := filepath.Abs(filepath.Join("..", "..", "build", "assets"))
+	require.NoError(t, err)
+	if _, err := os.Stat(filepath.Join(assets, "manifest.json")); err != nil {
+		t.Skip("no built assets (make assets)")
+	}
+	sock := filepath.Join(dir, "d.sock")
+	env := append(os.Environ(), "WASMSAND_DAEMON_SOCKET="+sock, "WASMSAND_DAEMON_IDLE=20s", "WASMSAND_ASSETS="+assets)
+	daemon := exec.Command(bin, "daemon")
+	daemon.Env = env
+	require.NoError(t, daemon.Start())
+	defer func() { _ = daemon.Process.Kill(); _ = daemon.Wait() }()
+	for i := 0; i < 500; i++ {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	work := filepath.Join(dir, "work")
+	require.NoError(t, os.Mkdir(work, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(work, "in.txt"), []byte("from host\n"), 0o644))
+	c := exec.Command(bin, "run", "--import", "in.txt:/tmp/in.txt", "--env", "X=\xff\xfe", "-c",
+		`read -r l; echo "got $l"; cat /tmp/in.txt; printf %s "$X" | od -An -tx1; echo err >&2; exit 5`)
+	c.Dir = work
+	c.Env = append(env, "WASMSAND_DAEMON=1", "GODEBUG=inittrace=1")
+	c.Stdin = strings.NewReader("line\n")
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err = c.Run()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	assert.Equal(t, 5, exit.ExitCode())
+	assert.Equal(t, "got line\nfrom host\n ff fe\n", out.String())
+	assert.Equal(t, "err\n", errb.String(), "Go did not start (no init trace)")
 }

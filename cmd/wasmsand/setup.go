@@ -93,7 +93,13 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 		opt.Tools = tools
 	}
 	if o.load != "" {
-		fsys, err := hostdir.LoadDir(o.load, vfs.Options{MaxBytes: 256 << 20})
+		// A process that ends with its sandbox maps the state; the daemon,
+		// which outlives its requests' sandboxes, reads it.
+		load := hostdir.LoadDirMapped
+		if inDaemon {
+			load = hostdir.LoadDir
+		}
+		fsys, err := load(o.load, vfs.Options{MaxBytes: 256 << 20})
 		switch {
 		case err == nil:
 			opt.FS = fsys

@@ -6,6 +6,7 @@
 package assetsrc
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/wasmsand/wasmsand/core"
 )
@@ -26,7 +28,9 @@ const ManifestName = "manifest.json"
 const maxAsset = 512 << 20
 
 // Open reads the manifest at src, a directory or an http(s) base URL, and
-// returns the tools it provides; modules are fetched on first use.
+// returns the tools it provides; modules are fetched on first use. While
+// src's manifest stays the same, Open returns the same tools, with what they
+// have loaded (a daemon opens them once per request).
 func Open(ctx context.Context, src string) (*core.AssetTools, error) {
 	fetch, err := Fetcher(src)
 	if err != nil {
@@ -36,7 +40,24 @@ func Open(ctx context.Context, src string) (*core.AssetTools, error) {
 	if err != nil {
 		return nil, fmt.Errorf("assets %s: %w", src, err)
 	}
-	return core.NewAssetTools(m, fetch)
+	last.mu.Lock()
+	defer last.mu.Unlock()
+	if last.tools != nil && last.src == src && bytes.Equal(last.manifest, m) {
+		return last.tools, nil
+	}
+	tools, err := core.NewAssetTools(m, fetch)
+	if err == nil {
+		last.src, last.manifest, last.tools = src, m, tools
+	}
+	return tools, err
+}
+
+// last is what Open opened last.
+var last struct {
+	mu       sync.Mutex
+	src      string
+	manifest []byte
+	tools    *core.AssetTools
 }
 
 // Fetcher returns a core.Fetcher reading files below src.

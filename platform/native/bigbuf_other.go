@@ -8,10 +8,4 @@ func bigBuf(int) []byte { return nil }
 
 func putBigBuf(int, []byte) bool { return false }
 
-func getWarm(int) ([]byte, int) { return nil, 0 }
-
-func putWarm(int, []byte, int) bool { return false }
-
-func clearResident(b []byte) { clear(b) }
-
 func prefault([]byte) {}

@@ -66,10 +66,9 @@ func (m *Module) run(ctx context.Context, p *wasi.Proc, lim platform.Limits, img
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(m.e.stopAll, cancel)()
-	// a run from a start image rewrites its memory: it may take a warm buffer
-	st := &runState{proc: p, warm: img != nil || m.base != nil}
+	st := &runState{proc: p}
 	if img != nil {
-		// as big as the image, or as the last run from it ended: no growth copies
+		// as big as the image, or as the last run from it ended
 		st.startSize = max(uint64(img.pages)*pageSize, img.lastSize.Load())
 		defer func() { img.lastSize.Store(st.endSize) }()
 	}
@@ -84,13 +83,13 @@ func (m *Module) run(ctx context.Context, p *wasi.Proc, lim platform.Limits, img
 		entry := "_start"
 		switch {
 		case img != nil:
-			if !m.apply(inst, st, img) {
+			if !m.apply(inst, img) {
 				inst.Close(context.WithoutCancel(ctx))
 				return m.run(ctx, p, lim, nil)
 			}
 			entry = resumeExport
 		case m.base != nil:
-			if !m.apply(inst, st, &m.cold) {
+			if !m.apply(inst, &m.cold) {
 				inst.Close(context.WithoutCancel(ctx))
 				return platform.ExitTrap, fmt.Errorf("%w: %s: data segment does not fit in memory", platform.ErrTrap, name)
 			}
@@ -111,8 +110,7 @@ func (m *Module) run(ctx context.Context, p *wasi.Proc, lim platform.Limits, img
 func withAllocator(ctx context.Context, st *runState, pages uint32) context.Context {
 	return experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(
 		func(_, max uint64) experimental.LinearMemory {
-			st.lm = &linearMemory{limit: min(max, uint64(pages)*pageSize), st: st}
-			return st.lm
+			return &linearMemory{limit: min(max, uint64(pages)*pageSize), st: st}
 		}))
 }
 
@@ -163,8 +161,6 @@ type linearMemory struct {
 	buf   []byte
 	limit uint64
 	st    *runState
-	dirty int  // how much of buf[:cap(buf)] a previous run left (a warm buffer)
-	fresh bool // buf's pages are not in yet (not a warm buffer)
 }
 
 func (l *linearMemory) Reallocate(size uint64) []byte {
@@ -173,17 +169,9 @@ func (l *linearMemory) Reallocate(size uint64) []byte {
 		// would panic inside wazero's instantiation.
 		limit, want := max(size, l.limit), size
 		if l.st.startSize <= limit {
-			want = max(want, l.st.startSize) // the image's size: no growth, no copy
+			want = max(want, l.st.startSize) // no growth (and copy) to come
 		}
-		if l.st.warm {
-			if c := bufClass(want); c <= maxPoolClass && uint64(1)<<c <= limit {
-				if b, dirty := getWarm(c); b != nil {
-					l.buf, l.dirty = b[:size], dirty
-					return l.buf
-				}
-			}
-		}
-		l.buf, l.fresh = getBuf(want, limit)[:size], true
+		l.buf = getBuf(want, limit)[:size]
 		return l.buf
 	}
 	if size > l.limit {
@@ -197,17 +185,8 @@ func (l *linearMemory) Reallocate(size uint64) []byte {
 	nb := getBuf(size, l.limit)
 	copy(nb, l.buf)
 	putBuf(l.buf)
-	l.buf, l.dirty = nb, 0
+	l.buf = nb
 	return nb
-}
-
-// clearDirty zeroes what a previous run left in a warm buffer: the start image is
-// written next, and memory the guest grows into must read as zeros.
-func (l *linearMemory) clearDirty() {
-	if l.dirty > 0 {
-		clearResident(l.buf[:cap(l.buf)][:l.dirty])
-		l.dirty = 0
-	}
 }
 
 // Free is called when the instance closes. Engine.Close may close an instance whose guest
@@ -215,9 +194,7 @@ func (l *linearMemory) clearDirty() {
 func (l *linearMemory) Free() {
 	l.st.endSize = uint64(len(l.buf))
 	if l.st.finished.Load() {
-		if !l.st.warm || !putWarm(bufClass(uint64(cap(l.buf))), l.buf, max(l.dirty, len(l.buf))) {
-			putBuf(l.buf) // (a warm buffer is a mapping: putBuf drops its pages)
-		}
+		putBuf(l.buf)
 	}
 	l.buf = nil
 }

@@ -170,10 +170,8 @@ type runKey struct{}
 type runState struct {
 	proc     *wasi.Proc
 	mem      memory
-	refused  bool          // a memory.grow was refused by the limit
-	finished atomic.Bool   // _start has returned: the memory may be pooled
-	warm     bool          // the run writes a start image: its memory may be a warm buffer
-	lm       *linearMemory // the instance's memory, once allocated
+	refused  bool        // a memory.grow was refused by the limit
+	finished atomic.Bool // _start has returned: the memory may be pooled
 	// startSize is the memory a start image needs (its first buffer is made that big)
 	startSize uint64
 	endSize   uint64 // the memory's size when the instance closed

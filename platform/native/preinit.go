@@ -137,7 +137,7 @@ func (m *Module) makeImage(ctx context.Context, img *image, pre platform.Preinit
 		return fmt.Errorf("%w: %v", errNoImage, err)
 	}
 	defer inst.Close(context.WithoutCancel(ctx))
-	if !m.apply(inst, st, &m.cold) {
+	if !m.apply(inst, &m.cold) {
 		return fmt.Errorf("%w: data segment does not fit in memory", errNoImage)
 	}
 	res, err := inst.ExportedFunction(preinitExport).Call(rctx)
@@ -161,7 +161,7 @@ func (m *Module) makeImage(ctx context.Context, img *image, pre platform.Preinit
 	}
 	defer fresh.Close(context.WithoutCancel(ctx))
 	fst.finished.Store(true)
-	m.apply(fresh, fst, &m.cold)
+	m.apply(fresh, &m.cold)
 
 	mem, _ := inst.Memory().Read(0, inst.Memory().Size())
 	base, _ := fresh.Memory().Read(0, fresh.Memory().Size())
@@ -200,9 +200,8 @@ func allZero(b []byte) bool {
 
 // apply writes a start image over a fresh instance: the module's detached data, then
 // img's chunks and globals (for a cold start of a module with detached data, img is
-// m.cold, empty), after clearing what a warm buffer held. False if the memory cannot
-// grow to the image's size.
-func (m *Module) apply(inst api.Module, st *runState, img *image) bool {
+// m.cold, empty). False if the memory cannot grow to the image's size.
+func (m *Module) apply(inst api.Module, img *image) bool {
 	mem := inst.Memory()
 	if mem == nil {
 		return len(m.base) == 0 && len(img.chunks) == 0
@@ -222,12 +221,7 @@ func (m *Module) apply(inst api.Module, st *runState, img *image) bool {
 	if end > uint64(len(buf)) {
 		return false
 	}
-	if st.lm != nil {
-		st.lm.clearDirty()
-		if st.lm.fresh {
-			prefault(buf[:end])
-		}
-	}
+	prefault(buf[:end])
 	for _, layer := range [][]chunk{m.base, img.chunks} {
 		for _, c := range layer {
 			copy(buf[c.off:], c.data)
