@@ -138,3 +138,31 @@ func TestSaveLoadPreservesTree(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, uint64(2), fi.Sys().(*vfs.Stat).Nlink)
 }
+
+// A mapped load gives the same tree as a read one; the tree can be written, and
+// keeps its contents when the state file is truncated or rewritten under it.
+func TestLoadDirMapped(t *testing.T) {
+	dir := t.TempDir()
+	src := vfs.New(vfs.Options{})
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<16)
+	require.NoError(t, src.WriteFile("/big", big, 0o644))
+	require.NoError(t, src.WriteFile("/small", []byte("hi"), 0o600))
+	require.NoError(t, SaveDir(dir, src))
+
+	fsys, err := LoadDirMapped(dir, vfs.Options{})
+	require.NoError(t, err)
+	require.NoError(t, os.Truncate(filepath.Join(dir, StateFile), 0))
+	got, err := fsys.ReadFile("/big")
+	require.NoError(t, err)
+	require.Equal(t, big, got)
+	f, err := fsys.OpenFile("/big", os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteAt([]byte("XY"), 5)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	got, _ = fsys.ReadFile("/big")
+	require.Equal(t, "01234XY789", string(got[:10]))
+
+	_, err = LoadDirMapped(t.TempDir(), vfs.Options{})
+	require.ErrorIs(t, err, fs.ErrNotExist)
+}
