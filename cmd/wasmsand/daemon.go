@@ -207,13 +207,17 @@ func serveDaemon(stderr io.Writer) int {
 	defer os.Remove(path)
 	defer l.Close()
 	var mu sync.Mutex // one request at a time: each sets the process's cwd and environment
+	var running sync.WaitGroup
+	defer running.Wait() // (a request still being answered changes the environment)
 	timer := time.AfterFunc(idle, func() { l.Close() })
 	for {
 		conn, err := l.Accept()
 		if err != nil {
 			return 0
 		}
+		running.Add(1)
 		go func() {
+			defer running.Done()
 			defer conn.Close()
 			defer func() { _ = recover() }()
 			mu.Lock()

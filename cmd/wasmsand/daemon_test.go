@@ -19,6 +19,17 @@ import (
 // status, stdin, the caller's directory; requests at once are served one
 // after the other; the daemon ends once idle.
 func TestDaemon(t *testing.T) {
+	// The daemon sets this process's environment per request, and here its
+	// clients share the process: put the environment back for later tests.
+	saved := os.Environ()
+	t.Cleanup(func() {
+		os.Clearenv()
+		for _, kv := range saved {
+			if k, v, ok := cutEnv(kv); ok {
+				os.Setenv(k, v)
+			}
+		}
+	})
 	dir := t.TempDir()
 	t.Setenv("WASMSAND_DAEMON_SOCKET", filepath.Join(dir, "d.sock"))
 	t.Setenv("WASMSAND_DAEMON_IDLE", "1s")
