@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"net"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,15 +101,7 @@ func TestFastClient(t *testing.T) {
 		t.Skip("built without cgo: no C client")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "wasmsand")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	assets, err := filepath.Abs(filepath.Join("..", "..", "build", "assets"))
-	require.NoError(t, err)
-	if _, err := os.Stat(filepath.Join(assets, "manifest.json")); err != nil {
-		t.Skip("no built assets (make assets)")
-	}
+	bin, assets := builtCLI(t)
 	sock := filepath.Join(dir, "d.sock")
 	env := append(os.Environ(), "WASMSAND_DAEMON_SOCKET="+sock, "WASMSAND_DAEMON_IDLE=20s", "WASMSAND_ASSETS="+assets)
 	daemon := exec.Command(bin, "daemon")
@@ -131,10 +124,49 @@ func TestFastClient(t *testing.T) {
 	c.Stdin = strings.NewReader("line\n")
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
-	err = c.Run()
+	err := c.Run()
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit)
 	assert.Equal(t, 5, exit.ExitCode())
 	assert.Equal(t, "got line\nfrom host\n ff fe\n", out.String())
 	assert.Equal(t, "err\n", errb.String(), "Go did not start (no init trace)")
+}
+
+var built struct {
+	once     sync.Once
+	bin, err string
+}
+
+// builtCLI builds this command once for the tests that run it as a process, and
+// finds the built assets (skipping the test without them).
+func builtCLI(t *testing.T) (bin, assets string) {
+	t.Helper()
+	assets, err := filepath.Abs(filepath.Join("..", "..", "build", "assets"))
+	require.NoError(t, err)
+	if _, err := os.Stat(filepath.Join(assets, "manifest.json")); err != nil {
+		t.Skip("no built assets (make assets)")
+	}
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "wasmsand-cli-test-")
+		if err != nil {
+			built.err = err.Error()
+			return
+		}
+		built.bin = filepath.Join(dir, "wasmsand")
+		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Sprintf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != "" {
+		t.Fatal(built.err)
+	}
+	return built.bin, assets
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.bin != "" {
+		os.RemoveAll(filepath.Dir(built.bin))
+	}
+	os.Exit(code)
 }

@@ -42,6 +42,16 @@ const usage = `usage:
                                WASMSAND_DAEMON=1 they hand their work to it (started on
                                first use; it ends after $WASMSAND_DAEMON_IDLE, default 10m,
                                without work)
+  wasmsand worker --manifest FILE [--nats URL | --nats-listen ADDR] [--tools DIR] [--namespace NS]
+                 [--artifacts DIR] [--concurrency N] [--sign-key FILE] [--rate N]
+                 [--max-payload BYTES] [--audit FILE] [--policy FILE]
+                               serve a manifest's tools to agents over NATS (JSON-RPC,
+                               seed 000): each invocation in a fresh sandbox; without
+                               --nats an embedded server listens (default 127.0.0.1:4222)
+  wasmsand invoke [--nats URL] TOOL [--args JSON] [--artifact NAME=PATH]... [--user ID]
+                 [--session ID] [--timeout SECONDS] [--sign-key FILE]
+                               call a tool: its result on stdout, or its error on
+                               stderr (exit 1); status updates on stderr
   wasmsand mcp [options] [--listen ADDR [--token TOKEN]] [--shared]
                                serve sandboxes to agents over MCP: on stdin/stdout, or
                                streamable HTTP at http://ADDR/mcp (a token is required
@@ -156,8 +166,13 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	if sub == "daemon" {
+	switch sub {
+	case "daemon":
 		return serveDaemon(stderr)
+	case "worker":
+		return toolWorker(args[1:], stdout, stderr)
+	case "invoke":
+		return toolInvoke(args[1:], stdout, stderr)
 	}
 	if sub != "run" && sub != "shell" && sub != "run-wasm" && sub != "mcp" && sub != "serve" {
 		fmt.Fprintf(stderr, "wasmsand: unknown command %q\n%s", sub, usage)

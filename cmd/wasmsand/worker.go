@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/wasmsand/wasmsand/platform/assetsrc"
+	"github.com/wasmsand/wasmsand/policy"
+	"github.com/wasmsand/wasmsand/toolrt"
+)
+
+const workerUsage = `usage:
+  wasmsand worker --manifest FILE [--nats URL | --nats-listen ADDR] [--tools DIR]
+                  [--namespace NS] [--artifacts DIR] [--concurrency N] [--sign-key FILE]
+                  [--rate N] [--max-payload BYTES] [--audit FILE] [--policy FILE] [--assets DIR]
+      serve the manifest's tools over NATS, each invocation in a fresh sandbox; without
+      --nats an embedded NATS server listens on --nats-listen (default 127.0.0.1:4222)
+  wasmsand invoke [--nats URL] [--namespace NS] TOOL [--args JSON] [--artifact NAME=PATH]...
+                  [--user ID] [--session ID] [--timeout SECONDS] [--sign-key FILE]
+      call a tool: its result on stdout (exit 0), or its error on stderr (exit 1)
+`
+
+// toolWorker is `wasmsand worker`.
+func toolWorker(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("wasmsand worker", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	manifest := fl.String("manifest", "", "")
+	natsURL := fl.String("nats", "", "")
+	listen := fl.String("nats-listen", "127.0.0.1:4222", "")
+	tools := fl.String("tools", "", "")
+	ns := fl.String("namespace", "default", "")
+	artifacts := fl.String("artifacts", "", "")
+	conc := fl.Int("concurrency", 0, "")
+	keyFile := fl.String("sign-key", "", "")
+	ratePerMin := fl.Int("rate", 0, "")
+	maxPayload := fl.Int("max-payload", 1<<20, "")
+	auditFile := fl.String("audit", "", "")
+	policyFile := fl.String("policy", "", "")
+	assets := fl.String("assets", "", "")
+	if err := fl.Parse(args); err != nil || *manifest == "" || fl.NArg() > 0 {
+		if err == nil {
+			err = errors.New("--manifest FILE is required")
+		}
+		fmt.Fprintf(stderr, "wasmsand worker: %v\n%s", err, workerUsage)
+		return exitUsage
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	opt := toolrt.WorkerOptions{Manifest: *manifest, ToolsDir: *tools, Namespace: *ns, Concurrency: *conc,
+		RatePerMinute: *ratePerMin, MaxPayload: *maxPayload, Log: log}
+	if *artifacts != "" {
+		opt.Store = &toolrt.DirStore{Base: *artifacts}
+	}
+	if *keyFile != "" {
+		key, err := readKey(*keyFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand worker: --sign-key: %v\n", err)
+			return exitSetup
+		}
+		opt.Signer = &toolrt.Signer{Key: key}
+	}
+	if *policyFile != "" {
+		f, err := os.Open(*policyFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand worker: --policy: %v\n", err)
+			return exitSetup
+		}
+		p, err := policy.Parse(f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand worker: --policy %s: %v\n", *policyFile, err)
+			return exitSetup
+		}
+		opt.Policy = p
+	}
+	if *auditFile != "" {
+		f, err := os.OpenFile(*auditFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand worker: --audit: %v\n", err)
+			return exitSetup
+		}
+		defer f.Close()
+		opt.Audit = f
+	}
+	src := *assets
+	if src == "" {
+		src = assetsrc.Default()
+	}
+	if src != "" {
+		t, err := assetsrc.Open(context.Background(), src)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand worker: %v\n", err)
+			return exitSetup
+		}
+		opt.Assets = t
+	}
+	url := *natsURL
+	if url == "" {
+		s, err := toolrt.EmbeddedServer(*listen, "")
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand worker: %v\n", err)
+			return exitSetup
+		}
+		defer s.Shutdown()
+		url = s.ClientURL()
+		log.Info("embedded NATS server", "url", url)
+	}
+	nc, err := nats.Connect(url, nats.Name("wasmsand-worker"), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond),
+		nats.RetryOnFailedConnect(true),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { log.Warn("NATS connection lost", "err", err) }),
+		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("NATS reconnected", "url", c.ConnectedUrl()) }))
+	if err != nil {
+		fmt.Fprintf(stderr, "wasmsand worker: nats %s: %v\n", url, err)
+		return exitSetup
+	}
+	defer nc.Close()
+	opt.Conn = nc
+	w, err := toolrt.NewWorker(opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "wasmsand worker: %v\n", err)
+		return exitSetup
+	}
+	if err := w.Start(); err != nil {
+		fmt.Fprintf(stderr, "wasmsand worker: %v\n", err)
+		return exitSetup
+	}
+	log.Info("serving", "tools", len(w.Manifest().Tools), "namespace", *ns)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	<-sig
+	log.Info("draining")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := w.Stop(ctx); err != nil {
+		log.Error("drain", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// readKey reads a signing key: the file's bytes, without a final newline.
+func readKey(p string) ([]byte, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	b = []byte(strings.TrimRight(string(b), "\r\n"))
+	if len(b) < 16 {
+		return nil, errors.New("a key of at least 16 bytes is needed")
+	}
+	return b, nil
+}
+
+// toolInvoke is `wasmsand invoke`.
+func toolInvoke(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("wasmsand invoke", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	natsURL := fl.String("nats", "nats://127.0.0.1:4222", "")
+	ns := fl.String("namespace", "default", "")
+	argsJSON := fl.String("args", "{}", "")
+	user := fl.String("user", "", "")
+	session := fl.String("session", "", "")
+	timeout := fl.Float64("timeout", toolrt.DefaultTimeout, "")
+	keyFile := fl.String("sign-key", "", "")
+	var artifacts multiFlag
+	fl.Var(&artifacts, "artifact", "")
+	// flags may come after the tool's name
+	var tool string
+	rest := args
+	for {
+		if err := fl.Parse(rest); err != nil {
+			fmt.Fprintf(stderr, "wasmsand invoke: %v\n%s", err, workerUsage)
+			return exitUsage
+		}
+		if fl.NArg() == 0 {
+			break
+		}
+		if tool != "" {
+			fmt.Fprintf(stderr, "wasmsand invoke: one tool, not %q and %q\n%s", tool, fl.Arg(0), workerUsage)
+			return exitUsage
+		}
+		tool, rest = fl.Arg(0), fl.Args()[1:]
+	}
+	if tool == "" {
+		fmt.Fprintf(stderr, "wasmsand invoke: which tool?\n%s", workerUsage)
+		return exitUsage
+	}
+	var a any
+	if err := json.Unmarshal([]byte(*argsJSON), &a); err != nil {
+		fmt.Fprintf(stderr, "wasmsand invoke: --args: %v\n", err)
+		return exitUsage
+	}
+	opt := toolrt.InvokeOptions{UserID: *user, SessionID: *session, TimeoutSeconds: *timeout,
+		OnStatus: func(s string) { fmt.Fprintln(stderr, "status:", s) }}
+	for _, spec := range artifacts {
+		name, p, ok := strings.Cut(spec, "=")
+		if !ok || name == "" || p == "" {
+			fmt.Fprintf(stderr, "wasmsand invoke: --artifact %q: NAME=PATH\n", spec)
+			return exitUsage
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand invoke: --artifact: %v\n", err)
+			return exitSetup
+		}
+		if opt.Preload == nil {
+			opt.Preload = map[string][]byte{}
+		}
+		opt.Preload[filepath.Base(name)] = b
+	}
+	c := &toolrt.Client{Namespace: *ns}
+	if *keyFile != "" {
+		key, err := readKey(*keyFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand invoke: --sign-key: %v\n", err)
+			return exitSetup
+		}
+		c.Signer = &toolrt.Signer{Key: key}
+	}
+	nc, err := nats.Connect(*natsURL, nats.Name("wasmsand-invoke"), nats.Timeout(5*time.Second))
+	if err != nil {
+		fmt.Fprintf(stderr, "wasmsand invoke: nats %s: %v\n", *natsURL, err)
+		return exitSetup
+	}
+	defer nc.Close()
+	c.Conn = nc
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := c.Invoke(ctx, tool, a, opt)
+	if err != nil {
+		var eo *toolrt.ErrorObject
+		if errors.As(err, &eo) {
+			b, _ := json.Marshal(eo)
+			fmt.Fprintf(stderr, "wasmsand invoke: %s: %s\n%s\n", eo.Code, eo.Message, b)
+			return 1
+		}
+		fmt.Fprintf(stderr, "wasmsand invoke: %v\n", err)
+		return 1
+	}
+	b, _ := json.MarshalIndent(res, "", "  ")
+	fmt.Fprintf(stdout, "%s\n", b)
+	return 0
+}

@@ -1,0 +1,152 @@
+package toolrt
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nuid"
+)
+
+// Client invokes tools (the seed's SamRemoteExecutor): a request with a correlation
+// id, its status updates and its response on subjects of their own, the time limit
+// plus 10 s, and one retry of TOOL_NOT_AVAILABLE after a second.
+type Client struct {
+	Conn      *nats.Conn
+	Namespace string
+	Agent     string  // the clientId and the response subjects' agent token; default "wasmsand"
+	Signer    *Signer // signs requests, for workers that require it
+}
+
+// InvokeOptions are an invocation's parameters besides the tool and its arguments.
+type InvokeOptions struct {
+	UserID, SessionID string
+	ToolConfig        map[string]any
+	// Preload sends these files in the request itself (small inputs).
+	Preload map[string][]byte
+	// References name stored artifacts by parameter name.
+	References     map[string]ArtifactRef
+	TimeoutSeconds float64 // default DefaultTimeout
+	SandboxProfile string
+	OnStatus       func(text string)
+}
+
+// RetryDelay is how long the client waits before its one retry.
+var RetryDelay = time.Second
+
+// Invoke calls tool with args and waits for its result; a failed invocation's error
+// is an *ErrorObject (ErrNoWorker when no worker serves the tool).
+func (c *Client) Invoke(ctx context.Context, tool string, args any, opt InvokeOptions) (*Result, error) {
+	res, err := c.invoke(ctx, tool, args, opt)
+	var eo *ErrorObject
+	if errors.As(err, &eo) && eo.Retryable() {
+		select {
+		case <-time.After(RetryDelay):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		res, err = c.invoke(ctx, tool, args, opt)
+	}
+	return res, err
+}
+
+func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOptions) (*Result, error) {
+	agent := c.Agent
+	if agent == "" {
+		agent = "wasmsand"
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, fmt.Errorf("toolrt: args: %w", err)
+	}
+	if args == nil {
+		raw = json.RawMessage("{}")
+	}
+	limit := opt.TimeoutSeconds
+	if limit <= 0 {
+		limit = DefaultTimeout
+	}
+	id := nuid.Next()
+	p := RequestParams{TaskID: id, ToolName: tool, Args: raw, ToolConfig: opt.ToolConfig, AppName: agent,
+		UserID: opt.UserID, SessionID: opt.SessionID, ArtifactReferences: opt.References,
+		TimeoutSeconds: limit, SandboxProfile: opt.SandboxProfile}
+	if len(opt.Preload) > 0 {
+		p.PreloadedArtifacts = map[string]Preloaded{}
+		for name, data := range opt.Preload {
+			p.PreloadedArtifacts[name] = Preloaded{Filename: name, Content: base64.StdEncoding.EncodeToString(data)}
+		}
+	}
+	body, err := json.Marshal(Request{JSONRPC: "2.0", ID: id, Method: MethodInvoke, Params: p})
+	if err != nil {
+		return nil, err
+	}
+	subj := Subjects{c.Namespace}
+	respTo, statusTo := subj.Response(agent, id), subj.Status(agent, id)
+	replies := make(chan *nats.Msg, 4)
+	rsub, err := c.Conn.ChanSubscribe(respTo, replies)
+	if err != nil {
+		return nil, err
+	}
+	defer rsub.Unsubscribe()
+	if opt.OnStatus != nil {
+		ssub, err := c.Conn.Subscribe(statusTo, func(m *nats.Msg) {
+			var n StatusNote
+			if json.Unmarshal(m.Data, &n) == nil {
+				opt.OnStatus(n.Params.StatusText)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		defer ssub.Unsubscribe()
+	}
+	msg := nats.NewMsg(subj.Invoke(tool))
+	msg.Data = body
+	// the reply subject too: with no subscriber NATS answers at once with status 503
+	msg.Reply = respTo
+	msg.Header.Set(HeaderReplyTo, respTo)
+	msg.Header.Set(HeaderStatusTo, statusTo)
+	msg.Header.Set(HeaderClientID, agent)
+	if opt.UserID != "" {
+		msg.Header.Set(HeaderUserID, opt.UserID)
+	}
+	if c.Signer != nil {
+		c.Signer.Sign(msg)
+	}
+	if err := c.Conn.PublishMsg(msg); err != nil {
+		return nil, err
+	}
+	timer := time.NewTimer(time.Duration(limit*float64(time.Second)) + 10*time.Second)
+	defer timer.Stop()
+	for {
+		select {
+		case m := <-replies:
+			if len(m.Data) == 0 && m.Header.Get("Status") == "503" {
+				return nil, errorf(ErrNoWorker, "no worker serves tool %s", tool)
+			}
+			var r Response
+			if err := json.Unmarshal(m.Data, &r); err != nil {
+				return nil, fmt.Errorf("toolrt: bad response: %w", err)
+			}
+			if r.ID != id && r.ID != "" { // ("": a request the worker could not read)
+				continue
+			}
+			if r.Error != nil {
+				return nil, r.Error
+			}
+			if r.Result == nil {
+				return nil, errors.New("toolrt: a response with neither result nor error")
+			}
+			return r.Result, nil
+		case <-timer.C:
+			return nil, &ErrorObject{Code: ErrSandboxTimeout, Message: fmt.Sprintf("no response to %s within %v", tool, time.Duration(limit*float64(time.Second))+10*time.Second),
+				Data: map[string]any{"timed_out": true}}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,403 @@
+package toolrt
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/platform/assetsrc"
+)
+
+func TestParseManifest(t *testing.T) {
+	m, err := ParseManifest([]byte("version: 1\ntools:\n  echo:\n    module: tools.echo\n    function: echo\n  sh:\n    runtime: shell\n    command: cat\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "python", m.Tools["echo"].Runtime)
+	assert.Equal(t, "standard", m.Tools["echo"].SandboxProfile)
+	for doc, want := range map[string]string{
+		"version: 2\ntools: {}\n": "version must be 1",
+		"version: 1\ntools:\n  a:\n    module: m\n":                                   "tool a: function",
+		"version: 1\ntools:\n  a:\n    module: m\n    function: f\n    colour: red\n": "field colour not found",
+		"version: 1\ntools:\n  a:\n    runtime: ruby\n":                               `runtime "ruby"`,
+		"version: 1\ntools:\n  a.b:\n    module: m\n    function: f\n":                "subject token",
+		"version: 1\ntools:\n  a:\n    module: m\n    function: f\n    sandbox_profile: open\n": "sandbox_profile",
+		"version: 1\ntools:\n  a:\n    runtime: shell\n":                                        "command: required",
+		"version: 1\ntools:\n  a:\n    runtime: wasm\n    module: ../x.wasm\n":                  "relative to the tools directory",
+		"version: 1\ntools:\n  a:\n    module: m\n    function: f\n    sha256: abc\n":           "sha256",
+	} {
+		_, err := ParseManifest([]byte(doc))
+		if assert.Error(t, err, doc) {
+			assert.Contains(t, err.Error(), want, doc)
+		}
+	}
+}
+
+func TestDirStore(t *testing.T) {
+	ctx := context.Background()
+	st := &DirStore{Base: t.TempDir()}
+	s := Scope{Namespace: "ns", User: "u1", Session: "s1"}
+	m0, err := st.Save(ctx, s, "a.txt", []byte("one"), "text/plain")
+	require.NoError(t, err)
+	m1, err := st.Save(ctx, s, "a.txt", []byte("two"), "")
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 1}, []int{m0.Version, m1.Version})
+	assert.FileExists(t, filepath.Join(st.Base, "ns", "u1", "s1", "a.txt", "1.meta"))
+	b, m, err := st.Load(ctx, s, "a.txt", -1)
+	require.NoError(t, err)
+	assert.Equal(t, "two", string(b))
+	assert.Equal(t, 1, m.Version)
+	b, _, err = st.Load(ctx, s, "a.txt", 0)
+	require.NoError(t, err)
+	assert.Equal(t, "one", string(b))
+	_, _, err = st.Load(ctx, Scope{Namespace: "ns", User: "u1"}, "a.txt", -1)
+	assert.ErrorIs(t, err, ErrNoArtifact, "the user-wide scope is another place")
+	for _, bad := range []string{"../x", "a/b", "..", "", "x\x00"} {
+		_, err := st.Save(ctx, s, bad, nil, "")
+		assert.Error(t, err, bad)
+	}
+	_, err = st.Save(ctx, Scope{Namespace: "ns", User: "../../etc", Session: "s"}, "x", nil, "")
+	assert.Error(t, err)
+	// a changed file is caught by its sha256
+	require.NoError(t, os.WriteFile(filepath.Join(st.Base, "ns", "u1", "s1", "a.txt", "1"), []byte("tampered"), 0o644))
+	_, _, err = st.Load(ctx, s, "a.txt", 1)
+	assert.ErrorContains(t, err, "sha256")
+}
+
+// rig is an embedded NATS server, workers on a manifest, and a client.
+type rig struct {
+	t        *testing.T
+	url      string
+	dir      string
+	store    Store
+	assets   core.ToolSource
+	client   *Client
+	workers  []*Worker
+	audits   []*strings.Builder
+	auditMus []*sync.Mutex
+}
+
+func newRig(t *testing.T, manifest string, files map[string]string) *rig {
+	t.Helper()
+	src := assetsrc.Default()
+	if src == "" {
+		if d, _ := filepath.Abs("../build/assets"); d != "" {
+			if _, err := os.Stat(filepath.Join(d, "manifest.json")); err == nil {
+				src = d
+			}
+		}
+	}
+	if src == "" {
+		t.Skip("no built assets (make assets)")
+	}
+	tools, err := assetsrc.Open(context.Background(), src)
+	require.NoError(t, err)
+	s, err := EmbeddedServer("127.0.0.1:0", "")
+	require.NoError(t, err)
+	t.Cleanup(s.Shutdown)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.yaml"), []byte(manifest), 0o644))
+	for name, body := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+	}
+	r := &rig{t: t, url: s.ClientURL(), dir: dir, store: NewMemoryStore(), assets: tools}
+	r.client = &Client{Conn: r.conn(), Namespace: "test", Agent: "agent1"}
+	return r
+}
+
+func (r *rig) conn() *nats.Conn {
+	nc, err := nats.Connect(r.url)
+	require.NoError(r.t, err)
+	r.t.Cleanup(nc.Close)
+	return nc
+}
+
+func (r *rig) worker(mod func(*WorkerOptions)) *Worker {
+	a := &strings.Builder{}
+	mu := &sync.Mutex{}
+	opt := WorkerOptions{Manifest: filepath.Join(r.dir, "manifest.yaml"), Namespace: "test", Conn: r.conn(),
+		Store: r.store, Assets: r.assets, Audit: lockedWriter{mu, a}, Poll: 50 * time.Millisecond}
+	if mod != nil {
+		mod(&opt)
+	}
+	w, err := NewWorker(opt)
+	require.NoError(r.t, err)
+	require.NoError(r.t, w.Start())
+	r.t.Cleanup(func() { _ = w.Stop(context.Background()) })
+	r.workers, r.audits, r.auditMus = append(r.workers, w), append(r.audits, a), append(r.auditMus, mu)
+	return w
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *strings.Builder
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (r *rig) invoke(tool string, args any, opt InvokeOptions) (*Result, *ErrorObject) {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := r.client.Invoke(ctx, tool, args, opt)
+	if err != nil {
+		var eo *ErrorObject
+		require.True(r.t, errors.As(err, &eo), "not a protocol error: %v", err)
+		return nil, eo
+	}
+	return res, nil
+}
+
+const pyTools = `import time
+
+def echo_tool(message, ctx):
+    ctx.send_status("echoing")
+    ctx.save_artifact("echo.txt", message.upper(), mime_type="text/plain")
+    return {"echo": message, "user": ctx.user_id, "session": ctx.session_id, "key": ctx.get_config("key")}
+
+def count_lines(input_file, ctx):
+    return {"lines": len(ctx.load_artifact(input_file, as_text=True).splitlines())}
+
+def boom(ctx):
+    raise ValueError("invalid input format")
+
+def spin(ctx):
+    while True:
+        pass
+
+def fails(ctx):
+    return {"status": "error", "message": "nothing to do"}
+`
+
+func TestWorker(t *testing.T) {
+	sum := sha256.Sum256([]byte(pyTools))
+	manifest := `version: 1
+tools:
+  echo_tool: {module: example_tools, function: echo_tool, sha256: ` + hex.EncodeToString(sum[:]) + `}
+  count_lines: {module: example_tools, function: count_lines, sandbox_profile: restrictive}
+  boom: {module: example_tools, function: boom}
+  missing: {module: example_tools, function: nowhere}
+  spin: {module: example_tools, function: spin, timeout_seconds: 1}
+  fails: {module: example_tools, function: fails}
+  tampered: {module: example_tools, function: echo_tool, sha256: ` + strings.Repeat("0", 64) + `}
+  jq_tool: {runtime: shell, command: "jq -c '{n: (.x + 1)}'"}
+  plain: {runtime: shell, command: "echo not json; echo oops >&2; exit 3"}
+`
+	r := newRig(t, manifest, map[string]string{"example_tools.py": pyTools})
+	r.worker(nil)
+	ctx := context.Background()
+
+	var statuses []string
+	res, e := r.invoke("echo_tool", map[string]any{"message": "hi"}, InvokeOptions{UserID: "u1", SessionID: "s1",
+		ToolConfig: map[string]any{"key": "v"}, OnStatus: func(s string) { statuses = append(statuses, s) }})
+	require.Nil(t, e)
+	assert.JSONEq(t, `{"echo":"hi","user":"u1","session":"s1","key":"v"}`, string(res.ToolResult))
+	require.Len(t, res.CreatedArtifacts, 1)
+	assert.Equal(t, CreatedArtifact{Filename: "echo.txt", Version: 0, MimeType: "text/plain", SizeBytes: 2,
+		SHA256: res.CreatedArtifacts[0].SHA256}, res.CreatedArtifacts[0])
+	b, _, err := r.store.Load(ctx, Scope{"test", "u1", "s1"}, "echo.txt", -1)
+	require.NoError(t, err)
+	assert.Equal(t, "HI", string(b))
+	assert.Equal(t, []string{"echoing"}, statuses)
+
+	// by reference (the session's, else the user-wide one), and preloaded
+	_, err = r.store.Save(ctx, Scope{"test", "u1", ""}, "data.csv", []byte("a\nb\nc\n"), "text/csv")
+	require.NoError(t, err)
+	res, e = r.invoke("count_lines", map[string]any{"input_file": "data.csv"}, InvokeOptions{UserID: "u1", SessionID: "s1",
+		References: map[string]ArtifactRef{"input_file": {Filename: "data.csv"}}})
+	require.Nil(t, e)
+	assert.JSONEq(t, `{"lines":3}`, string(res.ToolResult))
+	res, e = r.invoke("count_lines", map[string]any{"input_file": "p.txt"}, InvokeOptions{Preload: map[string][]byte{"p.txt": []byte("x\ny\n")}})
+	require.Nil(t, e)
+	assert.JSONEq(t, `{"lines":2}`, string(res.ToolResult))
+	_, e = r.invoke("count_lines", map[string]any{"input_file": "x"}, InvokeOptions{UserID: "u1",
+		References: map[string]ArtifactRef{"input_file": {Filename: "../../etc/passwd"}}})
+	require.NotNil(t, e)
+	assert.Equal(t, ErrArtifact, e.Code)
+
+	for tool, code := range map[string]string{"boom": ErrExecution, "missing": ErrImport, "spin": ErrSandboxTimeout,
+		"fails": ErrTool, "tampered": ErrImport} {
+		_, e := r.invoke(tool, nil, InvokeOptions{})
+		if assert.NotNil(t, e, tool) {
+			assert.Equal(t, code, e.Code, "%s: %s", tool, e.Message)
+		}
+	}
+	_, e = r.invoke("boom", nil, InvokeOptions{})
+	assert.Equal(t, "Tool raised ValueError: invalid input format", e.Message)
+
+	res, e = r.invoke("jq_tool", map[string]any{"x": 1}, InvokeOptions{})
+	require.Nil(t, e)
+	assert.JSONEq(t, `{"n":2}`, string(res.ToolResult))
+	res, e = r.invoke("plain", nil, InvokeOptions{})
+	require.Nil(t, e)
+	assert.JSONEq(t, `{"stdout":"not json\n","stderr":"oops\n","exit_code":3}`, string(res.ToolResult))
+
+	start := time.Now()
+	_, e = r.invoke("nobody_serves_this", nil, InvokeOptions{})
+	require.NotNil(t, e)
+	assert.Equal(t, ErrNoWorker, e.Code)
+	assert.Less(t, time.Since(start), 5*time.Second, "told at once, not at the timeout")
+
+	// every invocation is in the audit log
+	r.auditMus[0].Lock()
+	log := r.audits[0].String()
+	r.auditMus[0].Unlock()
+	assert.Equal(t, 12, strings.Count(log, `"kind":"invocation"`), log)
+	assert.Contains(t, log, `"outcome":"SANDBOX_TIMEOUT"`)
+	assert.Contains(t, log, `"artifacts_loaded":[{"filename":"data.csv"`)
+}
+
+// A tool the manifest drops stops being served (TOOL_NOT_AVAILABLE, retried once by
+// the client); one it adds is served, without a restart.
+func TestManifestReload(t *testing.T) {
+	r := newRig(t, "version: 1\ntools:\n  a: {runtime: shell, command: 'echo 1'}\n", nil)
+	w := r.worker(nil)
+	res, e := r.invoke("a", nil, InvokeOptions{})
+	require.Nil(t, e)
+	assert.Equal(t, "1", string(res.ToolResult))
+	// a request arriving on the stale subscription (the manifest changed, the
+	// poll has not run): TOOL_NOT_AVAILABLE, and the worker unsubscribes
+	w.manifest.Store(&Manifest{Version: 1, Tools: map[string]Tool{}})
+	RetryDelay = 10 * time.Millisecond
+	_, e = r.invoke("a", nil, InvokeOptions{})
+	require.NotNil(t, e)
+	assert.Equal(t, ErrNoWorker, e.Code, "the retry finds no one: %s", e.Message)
+
+	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "manifest.yaml"),
+		[]byte("version: 1\ntools:\n  b: {runtime: shell, command: 'echo 2'}\n"), 0o644))
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, ok := w.Manifest().Tools["b"]; ok {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	res, e = r.invoke("b", nil, InvokeOptions{})
+	require.Nil(t, e)
+	assert.Equal(t, "2", string(res.ToolResult))
+	// a manifest that does not parse is refused; the last good one stays
+	require.NoError(t, os.WriteFile(filepath.Join(r.dir, "manifest.yaml"), []byte("version: 1\ntools:\n  c: {runtime: x}\n"), 0o644))
+	time.Sleep(300 * time.Millisecond)
+	res, e = r.invoke("b", nil, InvokeOptions{})
+	require.Nil(t, e)
+	assert.Equal(t, "2", string(res.ToolResult))
+}
+
+// Two workers share a tool's invocations.
+func TestWorkersShareLoad(t *testing.T) {
+	r := newRig(t, "version: 1\ntools:\n  a: {runtime: shell, command: 'echo ok'}\n", nil)
+	r.worker(nil)
+	r.worker(nil)
+	var wg sync.WaitGroup
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, e := r.invoke("a", nil, InvokeOptions{})
+			if assert.Nil(t, e) {
+				assert.JSONEq(t, `{"stdout":"ok\n","stderr":"","exit_code":0}`, string(res.ToolResult))
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range r.audits {
+		r.auditMus[i].Lock()
+		n := strings.Count(r.audits[i].String(), `"kind":"invocation"`)
+		r.auditMus[i].Unlock()
+		assert.Greater(t, n, 0, "worker %d served none of the 40", i)
+	}
+}
+
+// Signed requests only (forged, unsigned and replayed ones refused), a rate per
+// user, a bound on the payload.
+func TestWorkerGuards(t *testing.T) {
+	r := newRig(t, "version: 1\ntools:\n  a: {runtime: shell, command: 'echo ok'}\n", nil)
+	key := []byte("0123456789abcdef0123")
+	r.worker(func(o *WorkerOptions) {
+		o.Signer = &Signer{Key: key}
+		o.RatePerMinute = 3
+		o.MaxPayload = 4096
+	})
+	_, e := r.invoke("a", nil, InvokeOptions{UserID: "u"})
+	require.NotNil(t, e)
+	assert.Equal(t, ErrUnauthorized, e.Code)
+	r.client.Signer = &Signer{Key: []byte("not-the-key-at-all!!")}
+	_, e = r.invoke("a", nil, InvokeOptions{UserID: "u"})
+	require.NotNil(t, e)
+	assert.Equal(t, ErrUnauthorized, e.Code)
+	r.client.Signer = &Signer{Key: key}
+	_, e = r.invoke("a", nil, InvokeOptions{UserID: "u"})
+	require.Nil(t, e)
+
+	// a replay of a signed request, or one redirected elsewhere
+	nc := r.conn()
+	replies := make(chan *nats.Msg, 4)
+	sub, err := nc.ChanSubscribe("test.a2a.v1.sam_remote_tool.response.x.>", replies)
+	require.NoError(t, err)
+	defer sub.Unsubscribe()
+	body, _ := json.Marshal(Request{JSONRPC: "2.0", ID: "t1", Method: MethodInvoke, Params: RequestParams{TaskID: "t1", ToolName: "a", UserID: "v"}})
+	msg := nats.NewMsg(Subjects{"test"}.Invoke("a"))
+	msg.Data = body
+	msg.Header.Set(HeaderReplyTo, Subjects{"test"}.Response("x", "t1"))
+	(&Signer{Key: key}).Sign(msg)
+	for i := 0; i < 2; i++ {
+		require.NoError(t, nc.PublishMsg(msg))
+		select {
+		case m := <-replies:
+			var resp Response
+			require.NoError(t, json.Unmarshal(m.Data, &resp))
+			if i == 0 {
+				assert.Nil(t, resp.Error)
+			} else if assert.NotNil(t, resp.Error) {
+				assert.Equal(t, ErrUnauthorized, resp.Error.Code)
+				assert.Contains(t, resp.Error.Message, "already received")
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("no response")
+		}
+	}
+	msg.Header.Set(HeaderReplyTo, Subjects{"test"}.Response("x", "other"))
+	msg.Data = []byte(strings.Replace(string(body), "t1", "t2", -1))
+	require.NoError(t, nc.PublishMsg(msg))
+	select {
+	case m := <-replies:
+		var resp Response
+		require.NoError(t, json.Unmarshal(m.Data, &resp))
+		if assert.NotNil(t, resp.Error) {
+			assert.Equal(t, "UNAUTHORIZED: bad signature", resp.Error.Error())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no response")
+	}
+
+	// u has used 1 of its 3; v 1
+	for i := 0; i < 2; i++ {
+		_, e = r.invoke("a", nil, InvokeOptions{UserID: "u"})
+		require.Nil(t, e)
+	}
+	_, e = r.invoke("a", nil, InvokeOptions{UserID: "u"})
+	require.NotNil(t, e)
+	assert.Equal(t, ErrRateLimited, e.Code)
+	_, e = r.invoke("a", nil, InvokeOptions{UserID: "w"})
+	assert.Nil(t, e, "another user has a rate of its own")
+
+	_, e = r.invoke("a", nil, InvokeOptions{UserID: "z", Preload: map[string][]byte{"big": make([]byte, 8192)}})
+	require.NotNil(t, e)
+	assert.Equal(t, ErrInvalidRequest, e.Code)
+}
