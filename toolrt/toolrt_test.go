@@ -27,11 +27,11 @@ func TestParseManifest(t *testing.T) {
 	assert.Equal(t, "python", m.Tools["echo"].Runtime)
 	assert.Equal(t, "standard", m.Tools["echo"].SandboxProfile)
 	for doc, want := range map[string]string{
-		"version: 2\ntools: {}\n": "version must be 1",
-		"version: 1\ntools:\n  a:\n    module: m\n":                                   "tool a: function",
-		"version: 1\ntools:\n  a:\n    module: m\n    function: f\n    colour: red\n": "field colour not found",
-		"version: 1\ntools:\n  a:\n    runtime: ruby\n":                               `runtime "ruby"`,
-		"version: 1\ntools:\n  a.b:\n    module: m\n    function: f\n":                "subject token",
+		"version: 2\ntools: {}\n":                                                               "version must be 1",
+		"version: 1\ntools:\n  a:\n    module: m\n":                                             "tool a: function",
+		"version: 1\ntools:\n  a:\n    module: m\n    function: f\n    colour: red\n":           "field colour not found",
+		"version: 1\ntools:\n  a:\n    runtime: ruby\n":                                         `runtime "ruby"`,
+		"version: 1\ntools:\n  a.b:\n    module: m\n    function: f\n":                          "subject token",
 		"version: 1\ntools:\n  a:\n    module: m\n    function: f\n    sandbox_profile: open\n": "sandbox_profile",
 		"version: 1\ntools:\n  a:\n    runtime: shell\n":                                        "command: required",
 		"version: 1\ntools:\n  a:\n    runtime: wasm\n    module: ../x.wasm\n":                  "relative to the tools directory",

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
-	"net"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"

@@ -64,7 +64,7 @@ tools:
 	out, errOut, code := invoke("echo_tool", "--args", `{"message":"hi"}`, "--artifact", "in.txt=in.txt", "--user", "alice")
 	require.Equal(t, 0, code, errOut)
 	var res struct {
-		ToolResult       map[string]string `json:"tool_result"`
+		ToolResult       map[string]string           `json:"tool_result"`
 		CreatedArtifacts []struct{ Filename string } `json:"created_artifacts"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &res), out)
