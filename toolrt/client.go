@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nuid"
 )
 
@@ -20,6 +21,10 @@ type Client struct {
 	Namespace string
 	Agent     string  // the clientId and the response subjects' agent token; default "wasmsand"
 	Signer    *Signer // signs requests, for workers that require it
+	// Durable publishes to the tools' JetStream work queue (workers started with
+	// Durable): a request waits there for a worker, so no one serving the tool is
+	// not an error until the time limit.
+	Durable bool
 }
 
 // InvokeOptions are an invocation's parameters besides the tool and its arguments.
@@ -105,9 +110,13 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 		defer ssub.Unsubscribe()
 	}
 	msg := nats.NewMsg(subj.Invoke(tool))
+	if c.Durable {
+		msg.Subject = subj.Queue(tool)
+	} else {
+		// the reply subject too: with no subscriber NATS answers at once with status 503
+		msg.Reply = respTo
+	}
 	msg.Data = body
-	// the reply subject too: with no subscriber NATS answers at once with status 503
-	msg.Reply = respTo
 	msg.Header.Set(HeaderReplyTo, respTo)
 	msg.Header.Set(HeaderStatusTo, statusTo)
 	msg.Header.Set(HeaderClientID, agent)
@@ -117,7 +126,18 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 	if c.Signer != nil {
 		c.Signer.Sign(msg)
 	}
-	if err := c.Conn.PublishMsg(msg); err != nil {
+	if c.Durable {
+		js, err := jetstream.New(c.Conn)
+		if err != nil {
+			return nil, err
+		}
+		pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err = js.PublishMsg(pctx, msg, jetstream.WithMsgID(id))
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("toolrt: durable queue: %w", err)
+		}
+	} else if err := c.Conn.PublishMsg(msg); err != nil {
 		return nil, err
 	}
 	timer := time.NewTimer(time.Duration(limit*float64(time.Second)) + 10*time.Second)

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -400,4 +402,69 @@ func TestWorkerGuards(t *testing.T) {
 	_, e = r.invoke("a", nil, InvokeOptions{UserID: "z", Preload: map[string][]byte{"big": make([]byte, 8192)}})
 	require.NotNil(t, e)
 	assert.Equal(t, ErrInvalidRequest, e.Code)
+}
+
+// Durable mode: 1,000 invocations through the JetStream work queue, two workers, one
+// of them killed halfway (its connection dropped with jobs in hand): every invocation
+// is answered, and exactly once.
+func TestDurableWorkerKilled(t *testing.T) {
+	r := newRig(t, "version: 1\ntools:\n  a: {runtime: shell, command: 'read -r x; echo \"$x\"'}\n", nil)
+	js, err := EmbeddedServer("127.0.0.1:0", t.TempDir())
+	require.NoError(t, err)
+	t.Cleanup(js.Shutdown)
+	r.url = js.ClientURL()
+	r.client = &Client{Conn: r.conn(), Namespace: "test", Agent: "agent1", Durable: true}
+	durable := func(o *WorkerOptions) { o.Durable, o.AckWait, o.Concurrency = true, time.Second, 4 }
+	victim := r.worker(durable)
+	r.worker(durable)
+
+	var mu sync.Mutex
+	answers := map[string]int{}
+	watch := r.conn()
+	sub, err := watch.Subscribe("test.a2a.v1.sam_remote_tool.response.>", func(m *nats.Msg) {
+		var resp Response
+		if json.Unmarshal(m.Data, &resp) == nil {
+			mu.Lock()
+			answers[resp.ID]++
+			mu.Unlock()
+		}
+	})
+	require.NoError(t, err)
+	defer sub.Unsubscribe()
+	require.NoError(t, watch.Flush())
+
+	const n = 1000
+	var wg sync.WaitGroup
+	var failed, answered atomic.Int32
+	killed := make(chan struct{})
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			defer cancel()
+			res, err := r.client.Invoke(ctx, "a", i, InvokeOptions{TimeoutSeconds: 30})
+			if err != nil || string(res.ToolResult) != strconv.Itoa(i) {
+				failed.Add(1)
+				return
+			}
+			if answered.Add(1) == n/2 {
+				close(killed)
+			}
+		}()
+	}
+	<-killed
+	victim.opt.Conn.Close() // (its sandboxes finish, their answers and acks go nowhere)
+	wg.Wait()
+	assert.Zero(t, failed.Load())
+	require.NoError(t, watch.Flush())
+	time.Sleep(200 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Len(t, answers, n)
+	for id, c := range answers {
+		if c != 1 {
+			t.Errorf("task %s answered %d times", id, c)
+		}
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/policy"
@@ -43,6 +44,11 @@ type WorkerOptions struct {
 	Log           *slog.Logger
 	Poll          time.Duration // how often the manifest is checked; default 2s
 	Queue         string        // the queue group workers share; default "wasmsand-workers"
+	// Durable takes invocations from a JetStream work queue (see durable.go): a job
+	// survives the worker that was running it.
+	Durable  bool
+	AckWait  time.Duration // a durable job goes to another worker this long after its worker died; default 30s
+	Replicas int           // of the durable queue and its bucket (a cluster: 3)
 }
 
 // Worker serves the tools of a manifest: one queue subscription per tool, each
@@ -53,8 +59,11 @@ type Worker struct {
 	manifest atomic.Pointer[Manifest]
 	mstamp   string // the manifest file's size and mtime when loaded
 
-	mu   sync.Mutex
-	subs map[string]*nats.Subscription
+	mu        sync.Mutex
+	subs      map[string]*nats.Subscription
+	consumers map[string]jetstream.ConsumeContext
+	js        jetstream.JetStream
+	kv        jetstream.KeyValue
 
 	sem     chan struct{}
 	running sync.WaitGroup
@@ -91,7 +100,10 @@ func NewWorker(opt WorkerOptions) (*Worker, error) {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	w := &Worker{opt: opt, subj: Subjects{opt.Namespace}, subs: map[string]*nats.Subscription{},
+	if opt.AckWait <= 0 {
+		opt.AckWait = 30 * time.Second
+	}
+	w := &Worker{opt: opt, subj: Subjects{opt.Namespace}, subs: map[string]*nats.Subscription{}, consumers: map[string]jetstream.ConsumeContext{},
 		sem: make(chan struct{}, opt.Concurrency), stop: make(chan struct{}), seen: newReplayGuard()}
 	if opt.RatePerMinute > 0 {
 		w.limits = newRateLimits(opt.RatePerMinute)
@@ -124,6 +136,14 @@ func (w *Worker) Manifest() *Manifest { return w.manifest.Load() }
 
 // Start subscribes to the manifest's tools and watches the manifest.
 func (w *Worker) Start() error {
+	if w.opt.Durable {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := w.durable(ctx)
+		cancel()
+		if err != nil {
+			return err
+		}
+	}
 	if err := w.sync(w.manifest.Load()); err != nil {
 		return err
 	}
@@ -142,7 +162,26 @@ func (w *Worker) sync(m *Manifest) error {
 			w.opt.Log.Info("tool removed", "tool", name)
 		}
 	}
+	for name, c := range w.consumers {
+		if _, ok := m.Tools[name]; !ok {
+			c.Stop()
+			delete(w.consumers, name)
+			w.opt.Log.Info("tool removed", "tool", name)
+		}
+	}
 	for name := range m.Tools {
+		if w.opt.Durable {
+			if _, ok := w.consumers[name]; ok {
+				continue
+			}
+			c, err := w.consume(name)
+			if err != nil {
+				return fmt.Errorf("toolrt: durable consumer of %s: %w", name, err)
+			}
+			w.consumers[name] = c
+			w.opt.Log.Info("tool added", "tool", name, "subject", w.subj.Queue(name))
+			continue
+		}
 		if _, ok := w.subs[name]; ok {
 			continue
 		}
@@ -200,6 +239,10 @@ func (w *Worker) Stop(ctx context.Context) error {
 		_ = sub.Unsubscribe()
 		delete(w.subs, name)
 	}
+	for name, c := range w.consumers {
+		c.Stop()
+		delete(w.consumers, name)
+	}
 	w.mu.Unlock()
 	done := make(chan struct{})
 	go func() { w.running.Wait(); close(done) }()
@@ -220,82 +263,76 @@ func (w *Worker) receive(tool string, msg *nats.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
 				w.opt.Log.Error("invocation panicked", "tool", tool, "panic", r)
-				w.reply(msg, "", &Response{Error: errorf(ErrInternal, "the worker failed: %v", r)})
+				w.reply(msg, &Response{Error: errorf(ErrInternal, "the worker failed: %v", r)})
 			}
 		}()
-		w.handle(tool, msg)
+		w.reply(msg, w.handle(tool, msg, nil))
 	}()
 }
 
-func (w *Worker) handle(tool string, msg *nats.Msg) {
+// answered is how a durable worker finds the response to a task already answered
+// (a redelivered job): nil in core mode.
+type answered func(taskID string) *Response
+
+// handle checks and runs one invocation and returns its response.
+func (w *Worker) handle(tool string, msg *nats.Msg, done answered) *Response {
 	start := time.Now()
 	if len(msg.Data) > w.opt.MaxPayload {
-		w.reply(msg, "", &Response{Error: errorf(ErrInvalidRequest, "request of %d bytes: the limit is %d", len(msg.Data), w.opt.MaxPayload)})
-		return
+		return &Response{Error: errorf(ErrInvalidRequest, "request of %d bytes: the limit is %d", len(msg.Data), w.opt.MaxPayload)}
 	}
 	var req Request
 	if err := json.Unmarshal(msg.Data, &req); err != nil {
-		w.reply(msg, "", &Response{Error: errorf(ErrInvalidRequest, "not a JSON-RPC request: %v", err)})
-		return
+		return &Response{Error: errorf(ErrInvalidRequest, "not a JSON-RPC request: %v", err)}
 	}
 	p := &req.Params
 	if p.TaskID == "" {
 		p.TaskID = req.ID
 	}
-	fail := func(e *ErrorObject) {
+	fail := func(e *ErrorObject) *Response {
 		w.audit(auditRecord{Kind: "invocation", TaskID: p.TaskID, Tool: tool, User: p.UserID, Session: p.SessionID,
 			Client: msg.Header.Get(HeaderClientID), Outcome: e.Code, DurationMs: time.Since(start).Milliseconds()})
-		w.reply(msg, req.ID, &Response{Error: e})
+		return &Response{ID: req.ID, Error: e}
 	}
 	switch {
 	case req.JSONRPC != "2.0" || req.Method != MethodInvoke:
-		fail(errorf(ErrInvalidRequest, "want jsonrpc 2.0 and method %s", MethodInvoke))
-		return
+		return fail(errorf(ErrInvalidRequest, "want jsonrpc 2.0 and method %s", MethodInvoke))
 	case p.ToolName != tool:
-		fail(errorf(ErrInvalidRequest, "tool_name %q does not match the subject's tool %q", p.ToolName, tool))
-		return
+		return fail(errorf(ErrInvalidRequest, "tool_name %q does not match the subject's tool %q", p.ToolName, tool))
 	case p.TaskID == "":
-		fail(errorf(ErrInvalidRequest, "no task_id (nor id)"))
-		return
+		return fail(errorf(ErrInvalidRequest, "no task_id (nor id)"))
 	}
 	if u := msg.Header.Get(HeaderUserID); u != "" && p.UserID != "" && u != p.UserID {
-		fail(errorf(ErrInvalidRequest, "the userId header and params.user_id differ"))
-		return
+		return fail(errorf(ErrInvalidRequest, "the userId header and params.user_id differ"))
 	} else if p.UserID == "" {
 		p.UserID = u
 	}
 	if s := w.opt.Signer; s != nil {
 		if err := s.Verify(msg); err != nil {
-			fail(errorf(ErrUnauthorized, "%v", err))
-			return
-		}
-		if !w.seen.first(p.TaskID, s.maxSkew()) {
-			fail(errorf(ErrUnauthorized, "task %s was already received (a replay?)", p.TaskID))
-			return
+			return fail(errorf(ErrUnauthorized, "%v", err))
 		}
 	}
+	if done != nil {
+		// a job delivered again (its worker died, or a replay): the answer it got
+		if r := done(req.ID); r != nil && req.ID != "" {
+			return r
+		}
+	} else if s := w.opt.Signer; s != nil && !w.seen.first(p.TaskID, s.maxSkew()) {
+		return fail(errorf(ErrUnauthorized, "task %s was already received (a replay?)", p.TaskID))
+	}
 	if w.limits != nil && !w.limits.allow(p.UserID) {
-		fail(errorf(ErrRateLimited, "user %q is over %d invocations a minute", p.UserID, w.opt.RatePerMinute))
-		return
+		return fail(errorf(ErrRateLimited, "user %q is over %d invocations a minute", p.UserID, w.opt.RatePerMinute))
 	}
 	t, ok := w.manifest.Load().Tools[tool]
 	if !ok {
 		// A stale subscription (the manifest dropped the tool): stop taking its
 		// requests; the client retries, reaching a worker that has it.
-		w.mu.Lock()
-		if sub := w.subs[tool]; sub != nil {
-			_ = sub.Unsubscribe()
-			delete(w.subs, tool)
-		}
-		w.mu.Unlock()
-		fail(errorf(ErrToolNotAvailable, "tool %s is not served here any more", tool))
-		return
+		w.unsubscribe(tool)
+		return fail(errorf(ErrToolNotAvailable, "tool %s is not served here any more", tool))
 	}
 	select {
 	case w.sem <- struct{}{}:
 	case <-w.stop:
-		fail(errorf(ErrToolNotAvailable, "the worker is stopping"))
-		return
+		return fail(errorf(ErrToolNotAvailable, "the worker is stopping"))
 	}
 	defer func() { <-w.sem }()
 	statusTo := msg.Header.Get(HeaderStatusTo)
@@ -316,28 +353,47 @@ func (w *Worker) handle(tool string, msg *nats.Msg) {
 	}
 	w.audit(rec)
 	if e != nil {
-		w.reply(msg, req.ID, &Response{Error: e})
-		return
+		return &Response{ID: req.ID, Error: e}
 	}
-	w.reply(msg, req.ID, &Response{Result: res})
+	return &Response{ID: req.ID, Result: res}
 }
 
 // reply publishes the response to the request's replyTo (or its NATS reply subject).
-func (w *Worker) reply(msg *nats.Msg, id string, r *Response) {
+func (w *Worker) reply(msg *nats.Msg, r *Response) error {
 	to := msg.Header.Get(HeaderReplyTo)
 	if to == "" {
 		to = msg.Reply
 	}
 	if to == "" {
-		return
+		return nil
 	}
-	r.JSONRPC, r.ID = "2.0", id
+	err := w.opt.Conn.Publish(to, encodeResponse(r))
+	if err != nil {
+		w.opt.Log.Error("response not published", "to", to, "err", err)
+	}
+	return err
+}
+
+func encodeResponse(r *Response) []byte {
+	r.JSONRPC = "2.0"
 	b, err := json.Marshal(r)
 	if err != nil {
-		b, _ = json.Marshal(Response{JSONRPC: "2.0", ID: id, Error: errorf(ErrInternal, "response not encodable: %v", err)})
+		b, _ = json.Marshal(Response{JSONRPC: "2.0", ID: r.ID, Error: errorf(ErrInternal, "response not encodable: %v", err)})
 	}
-	if err := w.opt.Conn.Publish(to, b); err != nil {
-		w.opt.Log.Error("response not published", "to", to, "err", err)
+	return b
+}
+
+// unsubscribe stops taking a tool's requests.
+func (w *Worker) unsubscribe(tool string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if sub := w.subs[tool]; sub != nil {
+		_ = sub.Unsubscribe()
+		delete(w.subs, tool)
+	}
+	if c := w.consumers[tool]; c != nil {
+		c.Stop()
+		delete(w.consumers, tool)
 	}
 }
 

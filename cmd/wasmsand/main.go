@@ -44,12 +44,13 @@ const usage = `usage:
                                without work)
   wasmsand worker --manifest FILE [--nats URL | --nats-listen ADDR] [--tools DIR] [--namespace NS]
                  [--artifacts DIR] [--concurrency N] [--sign-key FILE] [--rate N]
-                 [--max-payload BYTES] [--audit FILE] [--policy FILE]
+                 [--max-payload BYTES] [--audit FILE] [--policy FILE] [--durable]
                                serve a manifest's tools to agents over NATS (JSON-RPC,
                                seed 000): each invocation in a fresh sandbox; without
-                               --nats an embedded server listens (default 127.0.0.1:4222)
+                               --nats an embedded server listens (default 127.0.0.1:4222);
+                               --durable: through a JetStream work queue
   wasmsand invoke [--nats URL] TOOL [--args JSON] [--artifact NAME=PATH]... [--user ID]
-                 [--session ID] [--timeout SECONDS] [--sign-key FILE]
+                 [--session ID] [--timeout SECONDS] [--sign-key FILE] [--durable]
                                call a tool: its result on stdout, or its error on
                                stderr (exit 1); status updates on stderr
   wasmsand mcp [options] [--listen ADDR [--token TOKEN]] [--shared]

@@ -23,13 +23,15 @@ import (
 )
 
 const workerUsage = `usage:
-  wasmsand worker --manifest FILE [--nats URL | --nats-listen ADDR] [--tools DIR]
+  wasmsand worker --manifest FILE [--nats URL | --nats-listen ADDR [--nats-store DIR]] [--tools DIR]
                   [--namespace NS] [--artifacts DIR] [--concurrency N] [--sign-key FILE]
                   [--rate N] [--max-payload BYTES] [--audit FILE] [--policy FILE] [--assets DIR]
+                  [--durable [--ack-wait DURATION]]
       serve the manifest's tools over NATS, each invocation in a fresh sandbox; without
-      --nats an embedded NATS server listens on --nats-listen (default 127.0.0.1:4222)
+      --nats an embedded NATS server listens on --nats-listen (default 127.0.0.1:4222);
+      --durable takes them from a JetStream work queue (a job outlives its worker)
   wasmsand invoke [--nats URL] [--namespace NS] TOOL [--args JSON] [--artifact NAME=PATH]...
-                  [--user ID] [--session ID] [--timeout SECONDS] [--sign-key FILE]
+                  [--user ID] [--session ID] [--timeout SECONDS] [--sign-key FILE] [--durable]
       call a tool: its result on stdout (exit 0), or its error on stderr (exit 1)
 `
 
@@ -50,6 +52,9 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	auditFile := fl.String("audit", "", "")
 	policyFile := fl.String("policy", "", "")
 	assets := fl.String("assets", "", "")
+	durable := fl.Bool("durable", false, "")
+	store := fl.String("nats-store", "", "")
+	ackWait := fl.Duration("ack-wait", 30*time.Second, "")
 	if err := fl.Parse(args); err != nil || *manifest == "" || fl.NArg() > 0 {
 		if err == nil {
 			err = errors.New("--manifest FILE is required")
@@ -59,7 +64,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	opt := toolrt.WorkerOptions{Manifest: *manifest, ToolsDir: *tools, Namespace: *ns, Concurrency: *conc,
-		RatePerMinute: *ratePerMin, MaxPayload: *maxPayload, Log: log}
+		RatePerMinute: *ratePerMin, MaxPayload: *maxPayload, Log: log, Durable: *durable, AckWait: *ackWait}
 	if *artifacts != "" {
 		opt.Store = &toolrt.DirStore{Base: *artifacts}
 	}
@@ -108,7 +113,17 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	}
 	url := *natsURL
 	if url == "" {
-		s, err := toolrt.EmbeddedServer(*listen, "")
+		// JetStream (durable mode's queue) keeps its data in --nats-store, by
+		// default in the user's cache directory
+		dir := *store
+		if dir == "" && *durable {
+			base, err := os.UserCacheDir()
+			if err != nil {
+				base = os.TempDir()
+			}
+			dir = filepath.Join(base, "wasmsand", "nats")
+		}
+		s, err := toolrt.EmbeddedServer(*listen, dir)
 		if err != nil {
 			fmt.Fprintf(stderr, "wasmsand worker: %v\n", err)
 			return exitSetup
@@ -174,6 +189,7 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 	session := fl.String("session", "", "")
 	timeout := fl.Float64("timeout", toolrt.DefaultTimeout, "")
 	keyFile := fl.String("sign-key", "", "")
+	durableInvoke := fl.Bool("durable", false, "")
 	var artifacts multiFlag
 	fl.Var(&artifacts, "artifact", "")
 	// flags may come after the tool's name
@@ -220,7 +236,7 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 		}
 		opt.Preload[filepath.Base(name)] = b
 	}
-	c := &toolrt.Client{Namespace: *ns}
+	c := &toolrt.Client{Namespace: *ns, Durable: *durableInvoke}
 	if *keyFile != "" {
 		key, err := readKey(*keyFile)
 		if err != nil {
