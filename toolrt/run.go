@@ -192,16 +192,23 @@ func (w *Worker) run(name string, t Tool, req *Request, status func(string)) (*R
 }
 
 func (w *Worker) scope(p *RequestParams, session string) Scope {
-	ns := w.opt.Namespace
-	if ns == "" {
-		ns = "default"
+	return ScopeFor(w.opt.Namespace, p.UserID, session)
+}
+
+// ScopeFor is where a worker of namespace keeps a user's artifacts (session "": the
+// user-wide ones); a client storing inputs by reference uses it too.
+func ScopeFor(namespace, user, session string) Scope {
+	if namespace = strings.ReplaceAll(strings.Trim(namespace, "/"), "/", "_"); namespace == "" {
+		namespace = "default"
 	}
-	user := p.UserID
 	if user == "" {
 		user = "anonymous"
 	}
-	return Scope{Namespace: strings.ReplaceAll(strings.Trim(ns, "/"), "/", "_"), User: user, Session: session}
+	return Scope{Namespace: namespace, User: user, Session: session}
 }
+
+// ArtifactBucket is the JetStream object store of a namespace's artifacts.
+func ArtifactBucket(namespace string) string { return Subjects{namespace}.streamName() + "_ARTIFACTS" }
 
 // inputs writes the request's artifacts into input/: preloaded ones decoded,
 // referenced ones loaded from the session's scope, else the user-wide one.

@@ -468,3 +468,48 @@ func TestDurableWorkerKilled(t *testing.T) {
 		}
 	}
 }
+
+// The JetStream object store keeps versions as the directory store does; two stores
+// (two workers) saving the same artifact at once get distinct versions.
+func TestNATSStore(t *testing.T) {
+	s, err := EmbeddedServer("127.0.0.1:0", t.TempDir())
+	require.NoError(t, err)
+	defer s.Shutdown()
+	ctx := context.Background()
+	open := func() *NATSStore {
+		nc, err := nats.Connect(s.ClientURL())
+		require.NoError(t, err)
+		t.Cleanup(nc.Close)
+		st, err := NewNATSStore(ctx, nc, "ART", 1)
+		require.NoError(t, err)
+		return st
+	}
+	a, b := open(), open()
+	sc := Scope{Namespace: "ns", User: "u", Session: "s"}
+	var wg sync.WaitGroup
+	for i := 0; i < 10; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := a
+			if i%2 == 1 {
+				st = b
+			}
+			_, err := st.Save(ctx, sc, "r.txt", []byte(strconv.Itoa(i)), "text/plain")
+			assert.NoError(t, err)
+		}()
+	}
+	wg.Wait()
+	vs, err := a.Versions(ctx, sc, "r.txt")
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, vs)
+	data, m, err := b.Load(ctx, sc, "r.txt", -1)
+	require.NoError(t, err)
+	assert.Equal(t, 9, m.Version)
+	assert.Equal(t, "text/plain", m.MimeType)
+	assert.Len(t, data, 1)
+	_, _, err = a.Load(ctx, Scope{Namespace: "ns", User: "u"}, "r.txt", -1)
+	assert.ErrorIs(t, err, ErrNoArtifact)
+	_, err = a.Save(ctx, sc, "../x", nil, "")
+	assert.Error(t, err)
+}

@@ -26,12 +26,15 @@ const workerUsage = `usage:
   wasmsand worker --manifest FILE [--nats URL | --nats-listen ADDR [--nats-store DIR]] [--tools DIR]
                   [--namespace NS] [--artifacts DIR] [--concurrency N] [--sign-key FILE]
                   [--rate N] [--max-payload BYTES] [--audit FILE] [--policy FILE] [--assets DIR]
-                  [--durable [--ack-wait DURATION]]
+                  [--durable [--ack-wait DURATION]] [--artifact-store nats]
       serve the manifest's tools over NATS, each invocation in a fresh sandbox; without
       --nats an embedded NATS server listens on --nats-listen (default 127.0.0.1:4222);
-      --durable takes them from a JetStream work queue (a job outlives its worker)
+      --durable takes them from a JetStream work queue (a job outlives its worker);
+      --artifact-store nats keeps artifacts in a JetStream object store (else --artifacts
+      DIR, else memory); invoke then sends its --artifact files by reference
   wasmsand invoke [--nats URL] [--namespace NS] TOOL [--args JSON] [--artifact NAME=PATH]...
                   [--user ID] [--session ID] [--timeout SECONDS] [--sign-key FILE] [--durable]
+                  [--artifact-store nats]
       call a tool: its result on stdout (exit 0), or its error on stderr (exit 1)
 `
 
@@ -55,6 +58,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	durable := fl.Bool("durable", false, "")
 	store := fl.String("nats-store", "", "")
 	ackWait := fl.Duration("ack-wait", 30*time.Second, "")
+	artifactStore := fl.String("artifact-store", "", "")
 	if err := fl.Parse(args); err != nil || *manifest == "" || fl.NArg() > 0 {
 		if err == nil {
 			err = errors.New("--manifest FILE is required")
@@ -68,6 +72,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	if *artifacts != "" {
 		opt.Store = &toolrt.DirStore{Base: *artifacts}
 	}
+
 	if *keyFile != "" {
 		key, err := readKey(*keyFile)
 		if err != nil {
@@ -113,10 +118,10 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	}
 	url := *natsURL
 	if url == "" {
-		// JetStream (durable mode's queue) keeps its data in --nats-store, by
-		// default in the user's cache directory
+		// JetStream (durable mode's queue, the nats artifact store) keeps its
+		// data in --nats-store, by default in the user's cache directory
 		dir := *store
-		if dir == "" && *durable {
+		if dir == "" && (*durable || *artifactStore == "nats") {
 			base, err := os.UserCacheDir()
 			if err != nil {
 				base = os.TempDir()
@@ -142,6 +147,21 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	}
 	defer nc.Close()
 	opt.Conn = nc
+	switch *artifactStore {
+	case "", "memory":
+	case "nats":
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		st, err := toolrt.NewNATSStore(ctx, nc, toolrt.ArtifactBucket(*ns), 1)
+		cancel()
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand worker: --artifact-store nats: %v\n", err)
+			return exitSetup
+		}
+		opt.Store = st
+	default:
+		fmt.Fprintf(stderr, "wasmsand worker: --artifact-store %q: memory or nats (--artifacts DIR for a directory)\n", *artifactStore)
+		return exitUsage
+	}
 	w, err := toolrt.NewWorker(opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmsand worker: %v\n", err)
@@ -190,6 +210,7 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 	timeout := fl.Float64("timeout", toolrt.DefaultTimeout, "")
 	keyFile := fl.String("sign-key", "", "")
 	durableInvoke := fl.Bool("durable", false, "")
+	byRef := fl.String("artifact-store", "", "")
 	var artifacts multiFlag
 	fl.Var(&artifacts, "artifact", "")
 	// flags may come after the tool's name
@@ -237,6 +258,10 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 		opt.Preload[filepath.Base(name)] = b
 	}
 	c := &toolrt.Client{Namespace: *ns, Durable: *durableInvoke}
+	if *byRef != "" && *byRef != "nats" {
+		fmt.Fprintf(stderr, "wasmsand invoke: --artifact-store %q: nats (else artifacts go in the request)\n", *byRef)
+		return exitUsage
+	}
 	if *keyFile != "" {
 		key, err := readKey(*keyFile)
 		if err != nil {
@@ -254,6 +279,25 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 	c.Conn = nc
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *byRef == "nats" && len(opt.Preload) > 0 {
+		// stored in the namespace's object store, sent by reference
+		st, err := toolrt.NewNATSStore(ctx, nc, toolrt.ArtifactBucket(*ns), 1)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand invoke: --artifact-store nats: %v\n", err)
+			return exitSetup
+		}
+		opt.References = map[string]toolrt.ArtifactRef{}
+		for name, data := range opt.Preload {
+			m, err := st.Save(ctx, toolrt.ScopeFor(*ns, *user, *session), name, data, "")
+			if err != nil {
+				fmt.Fprintf(stderr, "wasmsand invoke: --artifact %s: %v\n", name, err)
+				return exitSetup
+			}
+			v := m.Version
+			opt.References[name] = toolrt.ArtifactRef{Filename: name, Version: &v}
+		}
+		opt.Preload = nil
+	}
 	res, err := c.Invoke(ctx, tool, a, opt)
 	if err != nil {
 		var eo *toolrt.ErrorObject

@@ -118,3 +118,36 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestWorkerInvokeDurable: --durable and --artifact-store nats with the embedded
+// server: an input sent by reference through the object store, an output stored there.
+func TestWorkerInvokeDurable(t *testing.T) {
+	bin, assets := builtCLI(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.yaml"), []byte(
+		"version: 1\ntools:\n  up: {runtime: shell, command: 'tr a-z A-Z < input/in.txt > output/up.txt; cat output/up.txt'}\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "in.txt"), []byte("by reference"), 0o644))
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	l.Close()
+	env := append(os.Environ(), "WASMSAND_ASSETS="+assets)
+	worker := exec.Command(bin, "worker", "--manifest", filepath.Join(dir, "manifest.yaml"), "--nats-listen", addr,
+		"--durable", "--artifact-store", "nats", "--nats-store", filepath.Join(dir, "js"))
+	worker.Env = env
+	wlog := &syncBuffer{}
+	worker.Stderr = wlog
+	require.NoError(t, worker.Start())
+	defer func() { _ = worker.Process.Kill(); _ = worker.Wait() }()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(wlog.String(), "msg=serving") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	c := exec.Command(bin, "invoke", "--nats", "nats://"+addr, "--durable", "--artifact-store", "nats",
+		"--artifact", "in.txt=in.txt", "--user", "bob", "up")
+	c.Env, c.Dir = env, dir
+	out, err := c.CombinedOutput()
+	require.NoError(t, err, "%s\n%s", out, wlog.String())
+	assert.Contains(t, string(out), `"stdout": "BY REFERENCE"`)
+	assert.Contains(t, string(out), `"filename": "up.txt"`)
+}
