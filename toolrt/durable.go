@@ -40,28 +40,55 @@ func (w *Worker) durable(ctx context.Context) error {
 		return err
 	}
 	name := w.subj.streamName()
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{w.subj.Queue(">")},
-		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 2 * time.Minute,
-		Replicas: w.opt.Replicas}); err != nil {
+	if err := retry(ctx, func(ctx context.Context) error {
+		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{w.subj.Queue(">")},
+			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 2 * time.Minute,
+			Replicas: w.opt.Replicas})
+		return err
+	}); err != nil {
 		return fmt.Errorf("toolrt: durable queue %s: %w", name, err)
 	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name + "_DONE", TTL: time.Hour,
-		Storage: jetstream.FileStorage, Replicas: w.opt.Replicas})
-	if err != nil {
+	var kv jetstream.KeyValue
+	if err := retry(ctx, func(ctx context.Context) (err error) {
+		kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: name + "_DONE", TTL: time.Hour,
+			Storage: jetstream.FileStorage, Replicas: w.opt.Replicas})
+		return err
+	}); err != nil {
 		return fmt.Errorf("toolrt: responses bucket: %w", err)
 	}
 	w.js, w.kv = js, kv
 	return nil
 }
 
+// retry tries f until it succeeds or ctx ends, each try bounded: a JetStream request
+// made while a cluster elects its leader goes unanswered, and a later one succeeds.
+func retry(ctx context.Context, f func(context.Context) error) error {
+	for {
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		err := f(tctx)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
 // consume starts taking a tool's durable jobs.
 func (w *Worker) consume(tool string) (jetstream.ConsumeContext, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cons, err := w.js.CreateOrUpdateConsumer(ctx, w.subj.streamName(), jetstream.ConsumerConfig{
-		Durable: "tool_" + tool, FilterSubject: w.subj.Queue(tool), AckPolicy: jetstream.AckExplicitPolicy,
-		AckWait: w.opt.AckWait, MaxAckPending: 4 * w.opt.Concurrency})
-	if err != nil {
+	var cons jetstream.Consumer
+	if err := retry(ctx, func(ctx context.Context) (err error) {
+		cons, err = w.js.CreateOrUpdateConsumer(ctx, w.subj.streamName(), jetstream.ConsumerConfig{
+			Durable: "tool_" + tool, FilterSubject: w.subj.Queue(tool), AckPolicy: jetstream.AckExplicitPolicy,
+			AckWait: w.opt.AckWait, MaxAckPending: 4 * w.opt.Concurrency, Replicas: w.opt.Replicas})
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	return cons.Consume(func(m jetstream.Msg) { w.receiveJob(tool, m) }, jetstream.PullMaxMessages(w.opt.Concurrency))

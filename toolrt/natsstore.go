@@ -31,12 +31,18 @@ func NewNATSStore(ctx context.Context, nc *nats.Conn, bucket string, replicas in
 	if err != nil {
 		return nil, err
 	}
-	obj, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: bucket, Storage: jetstream.FileStorage, Replicas: replicas})
-	if err != nil {
+	var obj jetstream.ObjectStore
+	if err := retry(ctx, func(ctx context.Context) (err error) {
+		obj, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: bucket, Storage: jetstream.FileStorage, Replicas: replicas})
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("toolrt: artifact bucket %s: %w", bucket, err)
 	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket + "_VERSIONS", Storage: jetstream.FileStorage, Replicas: replicas})
-	if err != nil {
+	var kv jetstream.KeyValue
+	if err := retry(ctx, func(ctx context.Context) (err error) {
+		kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket + "_VERSIONS", Storage: jetstream.FileStorage, Replicas: replicas})
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("toolrt: artifact versions %s: %w", bucket, err)
 	}
 	return &NATSStore{obj: obj, kv: kv}, nil

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -512,4 +515,104 @@ func TestNATSStore(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNoArtifact)
 	_, err = a.Save(ctx, sc, "../x", nil, "")
 	assert.Error(t, err)
+}
+
+// cluster starts n NATS servers routed to each other, with JetStream.
+func cluster(t *testing.T, n int) []*server.Server {
+	t.Helper()
+	free := func() int {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		defer l.Close()
+		return l.Addr().(*net.TCPAddr).Port
+	}
+	ports := make([]int, n)
+	var routes []string
+	for i := range ports {
+		ports[i] = free()
+		routes = append(routes, fmt.Sprintf("nats://127.0.0.1:%d", ports[i]))
+	}
+	var out []*server.Server
+	for i := 0; i < n; i++ {
+		opts := &server.Options{ServerName: fmt.Sprintf("n%d", i), Host: "127.0.0.1", Port: server.RANDOM_PORT,
+			NoSigs: true, NoLog: true, JetStream: true, StoreDir: t.TempDir(),
+			Cluster: server.ClusterOpts{Name: "toolrt", Host: "127.0.0.1", Port: ports[i]},
+			Routes:  server.RoutesFromStr(strings.Join(routes, ","))}
+		s, err := server.NewServer(opts)
+		require.NoError(t, err)
+		go s.Start()
+		require.True(t, s.ReadyForConnections(10*time.Second))
+		t.Cleanup(s.Shutdown)
+		out = append(out, s)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for _, s := range out {
+		for s.NumRoutes() < n-1 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return out
+}
+
+// A 3-node cluster: workers on two nodes, the client on the third, the durable queue
+// replicated three times. The node of one worker goes down while that worker runs a
+// job: the worker reconnects to another node and its answer still arrives.
+func TestCluster(t *testing.T) {
+	r := newRig(t, "version: 1\ntools:\n  slow: {runtime: shell, command: 'sleep 1; echo done'}\n  fast: {runtime: shell, command: 'echo 1'}\n", nil)
+	nodes := cluster(t, 3)
+	urls := func(first int) string {
+		var u []string
+		for i := range nodes {
+			u = append(u, nodes[(first+i)%len(nodes)].ClientURL())
+		}
+		return strings.Join(u, ",")
+	}
+	connect := func(first int) *nats.Conn {
+		nc, err := nats.Connect(urls(first), nats.DontRandomize(), nats.MaxReconnects(-1), nats.ReconnectWait(50*time.Millisecond))
+		require.NoError(t, err)
+		t.Cleanup(nc.Close)
+		return nc
+	}
+	core := func(o *WorkerOptions) { o.Conn = connect(0) }
+	r.worker(core)
+	r.worker(func(o *WorkerOptions) { o.Conn = connect(1) })
+	r.client = &Client{Conn: connect(2), Namespace: "test", Agent: "agent1"}
+	require.Eventually(t, func() bool {
+		_, e := r.invoke("fast", nil, InvokeOptions{})
+		return e == nil
+	}, 20*time.Second, 100*time.Millisecond, "the subscriptions reach the client's node")
+	for i := 0; i < 20; i++ {
+		res, e := r.invoke("fast", nil, InvokeOptions{})
+		require.Nil(t, e)
+		assert.Equal(t, "1", string(res.ToolResult))
+	}
+
+	// durable mode, the queue replicated on the three nodes
+	dw := r.worker(func(o *WorkerOptions) { o.Conn, o.Durable, o.Replicas = connect(1), true, 3 })
+	dc := &Client{Conn: connect(2), Namespace: "test", Agent: "agent1", Durable: true}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := dc.Invoke(ctx, "fast", nil, InvokeOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "1", string(res.ToolResult))
+	require.NoError(t, dw.Stop(context.Background()))
+
+	// only the worker on node 0 left: its node dies during a run
+	require.NoError(t, r.workers[1].Stop(context.Background()))
+	done := make(chan *ErrorObject, 1)
+	go func() {
+		res, e := r.invoke("slow", nil, InvokeOptions{TimeoutSeconds: 20})
+		if e == nil && !strings.Contains(string(res.ToolResult), "done") {
+			e = errorf("unexpected", "%s", res.ToolResult)
+		}
+		done <- e
+	}()
+	time.Sleep(300 * time.Millisecond)
+	nodes[0].Shutdown()
+	select {
+	case e := <-done:
+		assert.Nil(t, e)
+	case <-time.After(60 * time.Second):
+		t.Fatal("the answer did not arrive")
+	}
 }
