@@ -1,13 +1,10 @@
 # The python side of a tool invocation (toolrt, runs inside the sandbox): imports
 # the tool's module from /tools, calls its function with the request's arguments
 # and a context object, and writes what happened to /work/result.json.
-import asyncio
-import importlib
-import inspect
+# (imports are few and late: each costs the tool's start-up, in every invocation)
 import json
 import os
 import sys
-import traceback
 
 WORK = "/work"
 STATUS_MARK = "\x1e"  # a stderr line starting with it is a status update
@@ -63,6 +60,11 @@ def _finish(doc):
     sys.exit(0)
 
 
+def _tb():
+    import traceback
+    return traceback.format_exc()
+
+
 def _error(code, message, tb=None):
     err = {"code": code, "message": message}
     if tb:
@@ -70,22 +72,48 @@ def _error(code, message, tb=None):
     _finish({"error": err})
 
 
+def _drive(awaitable):
+    """Runs a coroutine to its end without an event loop: asyncio's loop needs a
+    socketpair, which WASI lacks; a tool that awaits only other coroutines (not timers
+    or sockets) completes."""
+    it = awaitable.__await__()
+    try:
+        while True:
+            it.send(None)
+    except StopIteration as e:
+        return e.value
+
+
+def _params(fn):
+    """The names fn takes by keyword, and whether it takes **kwargs (inspect costs
+    ~40 ms to import here; a function's code object says as much)."""
+    f = getattr(fn, "__func__", fn)
+    code = getattr(f, "__code__", None)
+    if code is None:  # a callable object, a builtin: its signature then
+        import inspect
+
+        ps = inspect.signature(fn).parameters
+        return list(ps), any(p.kind == p.VAR_KEYWORD for p in ps.values())
+    names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    if f is not fn:  # a bound method: self is given
+        names = names[1:]
+    return list(names), bool(code.co_flags & 0x08)
+
+
 def main():
     with open(os.path.join(WORK, "runner_args.json")) as f:
         spec = json.load(f)
     sys.path.insert(0, "/tools")
     try:
-        mod = importlib.import_module(spec["module"])
-        fn = getattr(mod, spec["function"])
+        __import__(spec["module"])
+        fn = getattr(sys.modules[spec["module"]], spec["function"])
     except BaseException as e:
-        _error("IMPORT_ERROR", "cannot import %s.%s: %s: %s" % (spec["module"], spec["function"], type(e).__name__, e),
-               traceback.format_exc())
+        _error("IMPORT_ERROR", "cannot import %s.%s: %s: %s" % (spec["module"], spec["function"], type(e).__name__, e), _tb())
     ctx = ToolContext(spec)
     args = spec.get("args") or {}
     try:
-        params = inspect.signature(fn).parameters
-        kinds = {p.kind for p in params.values()}
-        if isinstance(args, dict) and (inspect.Parameter.VAR_KEYWORD in kinds or set(args) <= set(params)):
+        params, var_kw = _params(fn)
+        if isinstance(args, dict) and (var_kw or set(args) <= set(params)):
             kw = dict(args)
             for name in ("ctx", "context", "tool_context"):
                 if name in params and name not in kw:
@@ -94,12 +122,12 @@ def main():
             result = fn(**kw)
         else:
             result = fn(args, ctx) if len(params) >= 2 else fn(args)
-        if inspect.isawaitable(result):
-            result = asyncio.run(result)
+        if hasattr(result, "__await__"):
+            result = _drive(result)
     except SystemExit as e:
         _error("EXECUTION_ERROR", "Tool called exit(%s)" % (e.code,))
     except BaseException as e:
-        _error("EXECUTION_ERROR", "Tool raised %s: %s" % (type(e).__name__, e), traceback.format_exc())
+        _error("EXECUTION_ERROR", "Tool raised %s: %s" % (type(e).__name__, e), _tb())
     if isinstance(result, dict) and result.get("status") == "error":
         _error("TOOL_ERROR", str(result.get("message") or result.get("error") or "the tool returned an error"))
     _finish({"tool_result": result})

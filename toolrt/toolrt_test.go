@@ -188,6 +188,12 @@ def spin(ctx):
 
 def fails(ctx):
     return {"status": "error", "message": "nothing to do"}
+
+async def aecho(message):
+    return message
+
+def whole(args, ctx):
+    return sorted(args)
 `
 
 func TestWorker(t *testing.T) {
@@ -201,6 +207,8 @@ tools:
   spin: {module: example_tools, function: spin, timeout_seconds: 1}
   fails: {module: example_tools, function: fails}
   tampered: {module: example_tools, function: echo_tool, sha256: ` + strings.Repeat("0", 64) + `}
+  aecho: {module: example_tools, function: aecho}
+  whole: {module: example_tools, function: whole}
   jq_tool: {runtime: shell, command: "jq -c '{n: (.x + 1)}'"}
   plain: {runtime: shell, command: "echo not json; echo oops >&2; exit 3"}
 `
@@ -246,6 +254,13 @@ tools:
 	_, e = r.invoke("boom", nil, InvokeOptions{})
 	assert.Equal(t, "Tool raised ValueError: invalid input format", e.Message)
 
+	res, e = r.invoke("aecho", map[string]any{"message": "async"}, InvokeOptions{})
+	require.Nil(t, e)
+	assert.Equal(t, `"async"`, string(res.ToolResult))
+	res, e = r.invoke("whole", map[string]any{"b": 1, "a": 2}, InvokeOptions{})
+	require.Nil(t, e, "args that are not its parameters: the function takes them whole")
+	assert.JSONEq(t, `["a", "b"]`, string(res.ToolResult))
+
 	res, e = r.invoke("jq_tool", map[string]any{"x": 1}, InvokeOptions{})
 	require.Nil(t, e)
 	assert.JSONEq(t, `{"n":2}`, string(res.ToolResult))
@@ -263,7 +278,7 @@ tools:
 	r.auditMus[0].Lock()
 	log := r.audits[0].String()
 	r.auditMus[0].Unlock()
-	assert.Equal(t, 12, strings.Count(log, `"kind":"invocation"`), log)
+	assert.Equal(t, 14, strings.Count(log, `"kind":"invocation"`), log)
 	assert.Contains(t, log, `"outcome":"SANDBOX_TIMEOUT"`)
 	assert.Contains(t, log, `"artifacts_loaded":[{"filename":"data.csv"`)
 }
@@ -615,4 +630,48 @@ func TestCluster(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("the answer did not arrive")
 	}
+}
+
+// The manifest changes (another tool comes and goes) while a tool is under load: no
+// request of that tool is dropped.
+func TestManifestChangesUnderLoad(t *testing.T) {
+	base := "version: 1\ntools:\n  a: {runtime: shell, command: 'echo ok'}\n"
+	r := newRig(t, base, nil)
+	r.worker(nil)
+	r.worker(nil)
+	stop := make(chan struct{})
+	var flips sync.WaitGroup
+	flips.Add(1)
+	go func() {
+		defer flips.Done()
+		for i := 0; ; i++ {
+			doc := base
+			if i%2 == 0 {
+				doc += "  b" + strconv.Itoa(i) + ": {runtime: shell, command: 'echo b'}\n"
+			}
+			_ = os.WriteFile(filepath.Join(r.dir, "manifest.yaml"), []byte(doc), 0o644)
+			select {
+			case <-stop:
+				return
+			case <-time.After(30 * time.Millisecond):
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	var failed atomic.Int32
+	for i := 0; i < 200; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, e := r.invoke("a", nil, InvokeOptions{}); e != nil {
+				failed.Add(1)
+				t.Log(e)
+			}
+		}()
+		time.Sleep(2 * time.Millisecond)
+	}
+	wg.Wait()
+	close(stop)
+	flips.Wait()
+	assert.Zero(t, failed.Load())
 }
