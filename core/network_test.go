@@ -1,10 +1,7 @@
 package core_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"net"
@@ -19,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/internal/testindex"
 	"github.com/wasmsand/wasmsand/policy"
 )
 
@@ -107,25 +105,8 @@ except OSError as x: print(x)'`, core.RunOptions{})
 }
 
 // wheel is a wheel's bytes: its files, and METADATA from meta.
-func wheel(t *testing.T, name, version, meta string, files map[string]string) []byte {
-	var buf bytes.Buffer
-	z := zip.NewWriter(&buf)
-	info := name + "-" + version + ".dist-info/"
-	all := map[string]string{
-		info + "METADATA": "Metadata-Version: 2.1\nName: " + name + "\nVersion: " + version + "\n" + meta,
-		info + "WHEEL":    "Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-		info + "RECORD":   "",
-	}
-	for k, v := range files {
-		all[k] = v
-	}
-	for k, v := range all {
-		w, err := z.Create(k)
-		require.NoError(t, err)
-		io.WriteString(w, v)
-	}
-	require.NoError(t, z.Close())
-	return buf.Bytes()
+func wheel(_ *testing.T, name, version, meta string, files map[string]string) []byte {
+	return testindex.Wheel(name, version, meta, files)
 }
 
 // TestPip: pip installs pure-Python wheels from an index the policy allows
@@ -144,35 +125,7 @@ func TestPip(t *testing.T) {
 		"native-1.0-cp311-cp311-manylinux_2_17_x86_64.whl": []byte("not really"),
 		"tampered-1.0-py3-none-any.whl":                    wheel(t, "tampered", "1.0", "", nil),
 	}
-	projects := map[string][]string{}
-	for f := range files {
-		projects[strings.SplitN(f, "-", 2)[0]] = append(projects[strings.SplitN(f, "-", 2)[0]], f)
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/simple/", func(w http.ResponseWriter, r *http.Request) {
-		name := strings.Trim(strings.TrimPrefix(r.URL.Path, "/simple/"), "/")
-		list, ok := projects[name]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, "<!DOCTYPE html><html><body>\n")
-		for _, f := range list {
-			sum := sha256.Sum256(files[f])
-			if strings.HasPrefix(f, "tampered") {
-				sum[0] ^= 1
-			}
-			fmt.Fprintf(w, "<a href=\"../../files/%s#sha256=%x\">%s</a><br>\n", f, sum, f)
-		}
-	})
-	mux.HandleFunc("/files/", func(w http.ResponseWriter, r *http.Request) {
-		b, ok := files[strings.TrimPrefix(r.URL.Path, "/files/")]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Write(b)
-	})
+	mux := testindex.Handler(files, func(f string) bool { return strings.HasPrefix(f, "tampered") })
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	opt := core.Options{Tools: tools}

@@ -152,6 +152,9 @@ func (t *Tool) check(name string) error {
 	if t.Version != "" && t.Package == "" {
 		return errors.New("version: constrains package, which is not given")
 	}
+	if t.Package != "" && t.SHA256 != "" {
+		return errors.New("sha256 is of code in the tools directory: a package is checked against its index's sha256")
+	}
 	return nil
 }
 
@@ -161,13 +164,18 @@ func localPath(p string) bool {
 }
 
 // codeFile is the file of a tool's code below the tools directory ("" for a shell
-// tool, whose code is its command).
+// tool, whose code is its command, and for a module its package provides).
 func (t *Tool) codeFile(toolsDir string) string {
 	switch t.Runtime {
 	case "python":
 		base := filepath.Join(append([]string{toolsDir}, strings.Split(t.Module, ".")...)...)
 		if fi, err := os.Stat(base + ".py"); err == nil && fi.Mode().IsRegular() {
 			return base + ".py"
+		}
+		if t.Package != "" {
+			if _, err := os.Stat(filepath.Join(base, "__init__.py")); err != nil {
+				return "" // the module is the package's (pip checks it against the index's sha256)
+			}
 		}
 		return filepath.Join(base, "__init__.py")
 	case "wasm":
@@ -177,7 +185,8 @@ func (t *Tool) codeFile(toolsDir string) string {
 }
 
 // verify checks the tool's code against its sha256 (when the manifest gives one) and
-// returns that code: the python module or wasm file's bytes, or the shell command.
+// returns that code: the python module or wasm file's bytes, or the shell command (nil
+// for a module its package provides).
 func (t *Tool) verify(toolsDir string) ([]byte, error) {
 	var code []byte
 	if f := t.codeFile(toolsDir); f != "" {
@@ -186,8 +195,10 @@ func (t *Tool) verify(toolsDir string) ([]byte, error) {
 			return nil, err
 		}
 		code = b
-	} else {
+	} else if t.Runtime == "shell" {
 		code = []byte(t.Command)
+	} else {
+		return nil, nil // a package's module
 	}
 	if t.SHA256 != "" {
 		sum := sha256.Sum256(code)

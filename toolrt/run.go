@@ -91,6 +91,9 @@ func (w *Worker) run(name string, t Tool, req *Request, status func(string)) (*R
 	if err := copyTools(fsys, w.opt.ToolsDir); err != nil {
 		return nil, rec, errorf(ErrSandboxFailed, "tools directory: %v", err)
 	}
+	if err := w.copyPackages(fsys, t); err != nil {
+		return nil, rec, errorf(ErrImport, "tool %s: %v", name, err)
+	}
 	if f := t.codeFile(w.opt.ToolsDir); f != "" {
 		// the sandbox runs the bytes that were verified, whatever the file holds now
 		rel, _ := filepath.Rel(w.opt.ToolsDir, f)

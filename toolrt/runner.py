@@ -103,7 +103,7 @@ def _params(fn):
 def main():
     with open(os.path.join(WORK, "runner_args.json")) as f:
         spec = json.load(f)
-    sys.path.insert(0, "/tools")
+    sys.path[0:0] = ["/tools", "/pkgs"]  # the tools' code, then the packages the worker installed
     try:
         __import__(spec["module"])
         fn = getattr(sys.modules[spec["module"]], spec["function"])

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/internal/testindex"
 	"github.com/wasmsand/wasmsand/platform/assetsrc"
 )
 
@@ -674,4 +676,30 @@ func TestManifestChangesUnderLoad(t *testing.T) {
 	close(stop)
 	flips.Wait()
 	assert.Zero(t, failed.Load())
+}
+
+// A tool's package is installed at start-up from the worker's index (served here on
+// 127.0.0.1), with its dependencies; one that cannot be installed fails only its tool.
+func TestPackages(t *testing.T) {
+	files := map[string][]byte{
+		"greet-1.0-py3-none-any.whl": testindex.Wheel("greet", "1.0", "Requires-Dist: shout\n",
+			map[string]string{"greet/__init__.py": "from shout import up\ndef hello(name, ctx):\n    return up('hello ' + name)\n"}),
+		"greet-2.0-py3-none-any.whl": testindex.Wheel("greet", "2.0", "", map[string]string{"greet/__init__.py": "def hello(name, ctx):\n    return 'v2'\n"}),
+		"shout-1.0-py3-none-any.whl": testindex.Wheel("shout", "1.0", "", map[string]string{"shout/__init__.py": "def up(s):\n    return s.upper()\n"}),
+	}
+	srv := httptest.NewServer(testindex.Handler(files, nil))
+	defer srv.Close()
+	r := newRig(t, `version: 1
+tools:
+  hello: {module: greet, function: hello, package: greet, version: "<2"}
+  broken: {module: nothing, function: f, package: nothing}
+`, nil)
+	r.worker(func(o *WorkerOptions) { o.Index = srv.URL + "/simple" })
+	res, e := r.invoke("hello", map[string]any{"name": "you"}, InvokeOptions{})
+	require.Nil(t, e)
+	assert.Equal(t, `"HELLO YOU"`, string(res.ToolResult))
+	_, e = r.invoke("broken", nil, InvokeOptions{})
+	require.NotNil(t, e)
+	assert.Equal(t, ErrImport, e.Code)
+	assert.Contains(t, e.Message, "package nothing could not be installed")
 }

@@ -49,6 +49,9 @@ type WorkerOptions struct {
 	Durable  bool
 	AckWait  time.Duration // a durable job goes to another worker this long after its worker died; default 30s
 	Replicas int           // of the durable queue and its bucket (a cluster: 3)
+	// Index is the python package index (PEP 503 simple API) the manifest's
+	// packages are installed from; its host is the only one the install reaches.
+	Index string
 }
 
 // Worker serves the tools of a manifest: one queue subscription per tool, each
@@ -57,6 +60,7 @@ type Worker struct {
 	opt      WorkerOptions
 	subj     Subjects
 	manifest atomic.Pointer[Manifest]
+	pkgs     atomic.Pointer[packages]
 	mstamp   string // the manifest file's size and mtime when loaded
 
 	mu        sync.Mutex
@@ -144,6 +148,7 @@ func (w *Worker) Start() error {
 			return err
 		}
 	}
+	w.installPackages(w.manifest.Load())
 	if err := w.sync(w.manifest.Load()); err != nil {
 		return err
 	}
@@ -223,6 +228,7 @@ func (w *Worker) watch() {
 			continue
 		}
 		w.mstamp = st
+		w.installPackages(m) // (before the new tools are served)
 		w.manifest.Store(m)
 		if err := w.sync(m); err != nil {
 			w.opt.Log.Error("subscriptions not synced", "err", err)

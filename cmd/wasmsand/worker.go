@@ -26,12 +26,13 @@ const workerUsage = `usage:
   wasmsand worker --manifest FILE [--nats URL | --nats-listen ADDR [--nats-store DIR]] [--tools DIR]
                   [--namespace NS] [--artifacts DIR] [--concurrency N] [--sign-key FILE]
                   [--rate N] [--max-payload BYTES] [--audit FILE] [--policy FILE] [--assets DIR]
-                  [--durable [--ack-wait DURATION]] [--artifact-store nats]
+                  [--durable [--ack-wait DURATION]] [--artifact-store nats] [--index URL]
       serve the manifest's tools over NATS, each invocation in a fresh sandbox; without
       --nats an embedded NATS server listens on --nats-listen (default 127.0.0.1:4222);
       --durable takes them from a JetStream work queue (a job outlives its worker);
       --artifact-store nats keeps artifacts in a JetStream object store (else --artifacts
-      DIR, else memory); invoke then sends its --artifact files by reference
+      DIR, else memory); invoke then sends its --artifact files by reference; the
+      tools' python packages are installed at start-up from --index (PEP 503)
   wasmsand invoke [--nats URL] [--namespace NS] TOOL [--args JSON] [--artifact NAME=PATH]...
                   [--user ID] [--session ID] [--timeout SECONDS] [--sign-key FILE] [--durable]
                   [--artifact-store nats]
@@ -59,6 +60,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	store := fl.String("nats-store", "", "")
 	ackWait := fl.Duration("ack-wait", 30*time.Second, "")
 	artifactStore := fl.String("artifact-store", "", "")
+	index := fl.String("index", "", "")
 	if err := fl.Parse(args); err != nil || *manifest == "" || fl.NArg() > 0 {
 		if err == nil {
 			err = errors.New("--manifest FILE is required")
@@ -68,7 +70,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	opt := toolrt.WorkerOptions{Manifest: *manifest, ToolsDir: *tools, Namespace: *ns, Concurrency: *conc,
-		RatePerMinute: *ratePerMin, MaxPayload: *maxPayload, Log: log, Durable: *durable, AckWait: *ackWait}
+		RatePerMinute: *ratePerMin, MaxPayload: *maxPayload, Log: log, Durable: *durable, AckWait: *ackWait, Index: *index}
 	if *artifacts != "" {
 		opt.Store = &toolrt.DirStore{Base: *artifacts}
 	}
