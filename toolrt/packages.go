@@ -159,4 +159,3 @@ func (w *Worker) copyPackages(fsys fsWriter, t Tool) error {
 	}
 	return nil
 }
-
