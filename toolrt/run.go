@@ -97,7 +97,15 @@ func (w *Worker) run(name string, t Tool, req *Request, status func(string)) (*R
 	if f := t.codeFile(w.opt.ToolsDir); f != "" {
 		// the sandbox runs the bytes that were verified, whatever the file holds now
 		rel, _ := filepath.Rel(w.opt.ToolsDir, f)
-		if err := fsys.WriteFile(path.Join(toolsMount, filepath.ToSlash(rel)), code, 0o644); err != nil {
+		mode := fs.FileMode(0o644)
+		if t.Runtime == "wasm" {
+			mode = 0o755 // (run as a command)
+		}
+		guest := path.Join(toolsMount, filepath.ToSlash(rel))
+		if err := fsys.WriteFile(guest, code, mode); err != nil {
+			return nil, rec, errorf(ErrSandboxFailed, "tool code: %v", err)
+		}
+		if err := fsys.Chmod(guest, mode); err != nil {
 			return nil, rec, errorf(ErrSandboxFailed, "tool code: %v", err)
 		}
 	}
@@ -307,6 +315,7 @@ type fsWriter interface {
 	ReadFile(name string) ([]byte, error)
 	ReadDir(name string) ([]fs.DirEntry, error)
 	MkdirAll(name string, perm fs.FileMode) error
+	Chmod(name string, mode fs.FileMode) error
 }
 
 // copyTools copies the tools directory to /tools (regular files and directories;

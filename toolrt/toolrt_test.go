@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/internal/testguest"
 	"github.com/wasmsand/wasmsand/internal/testindex"
 	"github.com/wasmsand/wasmsand/platform/assetsrc"
 )
@@ -702,4 +703,22 @@ tools:
 	require.NotNil(t, e)
 	assert.Equal(t, ErrImport, e.Code)
 	assert.Contains(t, e.Message, "package nothing could not be installed")
+}
+
+// A wasm tool is any WASI module: the args as JSON on its stdin, its stdout the result
+// (here a cat: the args come back); its sha256 is checked before it is loaded.
+func TestWasmTool(t *testing.T) {
+	wasm := testguest.C(t, "../platform/enginetest/testdata/guests/cat.c")
+	sum := sha256.Sum256(wasm)
+	r := newRig(t, "version: 1\ntools:\n  cat: {runtime: wasm, module: bin/cat.wasm, sha256: "+hex.EncodeToString(sum[:])+
+		"}\n  badcat: {runtime: wasm, module: bin/cat.wasm, sha256: "+strings.Repeat("1", 64)+"}\n",
+		map[string]string{"bin/cat.wasm": string(wasm)})
+	r.worker(nil)
+	res, e := r.invoke("cat", map[string]any{"a": []int{1, 2}}, InvokeOptions{})
+	require.Nil(t, e)
+	assert.JSONEq(t, `{"a":[1,2]}`, string(res.ToolResult))
+	_, e = r.invoke("badcat", nil, InvokeOptions{})
+	require.NotNil(t, e)
+	assert.Equal(t, ErrImport, e.Code)
+	assert.Contains(t, e.Message, "does not match")
 }
