@@ -59,3 +59,12 @@ func (f *FS) SetOptions(opt Options) {
 	f.opt = opt
 	f.mu.Unlock()
 }
+
+// Unchanged reports whether the tree is still s: nothing written, made or removed
+// since Snapshot took s (every change after a snapshot copies the trie's root).
+func (f *FS) Unchanged(s *Snapshot) bool {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.t.inodes.root == s.t.inodes.root && f.t.inodes.levels == s.t.inodes.levels &&
+		f.t.ninodes == s.t.ninodes && f.t.bytes == s.t.bytes && len(f.t.orphans) == 0
+}

@@ -192,3 +192,32 @@ func TestRestoreWithOpenFiles(t *testing.T) {
 	require.Equal(t, int64(0), b)
 	require.Equal(t, int64(1), n)
 }
+
+// Unchanged: true until anything of the tree changes (contents, modes, names), not
+// after reads.
+func TestUnchanged(t *testing.T) {
+	for name, change := range map[string]func(f *FS) error{
+		"write":  func(f *FS) error { return f.WriteFile("/a", []byte("y"), 0o644) },
+		"chmod":  func(f *FS) error { return f.Chmod("/a", 0o600) },
+		"mkdir":  func(f *FS) error { return f.Mkdir("/d2", 0o755) },
+		"rename": func(f *FS) error { return f.Rename("/a", "/b") },
+		"remove": func(f *FS) error { return f.Remove("/a") },
+		"made and removed": func(f *FS) error {
+			if err := f.WriteFile("/t", nil, 0o644); err != nil {
+				return err
+			}
+			return f.Remove("/t")
+		},
+	} {
+		f := New(Options{})
+		require.NoError(t, f.WriteFile("/a", []byte("x"), 0o644))
+		s := f.Snapshot()
+		_, err := f.ReadFile("/a")
+		require.NoError(t, err)
+		_, err = f.Stat("/a")
+		require.NoError(t, err)
+		require.True(t, f.Unchanged(s), name)
+		require.NoError(t, change(f), name)
+		require.False(t, f.Unchanged(s), name)
+	}
+}

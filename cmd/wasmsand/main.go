@@ -23,6 +23,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/vfs"
 )
 
 const usage = `usage:
@@ -128,7 +129,8 @@ type cliOptions struct {
 	policyFile, profile   string
 	set                   map[string]bool // flags given explicitly
 	events                string
-	closers               []io.Closer // closed when the CLI is done
+	closers               []io.Closer   // closed when the CLI is done
+	asLoaded              *vfs.Snapshot // the tree as --load gave it, when --save is the same directory
 	cwd, command          string
 	hasCommand            bool
 	timeout               time.Duration
@@ -262,7 +264,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	} else {
 		status = runScript(ctx, sb, &o, rest, stdin, stdout, stderr)
 	}
-	if o.save != "" {
+	if o.save != "" && (o.asLoaded == nil || !sb.FS().Unchanged(o.asLoaded)) {
 		if err := saveState(sb, o.save); err != nil {
 			fmt.Fprintln(stderr, err)
 			if status == 0 {

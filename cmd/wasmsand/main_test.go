@@ -355,6 +355,26 @@ func TestImportMountSaveLoad(t *testing.T) {
 	assert.Equal(t, "42\n", out)
 	out, _, _ = cli(t, "", "run", "--load", state, "-c", "read -r n < n; echo $n")
 	assert.Equal(t, "42\n", out)
+
+	// a run that changes nothing leaves the saved state as it was (not rewritten);
+	// one that changes anything saves
+	fi, err := os.Stat(filepath.Join(state, "vfs.state"))
+	require.NoError(t, err)
+	out, _, _ = cli(t, "", "run", "--load", state, "--save", state, "-c", "read -r n < n; echo $n; echo * >/dev/null")
+	assert.Equal(t, "42\n", out)
+	fi2, err := os.Stat(filepath.Join(state, "vfs.state"))
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(fi, fi2) && fi.ModTime().Equal(fi2.ModTime()), "an unchanged tree is not saved again")
+	for _, script := range []string{"echo 7 > m", "echo 8 > m"} {
+		_, errOut, st = cli(t, "", "run", "--load", state, "--save", state, "-c", script)
+		require.Equal(t, 0, st, errOut)
+		fi3, err := os.Stat(filepath.Join(state, "vfs.state"))
+		require.NoError(t, err)
+		assert.False(t, os.SameFile(fi2, fi3), "%s: saved", script)
+		fi2 = fi3
+	}
+	out, _, _ = cli(t, "", "run", "--load", state, "-c", "read -r m < m; echo $m")
+	assert.Equal(t, "8\n", out)
 }
 
 func TestShellSubcommand(t *testing.T) {
