@@ -68,3 +68,11 @@ func (f *FS) Unchanged(s *Snapshot) bool {
 	return f.t.inodes.root == s.t.inodes.root && f.t.inodes.levels == s.t.inodes.levels &&
 		f.t.ninodes == s.t.ninodes && f.t.bytes == s.t.bytes && len(f.t.orphans) == 0
 }
+
+// CloneTree is Clone without the mounts: the tree alone, as Encode saves it (the
+// mount points are the directories under them).
+func (f *FS) CloneTree() *FS {
+	c := f.Clone()
+	c.mounts = nil
+	return c
+}

@@ -184,6 +184,7 @@ var inDaemon bool
 // idle for WASMSAND_DAEMON_IDLE.
 func serveDaemon(stderr io.Writer) int {
 	inDaemon = true
+	defer func() { inDaemon = false }()
 	path, err := daemonSocket()
 	if err != nil {
 		fmt.Fprintln(stderr, "wasmsand daemon:", err)

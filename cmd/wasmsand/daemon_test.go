@@ -14,6 +14,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/wasmsand/wasmsand/platform/hostdir"
+	"github.com/wasmsand/wasmsand/vfs"
 )
 
 // TestDaemon: run through the daemon behaves as run itself: streams, exit
@@ -57,6 +60,19 @@ func TestDaemon(t *testing.T) {
 	assert.Equal(t, []any{"got line\n", "err\n", 4}, []any{out, errOut, code})
 	out, _, code = call("", "run", "--cwd", "/tmp", "-c", "echo $PWD; x=1; echo ${x}")
 	assert.Equal(t, []any{"/tmp\n1\n", 0}, []any{out, code})
+	// --load/--save: the daemon starts from the tree it saved, unless the file changed
+	st := filepath.Join(dir, "state")
+	_, errOut, code = call("", "run", "--save", st, "-c", "echo 1 > /home/user/n")
+	require.Equal(t, 0, code, errOut)
+	out, errOut, code = call("", "run", "--load", st, "--save", st, "-c", "read -r n < n; echo $((n+1)) > n; echo $((n+1))")
+	assert.Equal(t, []any{"2\n", 0}, []any{out, code}, errOut)
+	other := vfs.New(vfs.Options{})
+	require.NoError(t, other.MkdirAll("/home/user", 0o755))
+	require.NoError(t, other.WriteFile("/home/user/n", []byte("10\n"), 0o644))
+	require.NoError(t, hostdir.SaveDir(st, other))
+	out, errOut, code = call("", "run", "--load", st, "-c", "read -r n < n; echo $n")
+	assert.Equal(t, []any{"10\n", 0}, []any{out, code}, errOut)
+
 	_, errOut, code = call("", "run", "--bogus")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "flag provided but not defined")

@@ -97,7 +97,16 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 		// which outlives its requests' sandboxes, reads it.
 		load := hostdir.LoadDirMapped
 		if inDaemon {
-			load = hostdir.LoadDir
+			load = func(dir string, opt vfs.Options) (*vfs.FS, error) {
+				if t := cachedState(dir, opt); t != nil {
+					return t, nil
+				}
+				t, err := hostdir.LoadDir(dir, opt)
+				if err == nil {
+					keepState(dir, t)
+				}
+				return t, err
+			}
 		}
 		fsys, err := load(o.load, vfs.Options{MaxBytes: 256 << 20})
 		switch {
@@ -224,6 +233,9 @@ func saveState(sb *core.Sandbox, dir string) error {
 	}
 	if err := hostdir.SaveDir(dir, sb.FS()); err != nil {
 		return fmt.Errorf("wasmsand: --save %s: %v", dir, err)
+	}
+	if inDaemon {
+		keepState(dir, sb.FS())
 	}
 	return nil
 }
