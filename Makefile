@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz
+.PHONY: all deps build test test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
 
 all: build
 
@@ -63,6 +63,15 @@ conformance-node: test-npm netserver
 
 # The package in headless Chromium (Debian's chromium from make deps, npm
 # playwright-core): a page on a local static server uses web/index.js.
+# The playground (playground/): a static site in build/playground that any plain static
+# server can serve; its test drives it in headless Chromium (screenshots in
+# build/playground-screens/).
+playground: npm node_modules
+	$(GO) run ./scripts/playground
+
+test-playground: playground
+	node playground/test/playground.mjs build/playground
+
 test-browser: npm node_modules
 	node web/test/browser.mjs build/npm
 
@@ -78,7 +87,7 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet test-js-build test-go test-js test-npm test-browser fuzz conformance conformance-node conformance-browser bash-tests
+test: build vet test-js-build test-go test-js test-npm test-browser test-playground fuzz conformance conformance-node conformance-browser bash-tests
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of

@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 
-const types = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html", ".json": "application/json" };
+const types = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".html": "text/html", ".json": "application/json",
+  ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png" };
 
 // serve serves root's files, with content-length and validators (ETag,
 // no-cache: revalidated on each use) as a static server sends them, and

@@ -1,0 +1,124 @@
+// The playground in headless Chromium (node playground/test/playground.mjs build/playground):
+// commands typed in the terminal, the file tree, the editor, snapshots, Ctrl-C of a
+// running command, the files still there after a reload, and a reload with the network
+// off. Screenshots of the main states go to build/playground-screens/.
+import fs from "node:fs";
+import path from "node:path";
+import { serve, launch } from "../../web/test/harness.mjs";
+
+const root = process.argv[2] || "build/playground";
+const shots = path.join(path.dirname(path.resolve(root)), "playground-screens");
+fs.mkdirSync(shots, { recursive: true });
+const page0 = fs.readFileSync(path.join(root, "index.html"), "utf8");
+const { base, close } = await serve(root, page0);
+const browser = await launch();
+const context = await browser.newContext({ viewport: { width: 1200, height: 760 } });
+const page = await context.newPage();
+const errors = [];
+page.on("pageerror", (e) => errors.push(String(e)));
+page.on("console", (m) => { if (process.env.DEBUG) console.log("console:", m.text()); });
+let failed = 0;
+const check = (ok, what) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failed++;
+};
+
+const ready = () => page.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
+const screen = () => page.evaluate(() => {
+  const b = window.wasmsandPlayground.term.buffer.active;
+  const out = [];
+  for (let i = 0; i < b.length; i++) out.push(b.getLine(i).translateToString(true));
+  return out.join("\n");
+});
+async function typeCommand(cmd) {
+  await page.click("#terminal");
+  await page.keyboard.type(cmd);
+  await page.keyboard.press("Enter");
+}
+async function waitFor(text, timeout = 30000) {
+  const t0 = Date.now();
+  for (;;) {
+    const s = await screen();
+    if (s.includes(text)) return true;
+    if (Date.now() - t0 > timeout) return false;
+    await page.waitForTimeout(50);
+  }
+}
+const idle = () => page.waitForFunction(() => document.getElementById("status").textContent !== "running…", null, { timeout: 30000 });
+
+try {
+  let t0 = Date.now();
+  await page.goto(base);
+  await ready();
+  console.log(`usable prompt after ${Date.now() - t0} ms (cold)`);
+  await page.screenshot({ path: path.join(shots, "1-start.png") });
+
+  await typeCommand("echo hello $((6*7))");
+  check(await waitFor("hello 42"), "a command's output in the terminal");
+  await typeCommand("ls --color=always /usr | head -3; printf 'one\\n' > a.txt; mkdir -p src && echo 'print(1)' > src/m.py");
+  await idle();
+  await page.waitForSelector('#tree li[data-path="/home/user/a.txt"]');
+  check(true, "the file tree follows what commands make");
+  check(await page.$('#tree li[data-path="/home/user/src/m.py"]') !== null, "nested files in the tree");
+  check((await screen()).includes("hello 42"), "a line typed past the terminal's width wraps without erasing the rows above");
+
+  await page.click('#tree li[data-path="/home/user/a.txt"]');
+  await page.waitForFunction(() => document.getElementById("editor").value === "one\n");
+  await page.fill("#editor", "two\n");
+  await page.click("#editor-save");
+  await page.waitForFunction(() => document.getElementById("status").textContent.startsWith("saved"));
+  await typeCommand("cat a.txt");
+  check(await waitFor("\ntwo"), "a file edited and saved in the editor, then cat");
+  await page.screenshot({ path: path.join(shots, "2-editor.png") });
+
+  await page.click("#snapshot");
+  await typeCommand("rm a.txt; ls");
+  await idle();
+  await page.waitForFunction(() => !document.querySelector('#tree li[data-path="/home/user/a.txt"]'));
+  await page.click("#snapshots li");
+  await page.waitForSelector('#tree li[data-path="/home/user/a.txt"]');
+  check(true, "a snapshot restored brings the file back");
+
+  await typeCommand("sleep 100");
+  await page.waitForTimeout(700);
+  t0 = Date.now();
+  await page.keyboard.press("Control+C");
+  await idle();
+  check(await waitFor("^C") && Date.now() - t0 < 10000, `Ctrl-C stops sleep 100 (${Date.now() - t0} ms)`);
+  await typeCommand("echo after-ctrl-c");
+  check(await waitFor("after-ctrl-c"), "the terminal works after Ctrl-C");
+
+  // several lines pasted run one after the other
+  await page.click("#terminal");
+  await page.evaluate(() => window.wasmsandPlayground.term.paste("echo p1\necho p2\n"));
+  check(await waitFor("p2\n") || await waitFor("p2"), "a paste of several lines runs each");
+  await idle();
+
+  t0 = Date.now();
+  await page.reload();
+  await ready();
+  console.log(`usable prompt after ${Date.now() - t0} ms (warm)`);
+  await typeCommand("cat a.txt; history | tail -1 >/dev/null");
+  check(await waitFor("\ntwo"), "the files survive a reload (IndexedDB)");
+
+  await context.setOffline(true);
+  await page.reload();
+  await ready();
+  await typeCommand("echo offline-$((1+1)); wc -l < a.txt");
+  check(await waitFor("offline-2"), "with the network off, the page, the core and the guests come from the cache");
+  await context.setOffline(false);
+  await page.screenshot({ path: path.join(shots, "3-after-reload.png") });
+
+  await page.click("#theme");
+  await page.screenshot({ path: path.join(shots, "4-dark.png") });
+  check(errors.length === 0, "no page errors" + (errors.length ? ": " + errors.join("; ") : ""));
+} catch (e) {
+  console.log("FAIL", e);
+  failed++;
+  await page.screenshot({ path: path.join(shots, "failure.png") }).catch(() => {});
+} finally {
+  await browser.close();
+  close();
+}
+console.log(failed ? `playground: ${failed} failed` : "playground: ok");
+process.exit(failed ? 1 : 0);
