@@ -1,6 +1,7 @@
-// The wasmsand playground: a terminal (xterm.js) on a sandbox that lives in this
-// page's Web Worker, a file tree beside it that follows what commands do, an editor,
-// snapshots, and named workspaces kept in IndexedDB. Everything runs in the browser.
+// The wasmsand playground: terminals (xterm.js) on sandboxes that live in this page's
+// Web Worker — the workspace's own, kept in IndexedDB, and forks of it in tabs — a file
+// tree that follows what commands do, an editor and previews, uploads and downloads,
+// snapshots, named workspaces. Everything runs in the browser.
 import { Sandbox } from "./web/index.js";
 import { Terminal } from "./vendor/xterm.mjs";
 import { FitAddon } from "./vendor/addon-fit.mjs";
@@ -11,176 +12,208 @@ const store = {
   get: (k, d) => { try { return JSON.parse(localStorage.getItem("wasmsand-playground:" + k)) ?? d; } catch { return d; } },
   set: (k, v) => localStorage.setItem("wasmsand-playground:" + k, JSON.stringify(v)),
 };
-
-let sb = null;
-let cwd = HOME;
-let running = null; // the AbortController of the command running
-let line = "", cursor = 0;
 const history = store.get("history", []);
-let histIndex = history.length;
-const pasted = []; // lines waiting to run (a paste of several lines)
-const snapshots = [];
-
-// -- theme --
-function applyTheme(dark) {
-  document.documentElement.classList.toggle("dark", dark);
-  $("theme").setAttribute("aria-pressed", String(dark));
-  if (term) term.options.theme = dark ? { background: "#1e1e1e", foreground: "#e6e6e6", cursor: "#e6e6e6" }
-    : { background: "#fafafa", foreground: "#1e1e1e", cursor: "#1e1e1e", selectionBackground: "#b4d5fe" };
-}
 let dark = store.get("dark", matchMedia("(prefers-color-scheme: dark)").matches);
-
-// -- terminal --
-const term = new Terminal({ convertEol: true, cursorBlink: true, fontSize: 14, scrollback: 5000,
-  fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", screenReaderMode: true });
-const fit = new FitAddon();
-term.loadAddon(fit);
-term.open($("terminal"));
-applyTheme(dark);
-fit.fit();
-new ResizeObserver(() => fit.fit()).observe($("terminal"));
-
-const prettyCwd = () => cwd === HOME ? "~" : cwd.startsWith(HOME + "/") ? "~" + cwd.slice(HOME.length) : cwd;
-const promptText = () => `\x1b[1;32muser@sandbox\x1b[0m:\x1b[1;34m${prettyCwd()}\x1b[0m$ `;
+const themes = {
+  dark: { background: "#1e1e1e", foreground: "#e6e6e6", cursor: "#e6e6e6" },
+  light: { background: "#fafafa", foreground: "#1e1e1e", cursor: "#1e1e1e", selectionBackground: "#b4d5fe" },
+};
 const visible = (s) => s.replace(/\x1b\[[0-9;]*m/g, "").length;
-
-// The line being edited may wrap over several rows: shownRow is the row of the cursor,
-// counted from the prompt's, so that a redraw can go back to the prompt.
-let shownRow = 0;
-// rowCol is where offset n of the prompt and line sits (after a full last row xterm
-// keeps the cursor on its last column until the next character: "pending wrap").
-function rowCol(n, atEnd) {
-  const cols = term.cols;
-  if (atEnd && n > 0 && n % cols === 0) return [n / cols - 1, cols - 1];
-  return [Math.floor(n / cols), n % cols];
-}
-
-function redraw() {
-  const plen = visible(promptText());
-  term.write("\r" + (shownRow > 0 ? `\x1b[${shownRow}A` : "") + "\x1b[J" + promptText() + line);
-  const end = plen + line.length;
-  const target = plen + cursor;
-  const [endRow] = rowCol(end, true);
-  const [row, col] = rowCol(target, target === end);
-  if (endRow > row) term.write(`\x1b[${endRow - row}A`);
-  term.write("\r" + (col > 0 ? `\x1b[${col}C` : ""));
-  shownRow = row;
-}
-
-function prompt() {
-  line = "";
-  cursor = 0;
-  shownRow = 0;
-  term.write(promptText());
-  if (pasted.length) submit(pasted.shift());
-}
-
 function setStatus(s) { $("status").textContent = s; }
 
-async function submit(cmd) {
-  line = cmd;
-  cursor = cmd.length;
-  redraw();
-  term.write("\r\n");
-  if (cmd.trim() === "") return prompt();
-  if (history[history.length - 1] !== cmd) history.push(cmd);
-  if (history.length > 500) history.splice(0, history.length - 500);
-  store.set("history", history);
-  histIndex = history.length;
-  await run(cmd);
-  prompt();
-}
+const sessions = [];
+let current = null; // the session shown
+let workspace = store.get("workspace", "default");
 
-async function run(cmd) {
-  running = new AbortController();
-  setStatus("running…");
-  try {
-    const res = await sb.run(cmd, {
-      signal: running.signal,
-      env: { COLUMNS: String(term.cols), LINES: String(term.rows), TERM: "xterm-256color" },
-      onStdout: (s) => term.write(s),
-      onStderr: (s) => term.write(s),
-    });
-    setStatus(res.exitCode ? `exit status ${res.exitCode}` : "");
-  } catch (e) {
-    if (e.code === "canceled") {
-      term.write("^C\r\n");
-      setStatus("interrupted");
-    } else if (e.code === "closed" && running.signal.aborted) {
-      // Without SharedArrayBuffer (a first visit, before the service worker adds the
-      // headers that allow it) stopping a command ends the sandbox's worker: start
-      // again from the files as the last command left them.
-      term.write("^C\r\n\x1b[2m(the sandbox restarted: its files are as the last command left them)\x1b[0m\r\n");
-      const dir = cwd;
-      sb = await Sandbox.create({ persist: "playground-" + workspace, onProgress: progress });
-      await sb.run("cd " + JSON.stringify(dir) + " 2>/dev/null").catch(() => {});
-      setStatus("interrupted");
-    } else {
-      term.write(`\x1b[31mwasmsand: ${e.message}\x1b[0m\r\n`);
-      setStatus("error");
+// A Session is one terminal on one sandbox: the workspace's (persisted) or a fork.
+class Session {
+  constructor(name, sb, persisted) {
+    this.name = name;
+    this.sb = sb;
+    this.persisted = persisted;
+    this.cwd = HOME;
+    this.running = null; // the AbortController of the command running
+    this.line = "";
+    this.cursor = 0;
+    this.shownRow = 0; // the cursor's row, counted from the prompt's (the line may wrap)
+    this.histIndex = history.length;
+    this.pasted = []; // lines waiting to run (a paste of several lines)
+    this.el = document.createElement("div");
+    this.el.className = "term";
+    $("terminals").append(this.el);
+    this.term = new Terminal({ convertEol: true, cursorBlink: true, fontSize: 14, scrollback: 5000,
+      fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", screenReaderMode: true,
+      theme: dark ? themes.dark : themes.light });
+    this.fit = new FitAddon();
+    this.term.loadAddon(this.fit);
+    this.term.open(this.el);
+    this.term.onData((d) => this.input(d));
+    new ResizeObserver(() => { if (!this.el.hidden) this.fit.fit(); }).observe(this.el);
+    this.tab = document.createElement("button");
+    this.tab.className = "tab";
+    this.tab.setAttribute("role", "tab");
+    this.tab.textContent = name;
+    this.tab.onclick = () => show(this);
+    $("tabs").append(this.tab);
+  }
+
+  promptText() {
+    const c = this.cwd === HOME ? "~" : this.cwd.startsWith(HOME + "/") ? "~" + this.cwd.slice(HOME.length) : this.cwd;
+    return `\x1b[1;32muser@${this.persisted ? "sandbox" : this.name}\x1b[0m:\x1b[1;34m${c}\x1b[0m$ `;
+  }
+
+  // rowCol is where offset n of the prompt and line sits (after a full last row xterm
+  // keeps the cursor on its last column until the next character: "pending wrap").
+  rowCol(n, atEnd) {
+    const cols = this.term.cols;
+    if (atEnd && n > 0 && n % cols === 0) return [n / cols - 1, cols - 1];
+    return [Math.floor(n / cols), n % cols];
+  }
+
+  redraw() {
+    const t = this.term, plen = visible(this.promptText());
+    t.write("\r" + (this.shownRow > 0 ? `\x1b[${this.shownRow}A` : "") + "\x1b[J" + this.promptText() + this.line);
+    const end = plen + this.line.length, target = plen + this.cursor;
+    const [endRow] = this.rowCol(end, true);
+    const [row, col] = this.rowCol(target, target === end);
+    if (endRow > row) t.write(`\x1b[${endRow - row}A`);
+    t.write("\r" + (col > 0 ? `\x1b[${col}C` : ""));
+    this.shownRow = row;
+  }
+
+  prompt() {
+    this.line = "";
+    this.cursor = 0;
+    this.shownRow = 0;
+    this.term.write(this.promptText());
+    if (this.pasted.length) this.submit(this.pasted.shift());
+  }
+
+  async submit(cmd) {
+    this.line = cmd;
+    this.cursor = cmd.length;
+    this.redraw();
+    this.term.write("\r\n");
+    if (cmd.trim() === "") return this.prompt();
+    if (history[history.length - 1] !== cmd) history.push(cmd);
+    if (history.length > 500) history.splice(0, history.length - 500);
+    store.set("history", history);
+    this.histIndex = history.length;
+    await this.run(cmd);
+    this.prompt();
+  }
+
+  async run(cmd) {
+    const t = this.term;
+    this.running = new AbortController();
+    setStatus("running…");
+    try {
+      const res = await this.sb.run(cmd, {
+        signal: this.running.signal,
+        env: { COLUMNS: String(t.cols), LINES: String(t.rows), TERM: "xterm-256color" },
+        onStdout: (s) => t.write(s),
+        onStderr: (s) => t.write(s),
+      });
+      setStatus(res.exitCode ? `exit status ${res.exitCode}` : "");
+    } catch (e) {
+      if (e.code === "canceled") {
+        t.write("^C\r\n");
+        setStatus("interrupted");
+      } else if (e.code === "closed" && this.running.signal.aborted) {
+        // Without SharedArrayBuffer (a first visit, before the service worker adds
+        // the headers that allow it) stopping a command ends the sandbox's worker.
+        t.write("^C\r\n");
+        await this.restart();
+        setStatus("interrupted");
+      } else {
+        t.write(`\x1b[31mwasmsand: ${e.message}\x1b[0m\r\n`);
+        setStatus("error");
+      }
+    } finally {
+      this.running = null;
     }
-  } finally {
-    running = null;
+    await this.syncCwd();
+    if (this === current) await refreshTree();
   }
-  try {
-    cwd = (await sb.run('printf %s "$PWD"')).stdout || cwd;
-  } catch { /* (the prompt keeps the last one) */ }
-  await refreshTree();
+
+  // restart starts the workspace's sandbox again from its saved files (a fork is lost).
+  async restart() {
+    const dir = this.cwd;
+    if (!this.persisted) {
+      this.term.write("\x1b[2m(this fork ended with its worker)\x1b[0m\r\n");
+      return;
+    }
+    this.term.write("\x1b[2m(the sandbox restarted: its files are as the last command left them)\x1b[0m\r\n");
+    this.sb = await Sandbox.create({ persist: "playground-" + workspace, onProgress: progress });
+    await this.sb.run("cd " + JSON.stringify(dir) + " 2>/dev/null").catch(() => {});
+  }
+
+  async syncCwd() {
+    try { this.cwd = (await this.sb.run('printf %s "$PWD"')).stdout || this.cwd; } catch { /* (kept) */ }
+  }
+
+  input(data) {
+    if (this.running) {
+      if (data === "\x03") this.running.abort();
+      return;
+    }
+    if (data.length > 1 && /[\r\n]/.test(data)) { // a paste of several lines
+      const lines = data.replace(/\r\n?/g, "\n").split("\n");
+      const last = lines.pop();
+      const first = this.line.slice(0, this.cursor) + lines.shift() + this.line.slice(this.cursor);
+      this.pasted.push(...lines);
+      if (last) this.pasted.push(last);
+      this.submit(first);
+      return;
+    }
+    const l = this.line, c = this.cursor;
+    switch (data) {
+      case "\r": this.submit(l); return;
+      case "\x7f": case "\b": if (c > 0) { this.line = l.slice(0, c - 1) + l.slice(c); this.cursor--; this.redraw(); } return;
+      case "\x1b[3~": if (c < l.length) { this.line = l.slice(0, c) + l.slice(c + 1); this.redraw(); } return;
+      case "\x1b[D": if (c > 0) { this.cursor--; this.redraw(); } return;
+      case "\x1b[C": if (c < l.length) { this.cursor++; this.redraw(); } return;
+      case "\x1b[H": case "\x01": this.cursor = 0; this.redraw(); return;
+      case "\x1b[F": case "\x05": this.cursor = l.length; this.redraw(); return;
+      case "\x0b": this.line = l.slice(0, c); this.redraw(); return; // Ctrl-K
+      case "\x15": this.line = l.slice(c); this.cursor = 0; this.redraw(); return; // Ctrl-U
+      case "\x1b[A":
+        if (this.histIndex > 0) { this.line = history[--this.histIndex]; this.cursor = this.line.length; this.redraw(); }
+        return;
+      case "\x1b[B":
+        if (this.histIndex < history.length) { this.line = history[++this.histIndex] ?? ""; this.cursor = this.line.length; this.redraw(); }
+        return;
+      case "\x03": this.term.write("^C\r\n"); this.prompt(); return;
+      case "\x0c": this.term.clear(); this.shownRow = 0; this.redraw(); return;
+    }
+    if (data >= " " && !data.startsWith("\x1b")) {
+      this.line = l.slice(0, c) + data + l.slice(c);
+      this.cursor += data.length;
+      this.redraw();
+    }
+  }
 }
 
-term.onData((data) => {
-  if (running) {
-    if (data === "\x03") running.abort();
-    return;
+function show(s) {
+  current = s;
+  for (const x of sessions) {
+    x.el.hidden = x !== s;
+    x.tab.setAttribute("aria-selected", String(x === s));
   }
-  if (!sb) return;
-  if (data.length > 1 && /[\r\n]/.test(data)) { // a paste of several lines
-    const lines = data.replace(/\r\n?/g, "\n").split("\n");
-    const last = lines.pop();
-    const first = line.slice(0, cursor) + lines.shift();
-    pasted.push(...lines);
-    line = first + line.slice(cursor);
-    cursor = line.length;
-    submit(line);
-    if (last) pasted.push(last);
-    return;
-  }
-  switch (data) {
-    case "\r": submit(line); return;
-    case "\x7f": case "\b":
-      if (cursor > 0) { line = line.slice(0, cursor - 1) + line.slice(cursor); cursor--; redraw(); }
-      return;
-    case "\x1b[3~": if (cursor < line.length) { line = line.slice(0, cursor) + line.slice(cursor + 1); redraw(); } return;
-    case "\x1b[D": if (cursor > 0) { cursor--; redraw(); } return;
-    case "\x1b[C": if (cursor < line.length) { cursor++; redraw(); } return;
-    case "\x1b[H": case "\x01": cursor = 0; redraw(); return;
-    case "\x1b[F": case "\x05": cursor = line.length; redraw(); return;
-    case "\x0b": line = line.slice(0, cursor); redraw(); return; // Ctrl-K
-    case "\x15": line = line.slice(cursor); cursor = 0; redraw(); return; // Ctrl-U
-    case "\x1b[A":
-      if (histIndex > 0) { histIndex--; line = history[histIndex]; cursor = line.length; redraw(); }
-      return;
-    case "\x1b[B":
-      if (histIndex < history.length) { histIndex++; line = history[histIndex] ?? ""; cursor = line.length; redraw(); }
-      return;
-    case "\x03": term.write("^C\r\n"); prompt(); return;
-    case "\x0c": term.clear(); shownRow = 0; redraw(); return;
-  }
-  if (data >= " " && !data.startsWith("\x1b")) {
-    line = line.slice(0, cursor) + data + line.slice(cursor);
-    cursor += data.length;
-    redraw();
-  }
-});
+  s.fit.fit();
+  s.term.focus();
+  closeEditor();
+  refreshTree();
+}
 
 // -- file tree --
 async function refreshTree() {
-  const root = $("tree");
+  const s = current;
   const items = [];
   async function walk(dir, depth) {
     if (depth > 6 || items.length > 2000) return;
     let ents;
-    try { ents = await sb.listDir(dir); } catch { return; }
+    try { ents = await s.sb.listDir(dir); } catch { return; }
     ents.sort((a, b) => (b.type === "directory") - (a.type === "directory") || a.name.localeCompare(b.name));
     for (const e of ents) {
       const p = dir + "/" + e.name;
@@ -189,7 +222,8 @@ async function refreshTree() {
     }
   }
   await walk(HOME, 0);
-  root.replaceChildren(...items.map((it) => {
+  if (s !== current) return;
+  $("tree").replaceChildren(...items.map((it) => {
     const li = document.createElement("li");
     li.className = it.dir ? "dir" : "file";
     li.textContent = it.name;
@@ -215,7 +249,7 @@ $("tree").addEventListener("keydown", (e) => {
   }
 });
 
-// -- editor and previews --
+// -- editor, previews, downloads --
 const images = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".svg": "image/svg+xml", ".webp": "image/webp" };
 let editing = null;
 async function openFile(p) {
@@ -223,67 +257,131 @@ async function openFile(p) {
   $("editor-pane").hidden = false;
   $("editor-path").textContent = p;
   editing = p;
-  if (images[ext]) {
-    const b = await sb.readFile(p);
-    $("preview").src = URL.createObjectURL(new Blob([b], { type: images[ext] }));
+  const img = images[ext];
+  $("preview").hidden = !img;
+  $("editor").hidden = !!img;
+  $("editor-save").hidden = !!img;
+  if (img) {
+    const b = await current.sb.readFile(p);
+    $("preview").src = URL.createObjectURL(new Blob([b], { type: img }));
     $("preview").alt = p;
-    $("preview").hidden = false;
-    $("editor").hidden = true;
-    $("editor-save").hidden = true;
   } else {
-    $("editor").value = await sb.readFile(p, { encoding: "utf8" });
-    $("preview").hidden = true;
-    $("editor").hidden = false;
-    $("editor-save").hidden = false;
+    $("editor").value = await current.sb.readFile(p, { encoding: "utf8" });
     $("editor").focus();
   }
-  fit.fit();
+  current.fit.fit();
 }
 async function saveFile() {
   if (!editing) return;
-  await sb.writeFile(editing, $("editor").value);
-  await sb.save();
+  await current.sb.writeFile(editing, $("editor").value);
+  if (current.persisted) await current.sb.save();
   setStatus("saved " + editing);
   await refreshTree();
+}
+function closeEditor() {
+  $("editor-pane").hidden = true;
+  editing = null;
+}
+function download(name, bytes, type) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([bytes], { type }));
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 $("editor-save").onclick = saveFile;
 $("editor").addEventListener("keydown", (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === "s") { e.preventDefault(); saveFile(); }
+  if (e.key === "Escape") { closeEditor(); current.fit.fit(); current.term.focus(); }
 });
-$("editor-close").onclick = () => { $("editor-pane").hidden = true; editing = null; fit.fit(); term.focus(); };
-
-// -- snapshots --
-$("snapshot").onclick = async () => {
-  const snap = await sb.snapshot();
-  const n = snapshots.push({ snap, at: new Date() });
-  const li = document.createElement("li");
-  li.textContent = `#${n} ${snapshots[n - 1].at.toLocaleTimeString()}`;
-  li.title = "restore this snapshot";
-  li.tabIndex = 0;
-  li.onclick = async () => {
-    await sb.restore(snap);
-    await sb.save();
-    setStatus(`restored snapshot #${n}`);
-    await refreshTree();
-  };
-  li.onkeydown = (e) => { if (e.key === "Enter") li.onclick(); };
-  $("snapshots").append(li);
-  setStatus(`snapshot #${n} taken`);
+$("editor-close").onclick = () => { closeEditor(); current.fit.fit(); current.term.focus(); };
+$("editor-download").onclick = async () => {
+  if (editing) download(editing.slice(editing.lastIndexOf("/") + 1), await current.sb.readFile(editing), "application/octet-stream");
+};
+$("download-home").onclick = async () => {
+  setStatus("packing the home directory…");
+  const r = await current.sb.run("tar czf /tmp/.home.tar.gz -C /home user");
+  if (r.exitCode) { setStatus("tar failed: " + r.stderr); return; }
+  download(`${workspace}-home.tar.gz`, await current.sb.readFile("/tmp/.home.tar.gz"), "application/gzip");
+  await current.sb.remove("/tmp/.home.tar.gz");
+  setStatus("downloaded the home directory");
 };
 
-// -- workspaces --
-const workspaces = store.get("workspaces", ["default"]);
-let workspace = store.get("workspace", "default");
-if (!workspaces.includes(workspace)) workspaces.push(workspace);
-function fillWorkspaces() {
-  $("workspace").replaceChildren(...workspaces.map((w) => {
-    const o = document.createElement("option");
-    o.value = o.textContent = w;
-    o.selected = w === workspace;
-    return o;
-  }));
+// -- uploads: files dropped on the page go to the current directory --
+async function upload(files) {
+  for (const f of files) {
+    const p = current.cwd + "/" + f.name;
+    await current.sb.writeFile(p, new Uint8Array(await f.arrayBuffer()));
+    setStatus("uploaded " + p);
+  }
+  if (current.persisted) await current.sb.save();
+  await refreshTree();
 }
-$("workspace").onchange = () => { store.set("workspace", $("workspace").value); location.reload(); };
+document.addEventListener("dragover", (e) => { e.preventDefault(); document.body.classList.add("dropping"); });
+document.addEventListener("dragleave", () => document.body.classList.remove("dropping"));
+document.addEventListener("drop", (e) => {
+  e.preventDefault();
+  document.body.classList.remove("dropping");
+  if (e.dataTransfer && e.dataTransfer.files.length) upload([...e.dataTransfer.files]);
+});
+$("upload").onclick = () => $("upload-input").click();
+$("upload-input").onchange = () => upload([...$("upload-input").files]);
+
+// -- snapshots and forks --
+let nSnap = 0, nFork = 0;
+$("snapshot").onclick = async () => {
+  const s = current;
+  const snap = await s.sb.snapshot();
+  const n = ++nSnap;
+  const name = (window.prompt("name of the snapshot", `#${n} ${new Date().toLocaleTimeString()}`) || "").trim() ||
+    `#${n} ${new Date().toLocaleTimeString()}`;
+  const li = document.createElement("li");
+  const label = document.createElement("span");
+  label.textContent = name;
+  label.title = "a snapshot of " + s.name;
+  const restore = document.createElement("button");
+  restore.textContent = "restore";
+  restore.onclick = async () => {
+    await s.sb.restore(snap);
+    if (s.persisted) await s.sb.save();
+    setStatus(`restored snapshot ${name}`);
+    show(s);
+  };
+  const fork = document.createElement("button");
+  fork.textContent = "fork";
+  fork.title = "a second terminal on a copy of this snapshot";
+  fork.onclick = async () => {
+    const f = await s.sb.fork(); // (the fork starts from the current state, then goes back to the snapshot)
+    await f.restore(snap);
+    openFork(f);
+  };
+  li.append(label, " ", restore, " ", fork);
+  $("snapshots").append(li);
+  setStatus(`snapshot ${name} taken`);
+};
+$("fork").onclick = async () => openFork(await current.sb.fork());
+async function openFork(sb) {
+  const s = new Session(`fork${++nFork}`, sb, false);
+  s.cwd = current.cwd;
+  await s.syncCwd();
+  sessions.push(s);
+  show(s);
+  s.term.write("\x1b[2mA fork: a copy-on-write copy of the files and the shell, in a terminal of its own; not kept after a reload.\x1b[0m\r\n");
+  s.prompt();
+}
+
+// -- workspaces, reset, theme --
+const workspaces = store.get("workspaces", ["default"]);
+if (!workspaces.includes(workspace)) workspaces.push(workspace);
+$("workspace").replaceChildren(...workspaces.map((w) => {
+  const o = document.createElement("option");
+  o.value = o.textContent = w;
+  o.selected = w === workspace;
+  return o;
+}));
+$("workspace").onchange = () => { store.set("workspace", $("workspace").value); location.hash = ""; location.reload(); };
 $("new-workspace").onclick = () => {
   const name = (prompt("name of the new workspace") || "").trim();
   if (!name || workspaces.includes(name)) return;
@@ -294,45 +392,72 @@ $("new-workspace").onclick = () => {
 };
 $("reset").onclick = async () => {
   if (!confirm(`Empty the workspace "${workspace}"?`)) return;
-  await sb.run("find /home/user -mindepth 1 -delete; cd /home/user");
-  await sb.save();
-  term.clear();
-  cwd = HOME;
-  await refreshTree();
+  const s = sessions[0];
+  await s.sb.run("find /home/user -mindepth 1 -delete; cd /home/user");
+  await s.sb.save();
+  s.term.clear();
+  s.cwd = HOME;
+  show(s);
   setStatus("reset");
 };
-$("theme").onclick = () => { dark = !dark; store.set("dark", dark); applyTheme(dark); };
+function applyTheme() {
+  document.documentElement.classList.toggle("dark", dark);
+  $("theme").setAttribute("aria-pressed", String(dark));
+  for (const s of sessions) s.term.options.theme = dark ? themes.dark : themes.light;
+}
+$("theme").onclick = () => { dark = !dark; store.set("dark", dark); applyTheme(); };
 
 // -- start --
 function progress(p) {
   if (!p || !p.asset) return;
   const total = p.total || 0;
-  $("progress").hidden = p.cached || (total && p.loaded >= total);
+  $("progress").hidden = !!p.cached || (total > 0 && p.loaded >= total);
   $("progress-bar").max = total || 1;
   $("progress-bar").value = p.loaded;
   $("progress-text").textContent = `${p.asset}: ${(p.loaded / 1e6).toFixed(1)}${total ? " / " + (total / 1e6).toFixed(1) : ""} MB`;
 }
 
+// A URL can bring a ready state: #run=COMMAND runs a command, #manifest=URL fetches
+// {"files": {"path": "text"}, "run": "command"} (paths relative to the home directory).
+async function fromURL(s) {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const m = params.get("manifest");
+  if (m) {
+    try {
+      const doc = await (await fetch(m)).json();
+      for (const [p, text] of Object.entries(doc.files || {})) {
+        await s.sb.writeFile(p.startsWith("/") ? p : HOME + "/" + p, String(text));
+      }
+      if (doc.run) s.pasted.push(String(doc.run));
+      await s.sb.save();
+    } catch (e) {
+      s.term.write(`\x1b[31mmanifest ${m}: ${e.message}\x1b[0m\r\n`);
+    }
+  }
+  if (params.get("run")) s.pasted.push(params.get("run"));
+}
+
 async function start() {
-  fillWorkspaces();
+  applyTheme();
   setStatus("starting…");
-  term.write("wasmsand: bash, coreutils and python3 as WebAssembly, in this page.\r\n");
+  let sb;
   try {
     sb = await Sandbox.create({ persist: "playground-" + workspace, onProgress: progress });
   } catch (e) {
-    term.write(`\x1b[31mwasmsand could not start: ${e.message}\x1b[0m\r\n`);
+    $("terminals").textContent = `wasmsand could not start: ${e.message}`;
     setStatus("could not start");
     return;
   }
-  try { cwd = (await sb.run('printf %s "$PWD"')).stdout || HOME; } catch { /* */ }
+  const s = new Session(workspace, sb, true);
+  sessions.push(s);
+  s.term.write("wasmsand: bash, coreutils and python3 as WebAssembly, in this page.\r\n");
+  await s.syncCwd();
+  show(s);
+  await fromURL(s);
   setStatus("");
-  await refreshTree();
-  // #run=COMMAND (URL-encoded) runs a command once the sandbox is up
-  const m = /(?:^|&)run=([^&]*)/.exec(location.hash.slice(1));
-  if (m) pasted.push(decodeURIComponent(m[1]));
-  prompt();
-  term.focus();
-  window.wasmsandPlayground = { ready: true, get sandbox() { return sb; }, term, isolated: self.crossOriginIsolated };
+  s.prompt();
+  window.wasmsandPlayground = { ready: true, get sandbox() { return current.sb; }, get term() { return current.term; },
+    sessions, isolated: self.crossOriginIsolated };
 }
 
 if ("serviceWorker" in navigator && location.protocol !== "file:") {

@@ -31,7 +31,7 @@ const screen = () => page.evaluate(() => {
   return out.join("\n");
 });
 async function typeCommand(cmd) {
-  await page.click("#terminal");
+  await page.click("#terminals .term:not([hidden])");
   await page.keyboard.type(cmd);
   await page.keyboard.press("Enter");
 }
@@ -75,7 +75,7 @@ try {
   await typeCommand("rm a.txt; ls");
   await idle();
   await page.waitForFunction(() => !document.querySelector('#tree li[data-path="/home/user/a.txt"]'));
-  await page.click("#snapshots li");
+  await page.click("#snapshots li button:text('restore')");
   await page.waitForSelector('#tree li[data-path="/home/user/a.txt"]');
   check(true, "a snapshot restored brings the file back");
 
@@ -89,10 +89,38 @@ try {
   check(await waitFor("after-ctrl-c"), "the terminal works after Ctrl-C");
 
   // several lines pasted run one after the other
-  await page.click("#terminal");
+  await page.click("#terminals .term:not([hidden])");
   await page.evaluate(() => window.wasmsandPlayground.term.paste("echo p1\necho p2\n"));
   check(await waitFor("p2\n") || await waitFor("p2"), "a paste of several lines runs each");
   await idle();
+
+  // uploads go to the current directory; downloads of a file and of the home directory
+  await page.setInputFiles("#upload-input", { name: "up.txt", mimeType: "text/plain", buffer: Buffer.from("uploaded\n") });
+  await page.waitForSelector('#tree li[data-path="/home/user/up.txt"]');
+  await typeCommand("cat up.txt");
+  check(await waitFor("\nuploaded"), "an uploaded file");
+  await page.click('#tree li[data-path="/home/user/up.txt"]');
+  await page.waitForFunction(() => document.getElementById("editor").value === "uploaded\n");
+  let dl = page.waitForEvent("download");
+  await page.click("#editor-download");
+  let got = fs.readFileSync(await (await dl).path(), "utf8");
+  check(got === "uploaded\n", "a file downloaded from the editor");
+  dl = page.waitForEvent("download");
+  await page.click("#download-home");
+  const tgz = fs.readFileSync(await (await dl).path());
+  check(tgz[0] === 0x1f && tgz[1] === 0x8b && (await dl).suggestedFilename().endsWith(".tar.gz"), "the home directory downloaded as a .tar.gz");
+
+  // a fork: a second terminal on a copy; what it writes stays there
+  await page.click("#fork");
+  await page.waitForFunction(() => window.wasmsandPlayground.sessions.length === 2);
+  await typeCommand("echo forked > f.txt; cat a.txt");
+  check(await waitFor("\ntwo"), "the fork has the workspace's files");
+  await page.waitForSelector('#tree li[data-path="/home/user/f.txt"]');
+  await page.screenshot({ path: path.join(shots, "5-fork.png") });
+  await page.click("#tabs .tab >> nth=0");
+  await page.waitForFunction(() => !document.querySelector('#tree li[data-path="/home/user/f.txt"]'));
+  await typeCommand("test -e f.txt || echo not-in-main");
+  check(await waitFor("not-in-main"), "what the fork wrote is not in the workspace");
 
   t0 = Date.now();
   await page.reload();
@@ -108,6 +136,17 @@ try {
   check(await waitFor("offline-2"), "with the network off, the page, the core and the guests come from the cache");
   await context.setOffline(false);
   await page.screenshot({ path: path.join(shots, "3-after-reload.png") });
+
+  // a link that brings files and a command
+  fs.writeFileSync(path.join(root, "test-manifest.json"), JSON.stringify({ files: { "lesson/hello.sh": "echo from-the-manifest $1\n" }, run: "bash lesson/hello.sh ok" }));
+  await page.goto(base + "#manifest=test-manifest.json");
+  await page.reload();
+  await ready();
+  check(await waitFor("from-the-manifest ok"), "#manifest=URL writes its files and runs its command");
+  await page.goto(base + "#run=" + encodeURIComponent("echo ran-from-$((40+2))"));
+  await page.reload();
+  await ready();
+  check(await waitFor("ran-from-42"), "#run=COMMAND");
 
   await page.click("#theme");
   await page.screenshot({ path: path.join(shots, "4-dark.png") });
