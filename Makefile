@@ -126,7 +126,7 @@ conformance: build
 	WASMSAND_CONFORMANCE=1 WASMSAND_CONFORMANCE_REPORT=$(CURDIR)/build/conformance-report.txt \
 		$(GO) test -count=1 -timeout 60m -v -run '^TestConformance$$' ./conformance/
 
-bench: build node_modules npm
+bench: build node_modules npm playground
 	$(GO) run ./scripts/bench
 
 demo: build

@@ -1,0 +1,78 @@
+// The playground's load (node playground/test/bench.mjs build/playground; make bench runs
+// it): time to a usable prompt with empty caches and with warm ones, time to the first
+// `ls` output, and what the page fetched before the first command — its bytes as
+// served, gzip'd and brotli'd as a static server would send them — beside just-bash's
+// browser bundle.
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { serve, launch } from "../../web/test/harness.mjs";
+
+const root = path.resolve(process.argv[2] || "build/playground");
+const { base, close } = await serve(root, fs.readFileSync(path.join(root, "index.html"), "utf8"));
+const browser = await launch();
+const ms = (t) => `${Math.round(t)} ms`;
+const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+const sizes = (files) => {
+  let raw = 0, gz = 0, br = 0;
+  for (const f of files) {
+    const b = fs.readFileSync(f);
+    raw += b.length;
+    gz += zlib.gzipSync(b, { level: 9 }).length;
+    br += zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  }
+  return { raw, gz, br };
+};
+
+const runs = [];
+for (let i = 0; i < 3; i++) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 760 } });
+  const page = await context.newPage();
+  const fetched = new Set();
+  let ready = false;
+  page.on("request", (r) => {
+    const u = new URL(r.url());
+    if (!ready && u.origin + "/" === base) fetched.add(u.pathname === "/" ? "/index.html" : u.pathname);
+  });
+  const t0 = Date.now();
+  await page.goto(base);
+  await page.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
+  const cold = Date.now() - t0;
+  ready = true;
+  await page.click("#terminals .term:not([hidden])");
+  await page.keyboard.type("ls /");
+  const t1 = Date.now();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => {
+    const b = window.wasmsandPlayground.term.buffer.active;
+    for (let i = 0; i < b.length; i++) if (b.getLine(i).translateToString(true).includes("tmp")) return true;
+    return false;
+  }, null, { timeout: 30000 });
+  const firstLs = Date.now() - t1;
+  await page.waitForTimeout(500); // (the service worker keeps what it fetched)
+  const t2 = Date.now();
+  await page.reload();
+  await page.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
+  const warm = Date.now() - t2;
+  runs.push({ cold, firstLs, warm, fetched: [...fetched] });
+  await context.close();
+}
+await browser.close();
+close();
+
+const med = (k) => runs.map((r) => r[k]).sort((a, b) => a - b)[1];
+const files = runs[0].fetched.map((p) => path.join(root, p)).filter((f) => fs.existsSync(f) && fs.statSync(f).isFile());
+const ours = sizes(files);
+const jb = path.resolve("node_modules/just-bash/dist/bundle/browser.js");
+console.log(`${"playground (median of 3, headless Chromium)".padEnd(52)} ${"time".padStart(10)}  target`);
+console.log(`${"usable prompt, empty caches".padEnd(52)} ${ms(med("cold")).padStart(10)}  ≤ 1500 ms`);
+console.log(`${"usable prompt, warm caches (a reload)".padEnd(52)} ${ms(med("warm")).padStart(10)}  ≤ 300 ms`);
+console.log(`${"first `ls /` output after Enter".padEnd(52)} ${ms(med("firstLs")).padStart(10)}`);
+console.log(`fetched before the first command: ${files.length} files, ${mb(ours.raw)} as served, ${mb(ours.gz)} gzip, ${mb(ours.br)} brotli (target ≤ 2.5 MB compressed)`);
+for (const f of files.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size).slice(0, 4)) {
+  console.log(`  ${path.relative(root, f)}: ${mb(fs.statSync(f).size)} (${mb(sizes([f]).br)} brotli)`);
+}
+if (fs.existsSync(jb)) {
+  const j = sizes([jb]);
+  console.log(`just-bash's browser bundle: ${mb(j.raw)}, ${mb(j.gz)} gzip, ${mb(j.br)} brotli (a simulated shell: no coreutils, python or WebAssembly guests)`);
+}
