@@ -38,6 +38,8 @@ class Session {
     this.shownRow = 0; // the cursor's row, counted from the prompt's (the line may wrap)
     this.histIndex = history.length;
     this.pasted = []; // lines waiting to run (a paste of several lines)
+    this.typeahead = ""; // what was typed while a command ran
+    this.busy = false; // from a line's submission to the next prompt
     this.el = document.createElement("div");
     this.el.className = "term";
     $("terminals").append(this.el);
@@ -85,11 +87,19 @@ class Session {
     this.line = "";
     this.cursor = 0;
     this.shownRow = 0;
+    this.busy = false;
     this.term.write(this.promptText());
-    if (this.pasted.length) this.submit(this.pasted.shift());
+    if (this.pasted.length) {
+      this.submit(this.pasted.shift());
+    } else if (this.typeahead) {
+      const t = this.typeahead;
+      this.typeahead = "";
+      this.input(t);
+    }
   }
 
   async submit(cmd) {
+    this.busy = true; // (until the next prompt: the run, then the tree and the directory)
     this.line = cmd;
     this.cursor = cmd.length;
     this.redraw();
@@ -153,8 +163,10 @@ class Session {
   }
 
   input(data) {
-    if (this.running) {
-      if (data === "\x03") this.running.abort();
+    if (this.busy) {
+      // Ctrl-C stops the command; anything else typed meanwhile is kept for the
+      // next prompt, as a terminal's type-ahead
+      if (data === "\x03") { if (this.running) this.running.abort(); } else this.typeahead += data;
       return;
     }
     if (data.length > 1 && /[\r\n]/.test(data)) { // a paste of several lines
@@ -294,7 +306,9 @@ function download(name, bytes, type) {
 $("editor-save").onclick = saveFile;
 $("editor").addEventListener("keydown", (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key === "s") { e.preventDefault(); saveFile(); }
-  if (e.key === "Escape") { closeEditor(); current.fit.fit(); current.term.focus(); }
+});
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && !$("editor-pane").hidden) { closeEditor(); current.fit.fit(); current.term.focus(); }
 });
 $("editor-close").onclick = () => { closeEditor(); current.fit.fit(); current.term.focus(); };
 $("editor-download").onclick = async () => {

@@ -148,6 +148,27 @@ try {
   await ready();
   check(await waitFor("ran-from-42"), "#run=COMMAND");
 
+  // keyboard only: the tree by arrows and Enter, Escape back to the terminal
+  await page.focus("#tree");
+  for (let i = 0; i < 20; i++) { // down to the first file (folders come first)
+    await page.keyboard.press("ArrowDown");
+    if (await page.evaluate(() => document.activeElement.classList.contains("file"))) break;
+  }
+  const focused = await page.evaluate(() => document.activeElement && document.activeElement.dataset.path);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => !document.getElementById("editor-pane").hidden);
+  check(!!focused && (await page.textContent("#editor-path")) === focused, "the file tree works from the keyboard");
+  await page.keyboard.press("Escape");
+  check(await page.evaluate(() => document.getElementById("editor-pane").hidden), "Escape closes the editor");
+
+  // at 200% zoom (half the CSS pixels) nothing needs a horizontal scroll
+  await page.setViewportSize({ width: 600, height: 380 });
+  await page.waitForTimeout(300);
+  const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(sw <= 600, `readable at 200% zoom: no horizontal scroll (${sw} px wide)`);
+  await page.screenshot({ path: path.join(shots, "6-zoom200.png") });
+  await page.setViewportSize({ width: 1200, height: 760 });
+
   await page.click("#theme");
   await page.screenshot({ path: path.join(shots, "4-dark.png") });
   check(errors.length === 0, "no page errors" + (errors.length ? ": " + errors.join("; ") : ""));
