@@ -465,8 +465,7 @@ async function start() {
   const s = new Session(workspace, sb, true);
   sessions.push(s);
   s.term.write("wasmsand: bash, coreutils and python3 as WebAssembly, in this page.\r\n");
-  await s.syncCwd();
-  show(s);
+  show(s); // (a new sandbox starts in the home directory: only files are kept)
   await fromURL(s);
   setStatus("");
   s.prompt();
