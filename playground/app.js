@@ -473,6 +473,9 @@ async function start() {
     sessions, isolated: self.crossOriginIsolated };
 }
 
+addEventListener("offline", () => setStatus("offline: programs not used here before cannot be fetched"));
+addEventListener("online", () => setStatus("online"));
+
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
   navigator.serviceWorker.register("sw.js").catch(() => {});
 }

@@ -21,16 +21,16 @@ const WASM = { "content-type": "application/wasm" };
 // when a visit kept it there (web/cache.js says why); else fetched,
 // compiled as it arrives, and kept once it hashes to CORE_SHA256.
 const compiled = new Map();
-function compiledCore(url) {
+function compiledCore(url, onProgress) {
   if (!compiled.has(url)) {
-    const p = loadCore(url);
+    const p = loadCore(url, onProgress);
     p.catch(() => compiled.delete(url));
     compiled.set(url, p);
   }
   return compiled.get(url);
 }
 
-async function loadCore(url) {
+async function loadCore(url, onProgress) {
   const cache = CORE_SHA256 ? await openCache() : null;
   const hit = cache && await cache.match(cacheKey(url, CORE_SHA256)).catch(() => null);
   if (hit) {
@@ -40,8 +40,9 @@ async function loadCore(url) {
       await cache.delete(cacheKey(url, CORE_SHA256)); // (a damaged entry)
     }
   }
-  const res = await fetch(url);
+  let res = await fetch(url);
   if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
+  if (onProgress && res.body) res = counted(res, url, onProgress);
   const bytes = res.clone().arrayBuffer();
   if (cache) {
     bytes.then(async (b) => {
@@ -53,6 +54,22 @@ async function loadCore(url) {
   } catch (e) {
     return WebAssembly.compile(await bytes); // (served without the application/wasm type)
   }
+}
+
+// counted is res with its download reported to onProgress as the worker reports the
+// guests' ({asset, loaded, total}).
+function counted(res, url, onProgress) {
+  const total = Number(res.headers.get("content-length")) || 0;
+  const asset = url.slice(url.lastIndexOf("/") + 1);
+  let loaded = 0;
+  const body = res.body.pipeThrough(new TransformStream({
+    transform(chunk, ctl) {
+      loaded += chunk.length;
+      try { onProgress({ asset, loaded, total }); } catch { /* (the page's own business) */ }
+      ctl.enqueue(chunk);
+    },
+  }));
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 export const Sandbox = defineSandbox({
@@ -82,7 +99,7 @@ export const Sandbox = defineSandbox({
     worker.onmessage = ({ data }) => core.receive(data);
     worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
     const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag };
-    compiledCore(urls.coreUrl).then(
+    compiledCore(urls.coreUrl, opts.onProgress).then(
       (module) => worker.postMessage({ init: { ...init, module } }),
       () => worker.postMessage({ init })); // the worker fetches and compiles it itself
     return core;
