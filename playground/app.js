@@ -235,6 +235,8 @@ async function refreshTree() {
   }
   await walk(HOME, 0);
   if (s !== current) return;
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#tree li");
+  const keep = focused ? focused.dataset.path : null;
   $("tree").replaceChildren(...items.map((it) => {
     const li = document.createElement("li");
     li.className = it.dir ? "dir" : "file";
@@ -247,6 +249,10 @@ async function refreshTree() {
     if (!it.dir) li.onclick = () => openFile(it.path);
     return li;
   }));
+  if (keep) { // (a refresh keeps the keyboard's place in the tree)
+    const li = [...$("tree").children].find((x) => x.dataset.path === keep);
+    (li || $("tree")).focus();
+  }
 }
 $("refresh").onclick = refreshTree;
 $("tree").addEventListener("keydown", (e) => {

@@ -149,6 +149,8 @@ try {
   check(await waitFor("ran-from-42"), "#run=COMMAND");
 
   // keyboard only: the tree by arrows and Enter, Escape back to the terminal
+  await idle();
+  await page.waitForSelector("#tree li.file");
   await page.focus("#tree");
   for (let i = 0; i < 20; i++) { // down to the first file (folders come first)
     await page.keyboard.press("ArrowDown");
