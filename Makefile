@@ -111,12 +111,14 @@ FUZZ_RUN ?= 60000x
 FUZZ_EVAL ?= 100000x
 FUZZ_MATCH ?= 20000x
 FUZZ_NET ?= 200000x
+FUZZ_MARSHAL ?= 50000x
 fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_PARSE) ./shell/syntax/
 	$(GO) test -run XXX -fuzz '^FuzzRun$$' -fuzztime $(FUZZ_RUN) ./shell/interp/
 	$(GO) test -run XXX -fuzz '^FuzzEval$$' -fuzztime $(FUZZ_EVAL) ./shell/arith/
 	$(GO) test -run XXX -fuzz '^FuzzMatch$$' -fuzztime $(FUZZ_MATCH) ./shell/pattern/
 	$(GO) test -run XXX -fuzz '^FuzzParseRequest$$' -fuzztime $(FUZZ_NET) ./policy/
+	$(GO) test -run XXX -fuzz '^FuzzFromMarshal$$' -fuzztime $(FUZZ_MARSHAL) ./toolrt/
 
 # The public conformance suite (testdata/conformance) through the Go API, over build/assets;
 # prints the pass rate and writes every failure to build/conformance-report.txt.

@@ -130,7 +130,11 @@ func (w *Worker) run(name string, t Tool, req *Request, status func(string)) (*R
 	case "python":
 		spec, _ := json.Marshal(map[string]any{"module": t.Module, "function": t.Function, "args": args,
 			"tool_config": p.ToolConfig, "user_id": p.UserID, "session_id": p.SessionID, "task_id": p.TaskID, "tool_name": name})
-		if err := fsys.WriteFile(workDir+"/runner_args.json", spec, 0o644); err != nil {
+		spec, err := toMarshal(spec)
+		if err != nil {
+			return nil, rec, errorf(ErrInvalidRequest, "arguments: %v", err)
+		}
+		if err := fsys.WriteFile(workDir+"/runner_args.marshal", spec, 0o644); err != nil {
 			return nil, rec, errorf(ErrSandboxFailed, "%v", err)
 		}
 		if err := fsys.WriteFile(runnerPath, runnerPy, 0o644); err != nil {
@@ -160,6 +164,12 @@ func (w *Worker) run(name string, t Tool, req *Request, status func(string)) (*R
 	switch t.Runtime {
 	case "python":
 		b, err := fsys.ReadFile(workDir + "/result.json")
+		if m, merr := fsys.ReadFile(workDir + "/result.marshal"); merr == nil {
+			b, err = fromMarshal(m)
+			if err != nil {
+				return nil, rec, errorf(ErrSandboxFailed, "the runner's result: %v", err)
+			}
+		}
 		if err != nil {
 			return nil, rec, &ErrorObject{Code: ErrSandboxFailed, Message: fmt.Sprintf("python3 exited with status %d before the tool returned", res.ExitCode),
 				Data: map[string]any{"stderr": stderr.tail()}}

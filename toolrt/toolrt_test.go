@@ -722,3 +722,37 @@ func TestWasmTool(t *testing.T) {
 	assert.Equal(t, ErrImport, e.Code)
 	assert.Contains(t, e.Message, "does not match")
 }
+
+// Arguments and results cross as marshal data: JSON values survive the trip both ways,
+// in Go alone and through python.
+func TestMarshal(t *testing.T) {
+	for _, doc := range []string{`null`, `true`, `[1, -2, 2147483647, -2147483648, 2147483648, -99999999999999999999999, 1.5, -0.25, 1e300]`,
+		`{"a": "é \u0000 \" \\", "b": [], "c": {}, "d": [[{"x": null}]]}`, `"plain"`} {
+		m, err := toMarshal([]byte(doc))
+		require.NoError(t, err, doc)
+		back, err := fromMarshal(m)
+		require.NoError(t, err, doc)
+		assert.JSONEq(t, doc, string(back))
+	}
+	_, err := fromMarshal([]byte("S\x00\x00"))
+	assert.Error(t, err, "a type JSON has not")
+	_, err = fromMarshal([]byte("u\xff\xff\xff\x7f"))
+	assert.Error(t, err, "a length past the end")
+
+	r := newRig(t, "version: 1\ntools:\n  kinds: {module: k, function: kinds}\n  odd: {module: k, function: odd}\n", map[string]string{"k.py": `
+def kinds(v):
+    return {"echo": v, "big": 2**100, "neg": -2**70, "t": (1, "two"), "f": 0.1, "u": "naïve ☃", "rep": ["s", "s"]}
+
+def odd():
+    return {"set": {1}, "nan": float("nan")}
+`})
+	r.worker(nil)
+	args := map[string]any{"v": []any{1, "x", nil, true, map[string]any{"k": 1.25}, json.Number("123456789012345678901234567890")}}
+	res, e := r.invoke("kinds", args, InvokeOptions{})
+	require.Nil(t, e)
+	assert.JSONEq(t, `{"echo": [1, "x", null, true, {"k": 1.25}, 123456789012345678901234567890], "big": 1267650600228229401496703205376,
+		"neg": -1180591620717411303424, "t": [1, "two"], "f": 0.1, "u": "naïve ☃", "rep": ["s", "s"]}`, string(res.ToolResult))
+	res, e = r.invoke("odd", nil, InvokeOptions{})
+	require.Nil(t, e, "a result that is not plain JSON data goes through json (default=str)")
+	assert.JSONEq(t, `{"set": "{1}", "nan": "nan"}`, string(res.ToolResult))
+}
