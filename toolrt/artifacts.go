@@ -49,6 +49,21 @@ type Store interface {
 // ErrNoArtifact: no such artifact (or version).
 var ErrNoArtifact = errors.New("no such artifact")
 
+// resolveVersion is version, or for a negative one the latest the store has.
+func resolveVersion(ctx context.Context, st Store, s Scope, name string, version int) (int, error) {
+	if version >= 0 {
+		return version, nil
+	}
+	vs, err := st.Versions(ctx, s, name)
+	if err != nil {
+		return 0, err
+	}
+	if len(vs) == 0 {
+		return 0, fmt.Errorf("%w: %s", ErrNoArtifact, name)
+	}
+	return vs[len(vs)-1], nil
+}
+
 // checkName refuses names that would leave their directory: an artifact name is one
 // path element.
 func checkName(kind, name string) error {
@@ -224,15 +239,8 @@ func (st *DirStore) Load(ctx context.Context, s Scope, name string, version int)
 	if err != nil {
 		return nil, ArtifactMeta{}, err
 	}
-	if version < 0 {
-		vs, err := st.Versions(ctx, s, name)
-		if err != nil {
-			return nil, ArtifactMeta{}, err
-		}
-		if len(vs) == 0 {
-			return nil, ArtifactMeta{}, fmt.Errorf("%w: %s", ErrNoArtifact, name)
-		}
-		version = vs[len(vs)-1]
+	if version, err = resolveVersion(ctx, st, s, name, version); err != nil {
+		return nil, ArtifactMeta{}, err
 	}
 	data, err := os.ReadFile(filepath.Join(dir, strconv.Itoa(version)))
 	if errors.Is(err, os.ErrNotExist) {

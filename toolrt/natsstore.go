@@ -116,15 +116,8 @@ func (st *NATSStore) Load(ctx context.Context, s Scope, name string, version int
 	if err != nil {
 		return nil, ArtifactMeta{}, err
 	}
-	if version < 0 {
-		vs, err := st.Versions(ctx, s, name)
-		if err != nil {
-			return nil, ArtifactMeta{}, err
-		}
-		if len(vs) == 0 {
-			return nil, ArtifactMeta{}, fmt.Errorf("%w: %s", ErrNoArtifact, name)
-		}
-		version = vs[len(vs)-1]
+	if version, err = resolveVersion(ctx, st, s, name, version); err != nil {
+		return nil, ArtifactMeta{}, err
 	}
 	obj := prefix + "/" + strconv.Itoa(version)
 	info, err := st.obj.GetInfo(ctx, obj)

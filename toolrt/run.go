@@ -163,12 +163,14 @@ func (w *Worker) run(name string, t Tool, req *Request, status func(string)) (*R
 	var toolResult json.RawMessage
 	switch t.Runtime {
 	case "python":
-		b, err := fsys.ReadFile(workDir + "/result.json")
-		if m, merr := fsys.ReadFile(workDir + "/result.marshal"); merr == nil {
-			b, err = fromMarshal(m)
-			if err != nil {
+		// marshal data, or JSON for a result that is not plain data (runner.py)
+		b, err := fsys.ReadFile(workDir + "/result.marshal")
+		if err == nil {
+			if b, err = fromMarshal(b); err != nil {
 				return nil, rec, errorf(ErrSandboxFailed, "the runner's result: %v", err)
 			}
+		} else {
+			b, err = fsys.ReadFile(workDir + "/result.json")
 		}
 		if err != nil {
 			return nil, rec, &ErrorObject{Code: ErrSandboxFailed, Message: fmt.Sprintf("python3 exited with status %d before the tool returned", res.ExitCode),
