@@ -33,18 +33,8 @@ tools:
 		"def echo_tool(message, ctx):\n    ctx.send_status('working')\n    ctx.save_artifact('out.txt', message)\n"+
 			"    return {'echo': message, 'input': ctx.load_artifact('in.txt', as_text=True)}\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "in.txt"), []byte("from a file"), 0o644))
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	l.Close()
 	env := append(os.Environ(), "WASMSAND_ASSETS="+assets)
-	worker := exec.Command(bin, "worker", "--manifest", filepath.Join(dir, "manifest.yaml"), "--nats-listen", addr,
-		"--artifacts", filepath.Join(dir, "store"))
-	worker.Env = env
-	wlog := &syncBuffer{}
-	worker.Stderr = wlog
-	require.NoError(t, worker.Start())
-	defer func() { _ = worker.Process.Kill() }()
+	addr, worker, wlog := startWorker(t, bin, env, dir, "--artifacts", filepath.Join(dir, "store"))
 	invoke := func(args ...string) (string, string, int) {
 		c := exec.Command(bin, append([]string{"invoke", "--nats", "nats://" + addr}, args...)...)
 		c.Env, c.Dir = env, dir
@@ -56,10 +46,6 @@ tools:
 			code = x.ExitCode()
 		}
 		return out.String(), errb.String(), code
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(wlog.String(), "msg=serving") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
 	}
 	out, errOut, code := invoke("echo_tool", "--args", `{"message":"hi"}`, "--artifact", "in.txt=in.txt", "--user", "alice")
 	require.Equal(t, 0, code, errOut)
@@ -101,6 +87,27 @@ tools:
 	}
 }
 
+// startWorker starts `wasmsand worker` on dir's manifest with an embedded NATS server
+// on a free loopback port, and waits until it serves; it is killed when the test ends.
+func startWorker(t *testing.T, bin string, env []string, dir string, args ...string) (string, *exec.Cmd, *syncBuffer) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	l.Close()
+	worker := exec.Command(bin, append([]string{"worker", "--manifest", filepath.Join(dir, "manifest.yaml"), "--nats-listen", addr}, args...)...)
+	worker.Env = env
+	wlog := &syncBuffer{}
+	worker.Stderr = wlog
+	require.NoError(t, worker.Start())
+	t.Cleanup(func() { _ = worker.Process.Kill(); _ = worker.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(wlog.String(), "msg=serving") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return addr, worker, wlog
+}
+
 // syncBuffer is a bytes.Buffer a process writes while the test reads it.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -127,22 +134,8 @@ func TestWorkerInvokeDurable(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.yaml"), []byte(
 		"version: 1\ntools:\n  up: {runtime: shell, command: 'tr a-z A-Z < input/in.txt > output/up.txt; cat output/up.txt'}\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "in.txt"), []byte("by reference"), 0o644))
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := l.Addr().String()
-	l.Close()
 	env := append(os.Environ(), "WASMSAND_ASSETS="+assets)
-	worker := exec.Command(bin, "worker", "--manifest", filepath.Join(dir, "manifest.yaml"), "--nats-listen", addr,
-		"--durable", "--artifact-store", "nats", "--nats-store", filepath.Join(dir, "js"))
-	worker.Env = env
-	wlog := &syncBuffer{}
-	worker.Stderr = wlog
-	require.NoError(t, worker.Start())
-	defer func() { _ = worker.Process.Kill(); _ = worker.Wait() }()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(wlog.String(), "msg=serving") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	addr, _, wlog := startWorker(t, bin, env, dir, "--durable", "--artifact-store", "nats", "--nats-store", filepath.Join(dir, "js"))
 	c := exec.Command(bin, "invoke", "--nats", "nats://"+addr, "--durable", "--artifact-store", "nats",
 		"--artifact", "in.txt=in.txt", "--user", "bob", "up")
 	c.Env, c.Dir = env, dir
