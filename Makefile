@@ -119,6 +119,7 @@ fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzMatch$$' -fuzztime $(FUZZ_MATCH) ./shell/pattern/
 	$(GO) test -run XXX -fuzz '^FuzzParseRequest$$' -fuzztime $(FUZZ_NET) ./policy/
 	$(GO) test -run XXX -fuzz '^FuzzFromMarshal$$' -fuzztime $(FUZZ_MARSHAL) ./toolrt/
+	$(GO) test -run XXX -fuzz '^FuzzDecodeHeader$$' -fuzztime $(FUZZ_MARSHAL) ./cmd/wasmsand/
 
 # The public conformance suite (testdata/conformance) through the Go API, over build/assets;
 # prints the pass rate and writes every failure to build/conformance-report.txt.

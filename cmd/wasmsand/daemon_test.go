@@ -186,3 +186,16 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// FuzzDecodeHeader: a request header from the daemon's socket decodes or is refused,
+// never a panic; what decodes encodes back to the same bytes.
+func FuzzDecodeHeader(f *testing.F) {
+	f.Add(encodeHeader(daemonHeader{Args: []string{"run", "-c", "echo hi"}, Cwd: "/tmp", Env: []string{"A=\xff"}}))
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, ok := decodeHeader(b)
+		if ok && !bytes.Equal(encodeHeader(h), b) {
+			t.Fatalf("%q decoded to %+v, which encodes differently", b, h)
+		}
+	})
+}
