@@ -9,11 +9,11 @@ package bridge
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -109,7 +109,7 @@ func New(n policy.Network, b Budget, secrets ...Secret) (*Client, error) {
 type Request struct {
 	Method string
 	URL    string
-	Header http.Header
+	Header Header
 	Body   []byte
 	// FollowRedirects follows 3xx answers (each hop checked); otherwise the
 	// 3xx answer is the response.
@@ -126,7 +126,7 @@ type Response struct {
 	Status     int
 	StatusText string // "200 OK"
 	Proto      string
-	Header     http.Header
+	Header     Header
 	URL        string // the last hop's
 	Body       io.ReadCloser
 	Redirects  int
@@ -173,7 +173,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 	body := r.Body
 	header := r.Header.Clone()
 	if header == nil {
-		header = http.Header{}
+		header = Header{}
 	}
 	if r.User != "" {
 		header.Set(basicAuthKey, r.User+"\x00"+r.Password)
@@ -196,12 +196,12 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 			cancel()
 			return nil, &Error{Kind: ErrRedirect, Msg: fmt.Sprintf("maximum (%d) redirects followed", c.budget.MaxRedirects)}
 		}
-		next, err := res.Request.URL.Parse(loc)
+		next, err := res.URL.Parse(loc)
 		if err != nil {
 			cancel()
 			return nil, &Error{Kind: ErrConnect, Msg: "bad redirect location: " + err.Error()}
 		}
-		if next.Host != res.Request.URL.Host {
+		if next.Host != res.URL.Host {
 			header.Del("Authorization") // (credentials stay with their host)
 			header.Del(basicAuthKey)
 			header.Del("Cookie")
@@ -216,7 +216,7 @@ func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
 
 // once makes one hop and tells the observer of it (when its body is
 // closed, for an answer).
-func (c *Client) once(ctx context.Context, method, target string, header http.Header, body []byte) (*http.Response, error) {
+func (c *Client) once(ctx context.Context, method, target string, header Header, body []byte) (*HopResponse, error) {
 	start := time.Now()
 	res, rule, err := c.hop(ctx, method, target, header, body)
 	if err != nil {
@@ -252,7 +252,7 @@ func (c *counted) Close() error {
 }
 
 // hop makes one hop: the rules judge the URL, the dialer the address.
-func (c *Client) hop(ctx context.Context, method, target string, header http.Header, body []byte) (*http.Response, string, error) {
+func (c *Client) hop(ctx context.Context, method, target string, header Header, body []byte) (*HopResponse, string, error) {
 	preq, err := policy.ParseRequest(method, target)
 	if err != nil {
 		return nil, "", denied(err)
@@ -279,24 +279,20 @@ func (c *Client) hop(ctx context.Context, method, target string, header http.Hea
 	}
 	c.requests++
 	c.mu.Unlock()
-	var rd io.Reader
-	if body != nil {
-		rd = strings.NewReader(string(body))
-	}
-	hreq, err := http.NewRequestWithContext(ctx, method, preq.URL.String(), rd)
-	if err != nil {
-		return nil, d.Rule, denied(err)
-	}
+	out := &Hop{Ctx: ctx, Method: method, URL: preq.URL, Header: Header{}, Body: body}
 	for k, v := range header {
 		if k == basicAuthKey {
 			user, pass, _ := strings.Cut(v[0], "\x00")
-			hreq.SetBasicAuth(user, pass)
+			out.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(user+":"+pass)))
 			continue
 		}
-		hreq.Header[k] = v
+		if k == "Host" {
+			continue // (the host is the URL's, which the rules judged)
+		}
+		out.Header[k] = v
 	}
-	if hreq.Header.Get("User-Agent") == "" {
-		hreq.Header.Set("User-Agent", "wasmsand")
+	if out.Header.Get("User-Agent") == "" {
+		out.Header.Set("User-Agent", "wasmsand")
 	}
 	if preq.Name == "" {
 		// an address as written: judged before any platform connects to it
@@ -308,7 +304,7 @@ func (c *Client) hop(ctx context.Context, method, target string, header http.Hea
 	if t == nil {
 		t = defaultTransport(c.budget)
 	}
-	res, err := t.RoundTrip(hreq, d)
+	res, err := t.RoundTrip(out, d)
 	if err != nil {
 		err = classify(err, preq)
 		if e, ok := err.(*Error); ok {
@@ -316,10 +312,12 @@ func (c *Client) hop(ctx context.Context, method, target string, header http.Hea
 		}
 		return nil, d.Rule, err
 	}
-	if res.Request != nil && res.Request.URL.String() != hreq.URL.String() {
+	if res.URL == nil {
+		res.URL = out.URL
+	} else if res.URL.String() != out.URL.String() {
 		// a transport that cannot stop at a redirect (a browser's) went on:
 		// its answer counts only if the rules allow where it ended
-		if err := c.allowedEnd(method, res.Request.URL.String()); err != nil {
+		if err := c.allowedEnd(method, res.URL.String()); err != nil {
 			res.Body.Close()
 			return nil, d.Rule, err
 		}
@@ -341,39 +339,34 @@ func (c *Client) hop(ctx context.Context, method, target string, header http.Hea
 // own, which passes every address it is about to connect to through
 // d.CheckAddr where it can know it (Node can; a browser cannot).
 type Transport interface {
-	RoundTrip(req *http.Request, d *policy.Decision) (*http.Response, error)
+	RoundTrip(h *Hop, d *policy.Decision) (*HopResponse, error)
+}
+
+// Hop is one exchange for a Transport to make, the rules already passed
+// and the secrets in its header.
+type Hop struct {
+	Ctx    context.Context // its deadline is the request's
+	Method string
+	URL    *url.URL
+	Header Header
+	Body   []byte // nil: none
+}
+
+// HopResponse is a Transport's answer. URL is where it ended when the
+// transport followed redirects itself (a browser's must), else nil.
+type HopResponse struct {
+	StatusCode int
+	Status     string // "200 OK"
+	Proto      string
+	Header     Header
+	Body       io.ReadCloser
+	URL        *url.URL
 }
 
 // SetTransport replaces net/http for this client's requests; the rules,
 // budgets, secrets and redirects stay the bridge's. Without one the JS
 // build has no network.
 func (c *Client) SetTransport(t Transport) { c.transport = t }
-
-// dialed is net/http with a dialer that checks the address it connects
-// to (after DNS, so a name cannot rebind to a refused address), a new
-// connection per request.
-type dialed struct{ budget Budget }
-
-func (t dialed) RoundTrip(req *http.Request, d *policy.Decision) (*http.Response, error) {
-	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: d.Control}
-	tr := &http.Transport{
-		Proxy:                  nil, // (the host's proxy settings stay the host's)
-		DialContext:            dialer.DialContext,
-		TLSHandshakeTimeout:    10 * time.Second,
-		ResponseHeaderTimeout:  t.budget.RequestTimeout,
-		MaxResponseHeaderBytes: 1 << 20,
-		DisableCompression:     true,
-		ForceAttemptHTTP2:      true,
-	}
-	client := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.Do(req)
-	if err != nil {
-		tr.CloseIdleConnections()
-		return nil, err
-	}
-	res.Body = &closer{ReadCloser: res.Body, close: tr.CloseIdleConnections}
-	return res, nil
-}
 
 // allowedEnd judges the URL a transport's own redirects ended at.
 func (c *Client) allowedEnd(method, target string) error {
@@ -424,11 +417,11 @@ func unwrapOp(err error) string {
 	return s
 }
 
-func (c *Client) response(res *http.Response, hops int, cancel func()) *Response {
+func (c *Client) response(res *HopResponse, hops int, cancel func()) *Response {
 	per := c.budget.MaxResponseBytes
 	return &Response{
 		Status: res.StatusCode, StatusText: res.Status, Proto: res.Proto, Header: res.Header,
-		URL: res.Request.URL.String(), Redirects: hops,
+		URL: res.URL.String(), Redirects: hops,
 		Body: &limited{r: res.Body, c: c, left: per, cancel: cancel},
 	}
 }
@@ -466,17 +459,6 @@ func (l *limited) Read(p []byte) (int, error) {
 func (l *limited) Close() error {
 	err := l.r.Close()
 	l.cancel()
-	return err
-}
-
-type closer struct {
-	io.ReadCloser
-	close func()
-}
-
-func (c *closer) Close() error {
-	err := c.ReadCloser.Close()
-	c.close()
 	return err
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net/http"
 	"regexp"
 	"strings"
 
@@ -37,8 +36,8 @@ func allows(s *Secret, host string) bool {
 
 // withSecrets fills a hop's headers: placeholders replaced, injections
 // added, for this host only.
-func (c *Client) withSecrets(header http.Header, host string) (http.Header, error) {
-	out := http.Header{}
+func (c *Client) withSecrets(header Header, host string) (Header, error) {
+	out := Header{}
 	for k, vs := range header {
 		for _, v := range vs {
 			var err error

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"net/netip"
 	"strconv"
 	"syscall/js"
@@ -35,7 +34,7 @@ func defaultTransport(b Budget) Transport { return jsTransport{b} }
 
 type jsTransport struct{ budget Budget }
 
-func (t jsTransport) RoundTrip(req *http.Request, d *policy.Decision) (*http.Response, error) {
+func (t jsTransport) RoundTrip(req *Hop, d *policy.Decision) (*HopResponse, error) {
 	f := js.Global().Get("__wasmsandHTTP")
 	if f.Type() != js.TypeFunction {
 		return nil, errors.New("this platform has no network bridge")
@@ -70,12 +69,8 @@ func (t jsTransport) RoundTrip(req *http.Request, d *policy.Decision) (*http.Res
 	}
 	var body js.Value = js.Null()
 	if req.Body != nil {
-		b, err := io.ReadAll(req.Body)
-		if err != nil {
-			return nil, err
-		}
-		body = js.Global().Get("Uint8Array").New(len(b))
-		js.CopyBytesToJS(body, b)
+		body = js.Global().Get("Uint8Array").New(len(req.Body))
+		js.CopyBytesToJS(body, req.Body)
 	}
 	headers := []any{}
 	for k, vs := range req.Header {
@@ -84,7 +79,7 @@ func (t jsTransport) RoundTrip(req *http.Request, d *policy.Decision) (*http.Res
 		}
 	}
 	timeout := t.budget.RequestTimeout
-	if dl, ok := req.Context().Deadline(); ok {
+	if dl, ok := req.Ctx.Deadline(); ok {
 		if left := time.Until(dl); left < timeout {
 			timeout = left
 		}
@@ -102,13 +97,10 @@ func (t jsTransport) RoundTrip(req *http.Request, d *policy.Decision) (*http.Res
 	if r.Type() != js.TypeObject {
 		return nil, errors.New("the network bridge did not answer")
 	}
-	res := &http.Response{
-		StatusCode: r.Get("status").Int(), Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: http.Header{}, Request: req,
-	}
+	res := &HopResponse{StatusCode: r.Get("status").Int(), Proto: "HTTP/1.1", Header: Header{}}
 	text := r.Get("statusText")
 	if text.Type() != js.TypeString || text.String() == "" {
-		text = js.ValueOf(http.StatusText(res.StatusCode))
+		text = js.ValueOf(statusText(res.StatusCode))
 	}
 	res.Status = strconv.Itoa(res.StatusCode) + " " + text.String()
 	hs := r.Get("headers")
@@ -118,11 +110,9 @@ func (t jsTransport) RoundTrip(req *http.Request, d *policy.Decision) (*http.Res
 	b := make([]byte, r.Get("body").Get("length").Int())
 	js.CopyBytesToGo(b, r.Get("body"))
 	res.Body = io.NopCloser(bytes.NewReader(b))
-	res.ContentLength = -1
 	if u := r.Get("url"); u.Type() == js.TypeString && u.String() != "" && u.String() != req.URL.String() {
 		if final, err := req.URL.Parse(u.String()); err == nil {
-			res.Request = req.Clone(req.Context())
-			res.Request.URL = final
+			res.URL = final
 		}
 	}
 	return res, nil

@@ -10,11 +10,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"net/url"
 	"os"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -303,7 +301,7 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 	}
 	method := o.method
 	var body []byte
-	header := http.Header{}
+	header := bridge.Header{}
 	if len(o.data) > 0 {
 		d := strings.Join(o.data, "&")
 		if o.get {
@@ -362,7 +360,7 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 	}
 	if o.verbose {
 		fmt.Fprintf(req.Stderr, "> %s %s HTTP/1.1\n> Host: %s\n", method, u.RequestURI(), u.Host)
-		for _, k := range sortedKeys(header) {
+		for _, k := range header.Keys() {
 			if k == "Authorization" {
 				fmt.Fprintf(req.Stderr, "> %s: [redacted]\n", k)
 				continue
@@ -383,7 +381,7 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 	defer res.Body.Close()
 	if o.verbose {
 		fmt.Fprintf(req.Stderr, "< %s %s\n", res.Proto, res.StatusText)
-		for _, k := range sortedKeys(res.Header) {
+		for _, k := range res.Header.Keys() {
 			fmt.Fprintf(req.Stderr, "< %s: %s\n", k, strings.Join(res.Header[k], ", "))
 		}
 		fmt.Fprintln(req.Stderr, "<")
@@ -414,7 +412,7 @@ func curlOne(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell
 	}
 	if o.include || o.head {
 		fmt.Fprintf(out, "%s %s\r\n", res.Proto, res.StatusText)
-		for _, k := range sortedKeys(res.Header) {
+		for _, k := range res.Header.Keys() {
 			for _, v := range res.Header[k] {
 				fmt.Fprintf(out, "%s: %s\r\n", k, v) // (as HTTP/1.1 servers spell them, mostly)
 			}
@@ -508,15 +506,6 @@ func writeOut(f string, res *bridge.Response, n int64, d time.Duration) string {
 		}
 	}
 	return b.String()
-}
-
-func sortedKeys(h http.Header) []string {
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func mustUnescape(s string) string {

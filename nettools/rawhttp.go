@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -75,26 +74,19 @@ func rawHTTP(ctx context.Context, c *bridge.Client, req *shell.ExecRequest) int 
 	if err != nil || (origin.Scheme != "http" && origin.Scheme != "https") || origin.Host == "" || (origin.Path != "" && origin.Path != "/") {
 		return fail(rawUsage, "usage", "bad origin %q (want http[s]://host[:port])", args[0])
 	}
-	hr, err := http.ReadRequest(bufio.NewReader(req.Stdin))
+	hr, err := readRequest(bufio.NewReader(req.Stdin))
 	if err != nil {
 		return fail(rawUsage, "request", "%v", err)
 	}
-	body, err := io.ReadAll(hr.Body)
-	if err != nil {
-		return fail(rawUsage, "request", "%v", err)
-	}
-	target := hr.RequestURI
+	body, target := hr.body, hr.target
 	if !strings.HasPrefix(target, "/") {
 		return fail(rawUsage, "request", "the request target must be a path, not %q", target)
 	}
-	header := hr.Header.Clone()
+	header := hr.header
 	for _, k := range hopByHop {
 		header.Del(k)
 	}
-	if len(body) == 0 && hr.ContentLength <= 0 {
-		body = nil
-	}
-	res, err := c.Do(ctx, bridge.Request{Method: hr.Method, URL: origin.Scheme + "://" + origin.Host + target,
+	res, err := c.Do(ctx, bridge.Request{Method: hr.method, URL: origin.Scheme + "://" + origin.Host + target,
 		Header: header, Body: body, Timeout: timeout})
 	if err != nil {
 		return rawFailure(err, fail)
@@ -106,7 +98,7 @@ func rawHTTP(ctx context.Context, c *bridge.Client, req *shell.ExecRequest) int 
 	res.Header.Set("Connection", "close")
 	res.Header.Write(w)
 	w.WriteString("\r\n")
-	if hr.Method != "HEAD" {
+	if hr.method != "HEAD" {
 		if _, err := io.Copy(w, res.Body); err != nil {
 			w.Flush()
 			return rawFailure(err, fail)

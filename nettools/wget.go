@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"net/url"
 	"path"
 	"strconv"
@@ -39,7 +38,7 @@ func wget(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell.Ex
 	var out, dir, method, user, pass string
 	var body []byte
 	var timeout time.Duration
-	header := http.Header{"User-Agent": {"Wget/1.21 (wasmsand)"}, "Accept": {"*/*"}}
+	header := bridge.Header{"User-Agent": {"Wget/1.21 (wasmsand)"}, "Accept": {"*/*"}}
 	var urls []string
 	args := expandShort(req.Argv[1:], wgetArgs)
 	for i := 0; i < len(args); i++ {
@@ -175,7 +174,7 @@ func wget(ctx context.Context, c *bridge.Client, s *shell.Session, req *shell.Ex
 		}
 		say("HTTP request sent, awaiting response... %s\n", res.StatusText)
 		if showHeaders {
-			for _, k := range sortedKeys(res.Header) {
+			for _, k := range res.Header.Keys() {
 				fmt.Fprintf(req.Stderr, "  %s: %s\n", k, strings.Join(res.Header[k], ", "))
 			}
 		}
