@@ -3,6 +3,7 @@
 // tree that follows what commands do, an editor and previews, uploads and downloads,
 // snapshots, named workspaces. Everything runs in the browser.
 import { Sandbox } from "./web/index.js";
+import { workspace, first, onProgress } from "./boot.js";
 import { Terminal } from "./vendor/xterm.mjs";
 import { FitAddon } from "./vendor/addon-fit.mjs";
 
@@ -23,7 +24,6 @@ function setStatus(s) { $("status").textContent = s; }
 
 const sessions = [];
 let current = null; // the session shown
-let workspace = store.get("workspace", "default");
 
 // A Session is one terminal on one sandbox: the workspace's (persisted) or a fork.
 class Session {
@@ -221,6 +221,7 @@ function show(s) {
 // -- file tree --
 async function refreshTree() {
   const s = current;
+  if (!s.sb) return; // (still starting)
   const items = [];
   async function walk(dir, depth) {
     if (depth > 6 || items.length > 2000) return;
@@ -460,18 +461,25 @@ async function fromURL(s) {
 async function start() {
   applyTheme();
   setStatus("starting…");
-  let sb;
+  const buttons = [...document.querySelectorAll("header button, #refresh")];
+  for (const b of buttons) b.disabled = true; // (until there is a sandbox to act on)
+  // the core started first (boot.js) and the terminal is built meanwhile; what is typed
+  // before the sandbox is ready waits for its first prompt, as type-ahead
+  onProgress(progress);
+  const s = new Session(workspace, null, true);
+  s.busy = true;
+  sessions.push(s);
+  s.term.write("wasmsand: bash, coreutils and python3 as WebAssembly, in this page.\r\n");
+  show(s);
   try {
-    sb = await Sandbox.create({ persist: "playground-" + workspace, onProgress: progress });
+    s.sb = await first;
   } catch (e) {
-    $("terminals").textContent = `wasmsand could not start: ${e.message}`;
+    s.term.write(`\x1b[31mwasmsand could not start: ${e.message}\x1b[0m\r\n`);
     setStatus("could not start");
     return;
   }
-  const s = new Session(workspace, sb, true);
-  sessions.push(s);
-  s.term.write("wasmsand: bash, coreutils and python3 as WebAssembly, in this page.\r\n");
-  show(s); // (a new sandbox starts in the home directory: only files are kept)
+  for (const b of buttons) b.disabled = false;
+  refreshTree(); // (a new sandbox starts in the home directory: only files are kept)
   await fromURL(s);
   setStatus("");
   s.prompt();
@@ -482,7 +490,10 @@ async function start() {
 addEventListener("offline", () => setStatus("offline: programs not used here before cannot be fetched"));
 addEventListener("online", () => setStatus("online"));
 
-if ("serviceWorker" in navigator && location.protocol !== "file:") {
-  navigator.serviceWorker.register("sw.js").catch(() => {});
-}
-start();
+// The service worker keeps the site for the next visit and for offline use; it is
+// registered once the sandbox is up, so that its first caching does not slow the start.
+start().finally(() => {
+  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    navigator.serviceWorker.register("sw.js").catch(() => {});
+  }
+});

@@ -1,29 +1,53 @@
 // The playground's service worker: every file of the site is answered from the cache
 // when it is there (and refreshed from the network behind), else fetched and kept, so a
 // second visit starts without the network and works with it off; and with the headers
-// of cross-origin isolation (see isolated).
+// of cross-origin isolation (see isolated). The core and the programs are not its to
+// keep: the page's loader keeps them by their sha256 (web/cache.js), and fetches the
+// manifest before its cached copy so a new build is seen at once.
 const CACHE = "wasmsand-playground-v1";
 
-self.addEventListener("install", () => self.skipWaiting());
+// SHELL is the page itself, kept when the worker installs: it is registered after the
+// page's first start, whose own requests it did not see.
+const SHELL = ["./", "index.html", "app.js", "boot.js", "app.css", "web/index.js", "web/worker.js",
+  "vendor/xterm.mjs", "vendor/xterm.css", "vendor/addon-fit.mjs"];
+
+const loaderKept = (path) => path.endsWith("/wasmsand.wasm") || path.includes("/assets/");
+
+self.addEventListener("install", (e) => {
+  self.skipWaiting();
+  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).catch(() => { /* (kept as they are fetched) */ }));
+});
 self.addEventListener("activate", (e) => e.waitUntil(self.clients.claim()));
 
 self.addEventListener("fetch", (e) => {
   const req = e.request;
-  if (req.method !== "GET" || new URL(req.url).origin !== location.origin) return;
+  const url = new URL(req.url);
+  if (req.method !== "GET" || url.origin !== location.origin || loaderKept(url.pathname)) return;
   e.respondWith((async () => {
     const cache = await caches.open(CACHE);
     const hit = await cache.match(req, { ignoreSearch: true });
-    const fresh = fetch(req).then(async (res) => {
-      if (res.ok && res.status === 200) await cache.put(req, res.clone());
-      return res;
+    // the kept copy is refreshed behind the answer (never before it: the page would
+    // wait for a whole download), and rewritten only when the file changed
+    const fresh = fetch(req).then((res) => {
+      const changed = res.status === 200 && !sameFile(hit, res);
+      return { res, kept: changed ? cache.put(req, hit ? res : res.clone()) : null };
     });
     if (hit) {
-      e.waitUntil(fresh.catch(() => {}));
+      e.waitUntil(fresh.then(({ kept }) => kept).catch(() => {}));
       return isolated(hit);
     }
-    return isolated(await fresh);
+    const { res, kept } = await fresh;
+    if (kept) e.waitUntil(kept.catch(() => {}));
+    return isolated(res);
   })());
 });
+
+// sameFile: the server's validators say the kept copy is what it serves.
+function sameFile(hit, res) {
+  if (!hit) return false;
+  const v = (r) => [r.headers.get("etag"), r.headers.get("last-modified"), r.headers.get("content-length")].join("|");
+  return (hit.headers.get("etag") || hit.headers.get("last-modified")) !== null && v(hit) === v(res);
+}
 
 // isolated adds the headers that make the page cross-origin isolated, which a plain
 // static server does not send: with them the page has SharedArrayBuffer, and Ctrl-C

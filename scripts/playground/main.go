@@ -20,6 +20,7 @@ func main() {
 	copies := []struct{ from, to string }{
 		{"playground/index.html", "index.html"},
 		{"playground/app.js", "app.js"},
+		{"playground/boot.js", "boot.js"},
 		{"playground/app.css", "app.css"},
 		{"playground/sw.js", "sw.js"},
 		{"node_modules/@xterm/xterm/lib/xterm.mjs", "vendor/xterm.mjs"},
