@@ -60,6 +60,9 @@ jq_src="builtin.c bytecode.c compile.c execute.c jq_test.c jv.c jv_alloc.c jv_au
 for f in $jq_src; do echo "$f"; done |
   xargs -P "$JOBS" -I{} sh -c "$CC $CFLAGS $defs -I$SRC/jq -I$J -I$O -c $J/{} -o $obj/jq/{}.o"
 
+# preinit.c: the start the engine pre-initializes (wasmsand_preinit/wasmsand_resume).
+here=${ASSET_DIR:-$(cd "$(dirname "$0")" && pwd)}
+$CC $CFLAGS $defs -I$SRC/jq -I$J -I$O -c "$here/preinit.c" -o "$obj/jq/preinit.o"
 $CC -o "$OUT/jq.wasm" "$obj"/jq/*.o "$obj"/onig/*.o -lm -Wl,--gc-sections
 {
   echo "jq (Debian jq 1.6) — COPYING:"; echo
