@@ -11,28 +11,71 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // A one-off `wasmsand run` pays, in a new process, for what a long-lived
 // one has already done: starting a 20 MB Go binary, and decoding and
 // validating every module it runs even with wazero's compiled code on disk
-// (57 ms for coreutils). With WASMSAND_DAEMON=1, run and run-wasm hand
-// their arguments, working directory, environment and streams to a
-// resident `wasmsand daemon` (started on first use, ending after
-// WASMSAND_DAEMON_IDLE, default 10 min, without work), which runs them
-// exactly as the CLI would, one at a time, with its modules warm; a run
-// whose client goes away is cancelled. The socket is in a directory only
-// this user can enter.
+// (57 ms for coreutils). So run and run-wasm hand their arguments, working
+// directory, environment and streams to a resident `wasmsand daemon`
+// (started on first use, ending after WASMSAND_DAEMON_IDLE, default 10 min,
+// without work), which runs them exactly as the CLI would, with its modules
+// warm; a run whose client goes away is cancelled. The socket is in a
+// directory only this user can enter.
+//
+// WASMSAND_DAEMON=0 never uses one, =1 always does; unset, a run whose
+// standard streams are all not terminals does (a terminal stays the CLI's
+// own: programs see it as one).
+//
+// A daemon runs one request at a time (each sets the process's directory
+// and environment). Requests at once go to a small pool: slot 0, 1, … up to
+// WASMSAND_DAEMONS (default: the cores, at most 4), each its own daemon and
+// socket. A busy daemon says so at once; the client tries the next slot,
+// and where no daemon listens beyond slot 0 it starts one for next time and
+// runs this request itself.
 //
 // Frames both ways: a kind byte, a 4-byte length, the payload. The client
-// sends 'h' (the header: encodeHeader) then 'i' stdin chunks and 'I' at its
-// end; the daemon sends 'o' stdout, 'e' stderr and 'x' the exit status (4
-// bytes). All integers are little-endian. Two clients speak it: this file's,
-// and a C one that runs before Go starts (fastclient_linux.c), so that a
-// run through the daemon does not pay for starting this 20 MB Go program.
+// sends 'h' (the header: encodeHeader); the daemon answers 'b' (busy: the
+// connection ends) or 'a' (accepted); the client then sends 'i' stdin chunks
+// and 'I' at its end; the daemon sends 'o' stdout, 'e' stderr and 'x' the
+// exit status (4 bytes). All integers are little-endian. Two clients speak
+// it: this file's, and a C one that runs before Go starts
+// (fastclient_linux.c), so that a run through the daemon does not pay for
+// starting this 20 MB Go program.
+
+// daemonWanted: whether this invocation hands its work to a daemon.
+func daemonWanted(args []string) bool {
+	if len(args) == 0 || (args[0] != "run" && args[0] != "run-wasm") {
+		return false
+	}
+	switch os.Getenv("WASMSAND_DAEMON") {
+	case "0":
+		return false
+	case "1":
+		return true
+	}
+	for _, f := range []*os.File{os.Stdin, os.Stdout, os.Stderr} {
+		if term.IsTerminal(int(f.Fd())) {
+			return false
+		}
+	}
+	return true
+}
+
+// poolSize is how many daemons may serve requests at once.
+func poolSize() int {
+	if n, err := strconv.Atoi(os.Getenv("WASMSAND_DAEMONS")); err == nil && n >= 1 {
+		return min(n, 64)
+	}
+	return max(1, min(runtime.NumCPU(), 4))
+}
 
 type daemonHeader struct {
 	Args []string
@@ -101,13 +144,18 @@ func decodeHeader(b []byte) (h daemonHeader, ok bool) {
 	return h, ok1 && ok2 && ok3 && len(b) == 0
 }
 
-// daemonSocket is the socket's path: $WASMSAND_DAEMON_SOCKET, else in
+// daemonSocket is the socket of a slot: $WASMSAND_DAEMON_SOCKET, else in
 // <tmp>/wasmsand-<uid>/, a directory made (or checked to be) this user's
 // alone, named after this executable's file (inode, size, modification
 // time): a rebuilt wasmsand never talks to the daemon of an older one.
-func daemonSocket() (string, error) {
+// Slot N > 0 adds "-N".
+func daemonSocket(slot int) (string, error) {
+	suffix := ""
+	if slot > 0 {
+		suffix = "-" + strconv.Itoa(slot)
+	}
 	if p := os.Getenv("WASMSAND_DAEMON_SOCKET"); p != "" {
-		return p, nil
+		return p + suffix, nil
 	}
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("wasmsand-%d", os.Getuid()))
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
@@ -133,7 +181,7 @@ func daemonSocket() (string, error) {
 	if !ok {
 		return "", errors.New("no inode for " + exe)
 	}
-	return filepath.Join(dir, fmt.Sprintf("d-%x-%x-%x.sock", xs.Ino, xs.Size, xi.ModTime().Unix())), nil
+	return filepath.Join(dir, fmt.Sprintf("d-%x-%x-%x%s.sock", xs.Ino, xs.Size, xi.ModTime().Unix(), suffix)), nil
 }
 
 func writeFrame(w io.Writer, kind byte, p []byte) error {
@@ -180,12 +228,14 @@ func (f frameWriter) Write(p []byte) (int, error) {
 // inDaemon: this process is a daemon, which outlives its requests' sandboxes.
 var inDaemon bool
 
-// serveDaemon is `wasmsand daemon`: it serves the socket until it has been
-// idle for WASMSAND_DAEMON_IDLE.
+// serveDaemon is `wasmsand daemon`: it serves its slot's socket
+// ($WASMSAND_DAEMON_SLOT, default 0) until it has been idle for
+// WASMSAND_DAEMON_IDLE.
 func serveDaemon(stderr io.Writer) int {
 	inDaemon = true
 	defer func() { inDaemon = false }()
-	path, err := daemonSocket()
+	slot, _ := strconv.Atoi(os.Getenv("WASMSAND_DAEMON_SLOT"))
+	path, err := daemonSocket(max(slot, 0))
 	if err != nil {
 		fmt.Fprintln(stderr, "wasmsand daemon:", err)
 		return exitSetup
@@ -221,11 +271,16 @@ func serveDaemon(stderr io.Writer) int {
 			defer running.Done()
 			defer conn.Close()
 			defer func() { _ = recover() }()
-			mu.Lock()
+			if !mu.TryLock() {
+				_ = writeFrame(conn, 'b', nil) // (the client tries another)
+				return
+			}
 			defer mu.Unlock()
 			timer.Stop()
 			defer timer.Reset(idle)
-			handleDaemonConn(conn)
+			if writeFrame(conn, 'a', nil) == nil {
+				handleDaemonConn(conn)
+			}
 		}()
 	}
 }
@@ -303,32 +358,51 @@ func cutEnv(kv string) (string, string, bool) {
 	return "", "", false
 }
 
-// runViaDaemon runs the CLI's arguments in the daemon, starting it when
-// none answers; ok is false when that cannot be done (the caller then runs
-// them itself).
+// runViaDaemon runs the CLI's arguments in a daemon of the pool, starting
+// slot 0's when none answers; ok is false when that cannot be done, or
+// every daemon is busy (the caller then runs them itself).
 func runViaDaemon(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, ok bool) {
-	path, err := daemonSocket()
-	if err != nil {
-		return 0, false
-	}
-	conn, err := net.Dial("unix", path)
-	if err != nil {
-		if !startDaemon() {
-			return 0, false
-		}
-		for i := 0; i < 100 && err != nil; i++ {
-			time.Sleep(20 * time.Millisecond)
-			conn, err = net.Dial("unix", path)
-		}
+	for slot := 0; slot < poolSize(); slot++ {
+		path, err := daemonSocket(slot)
 		if err != nil {
 			return 0, false
 		}
+		conn, err := net.Dial("unix", path)
+		if err != nil {
+			if !startDaemon(slot) || slot > 0 {
+				return 0, false // (slot N starts for next time; this run goes on here)
+			}
+			for i := 0; i < 100 && err != nil; i++ {
+				time.Sleep(20 * time.Millisecond)
+				conn, err = net.Dial("unix", path)
+			}
+			if err != nil {
+				return 0, false
+			}
+		}
+		code, ok, busy := requestDaemon(conn, args, stdin, stdout, stderr)
+		if !busy {
+			return code, ok
+		}
 	}
+	return 0, false
+}
+
+// requestDaemon makes one request on conn (closed after it); busy when the
+// daemon declined it.
+func requestDaemon(conn net.Conn, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, ok, busy bool) {
 	defer conn.Close()
 	cwd, _ := os.Getwd()
 	var mu sync.Mutex
 	if writeFrame(conn, 'h', encodeHeader(daemonHeader{Args: args, Cwd: cwd, Env: os.Environ()})) != nil {
-		return 0, false
+		return 0, false, false
+	}
+	r := bufio.NewReader(conn)
+	switch kind, _, err := readFrame(r); {
+	case err == nil && kind == 'b':
+		return 0, false, true
+	case err != nil || kind != 'a':
+		return 0, false, false
 	}
 	go func() {
 		defer func() { _ = recover() }()
@@ -351,12 +425,11 @@ func runViaDaemon(args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 			}
 		}
 	}()
-	r := bufio.NewReader(conn)
 	for {
 		kind, p, err := readFrame(r)
 		if err != nil {
 			fmt.Fprintln(stderr, "wasmsand: the daemon went away:", err)
-			return 1, true
+			return 1, true, false
 		}
 		switch kind {
 		case 'o':
@@ -365,14 +438,14 @@ func runViaDaemon(args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 			stderr.Write(p)
 		case 'x':
 			if len(p) == 4 {
-				return int(int32(binary.LittleEndian.Uint32(p))), true
+				return int(int32(binary.LittleEndian.Uint32(p))), true, false
 			}
 		}
 	}
 }
 
-// startDaemon starts `wasmsand daemon` in the background, detached.
-func startDaemon() bool {
+// startDaemon starts `wasmsand daemon` for a slot in the background, detached.
+func startDaemon(slot int) bool {
 	exe, err := os.Executable()
 	if err != nil {
 		return false
@@ -383,6 +456,7 @@ func startDaemon() bool {
 	}
 	defer null.Close()
 	cmd := exec.Command(exe, "daemon")
+	cmd.Env = append(os.Environ(), "WASMSAND_DAEMON_SLOT="+strconv.Itoa(slot))
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if cmd.Start() != nil {

@@ -5,10 +5,11 @@ package main
 // The daemon's fast client. Starting this 20 MB Go program costs ~20 ms here
 // before main runs (the runtime's own set-up grows with the binary, and every
 // page it touches is a fault), more than a whole `cat` in a warm daemon. A C
-// constructor runs before any of it: with WASMSAND_DAEMON=1, `run` and
-// `run-wasm` connect to a daemon already listening and speak daemon.go's
-// protocol from C, exiting with the run's status, so Go never starts. When no
-// daemon answers it returns, and Go's client starts one (daemon.go).
+// constructor runs before any of it: when daemonWanted would say so, `run`
+// and `run-wasm` connect to a daemon of the pool already listening and speak
+// daemon.go's protocol from C, exiting with the run's status, so Go never
+// starts. When no daemon takes the request it returns, and Go's client goes
+// on (daemon.go).
 
 /*
 #include <limits.h>
@@ -74,10 +75,13 @@ static int wsframe(int fd, char kind, const void *p, uint32_t n) {
 	return wswriteall(fd, h, 5, 1) || wswriteall(fd, p, n, 1);
 }
 
-// wssocket: daemonSocket's path (daemon.go), or -1 when there is none to try.
-static int wssocket(char *out, size_t cap) {
+// wssocket: daemonSocket's path for a slot (daemon.go), or -1 when there is none
+// to try.
+static int wssocket(char *out, size_t cap, int slot) {
+	char suffix[16] = "";
+	if (slot > 0) snprintf(suffix, sizeof suffix, "-%d", slot);
 	const char *p = getenv("WASMSAND_DAEMON_SOCKET");
-	if (p && *p) return snprintf(out, cap, "%s", p) < (int)cap ? 0 : -1;
+	if (p && *p) return snprintf(out, cap, "%s%s", p, suffix) < (int)cap ? 0 : -1;
 	const char *tmp = getenv("TMPDIR");
 	if (!tmp || !*tmp) tmp = "/tmp";
 	char dir[PATH_MAX];
@@ -85,21 +89,35 @@ static int wssocket(char *out, size_t cap) {
 	struct stat st, xs;
 	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || (st.st_mode & 0777) != 0700 || st.st_uid != getuid()) return -1;
 	if (stat("/proc/self/exe", &xs)) return -1;
-	return snprintf(out, cap, "%s/d-%llx-%llx-%llx.sock", dir, (unsigned long long)xs.st_ino,
-		(unsigned long long)xs.st_size, (unsigned long long)xs.st_mtime) < (int)cap ? 0 : -1;
+	return snprintf(out, cap, "%s/d-%llx-%llx-%llx%s.sock", dir, (unsigned long long)xs.st_ino,
+		(unsigned long long)xs.st_size, (unsigned long long)xs.st_mtime, suffix) < (int)cap ? 0 : -1;
+}
+
+// wsconnect: a daemon of the pool that took the request (its header sent), or -1.
+static int wsconnect(const unsigned char *h, size_t n) {
+	for (int slot = 0; slot < 64; slot++) {
+		struct sockaddr_un a = {.sun_family = AF_UNIX};
+		if (wssocket(a.sun_path, sizeof a.sun_path, slot)) return -1;
+		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) return -1;
+		unsigned char ans[5];
+		if (connect(fd, (struct sockaddr *)&a, sizeof a) || wsframe(fd, 'h', h, (uint32_t)n) ||
+		    wsreadall(fd, ans, 5)) {
+			close(fd);
+			return -1; // (none listening there: Go's client takes over)
+		}
+		if (ans[0] == 'a') return fd;
+		close(fd);
+		if (ans[0] != 'b') return -1;
+	}
+	return -1;
 }
 
 __attribute__((constructor)) static void wasmsand_fastclient(int argc, char **argv, char **envp) {
 	const char *d = getenv("WASMSAND_DAEMON");
-	if (!d || strcmp(d, "1") || argc < 2 || !argv || (strcmp(argv[1], "run") && strcmp(argv[1], "run-wasm"))) return;
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
-	if (wssocket(a.sun_path, sizeof a.sun_path)) return;
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) return;
-	if (connect(fd, (struct sockaddr *)&a, sizeof a)) {
-		close(fd);
-		return;
-	}
+	if (argc < 2 || !argv || (strcmp(argv[1], "run") && strcmp(argv[1], "run-wasm"))) return;
+	if (d && !strcmp(d, "0")) return;
+	if ((!d || strcmp(d, "1")) && (isatty(0) || isatty(1) || isatty(2))) return;
 	struct wsbuf h = {0};
 	char cwd[PATH_MAX];
 	if (!getcwd(cwd, sizeof cwd)) cwd[0] = 0;
@@ -110,13 +128,9 @@ __attribute__((constructor)) static void wasmsand_fastclient(int argc, char **ar
 	for (char **e = envp; e && *e; e++) nenv++;
 	bad = bad || wsput32(&h, nenv);
 	for (char **e = envp; e && *e; e++) bad = bad || wsputstr(&h, *e);
-	if (bad || wsframe(fd, 'h', h.p, (uint32_t)h.n)) {
-		// the daemon has no request: Go's client runs it instead
-		free(h.p);
-		close(fd);
-		return;
-	}
+	int fd = bad ? -1 : wsconnect(h.p, h.n);
 	free(h.p);
+	if (fd < 0) return; // (no daemon took it: Go's client runs it instead)
 	static unsigned char buf[64 << 10];
 	struct pollfd pf[2] = {{.fd = fd, .events = POLLIN}, {.fd = 0, .events = POLLIN}};
 	int npf = 2;

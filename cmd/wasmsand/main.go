@@ -39,10 +39,11 @@ const usage = `usage:
                                --client-policy lets a create request give its own policy
                                (network, limits up to these, capabilities; never host
                                mounts, host variables, secrets or audit files)
-  wasmsand daemon               keep modules warm for run and run-wasm: with
-                               WASMSAND_DAEMON=1 they hand their work to it (started on
-                               first use; it ends after $WASMSAND_DAEMON_IDLE, default 10m,
-                               without work)
+  wasmsand daemon               keep modules warm for run and run-wasm, which hand their
+                               work to it when their streams are not terminals (started on
+                               first use, a few at once for requests at once; each ends
+                               after $WASMSAND_DAEMON_IDLE, default 10m, without work);
+                               WASMSAND_DAEMON=0 never uses one, =1 always
   wasmsand worker --manifest FILE [--nats URL | --nats-listen ADDR] [--tools DIR] [--namespace NS]
                  [--artifacts DIR] [--concurrency N] [--sign-key FILE] [--rate N]
                  [--max-payload BYTES] [--audit FILE] [--policy FILE] [--durable]
@@ -94,7 +95,7 @@ const (
 
 func main() {
 	args := os.Args[1:]
-	if os.Getenv("WASMSAND_DAEMON") == "1" && len(args) > 0 && (args[0] == "run" || args[0] == "run-wasm") {
+	if daemonWanted(args) {
 		if code, ok := runViaDaemon(args, os.Stdin, os.Stdout, os.Stderr); ok {
 			os.Exit(code)
 		}
