@@ -219,6 +219,16 @@ function show(s) {
 }
 
 // -- file tree --
+// Directories open or closed by the user, kept per workspace; others are open, but for
+// hidden ones (.cache, .local: pip's and python's), whose contents are rarely wanted.
+const openState = new Map(Object.entries(store.get("tree-open:" + workspace, {})));
+const isOpen = (path, name) => openState.get(path) ?? !name.startsWith(".");
+function setOpen(path, open) {
+  openState.set(path, open);
+  store.set("tree-open:" + workspace, Object.fromEntries(openState));
+  refreshTree();
+}
+
 async function refreshTree() {
   const s = current;
   if (!s.sb) return; // (still starting)
@@ -230,8 +240,10 @@ async function refreshTree() {
     ents.sort((a, b) => (b.type === "directory") - (a.type === "directory") || a.name.localeCompare(b.name));
     for (const e of ents) {
       const p = dir + "/" + e.name;
-      items.push({ path: p, name: e.name, dir: e.type === "directory", depth, size: e.size });
-      if (e.type === "directory") await walk(p, depth + 1);
+      const dirItem = e.type === "directory";
+      const open = dirItem && isOpen(p, e.name);
+      items.push({ path: p, name: e.name, dir: dirItem, open, depth, size: e.size });
+      if (open) await walk(p, depth + 1); // (a closed directory is not even listed)
     }
   }
   await walk(HOME, 0);
@@ -245,9 +257,15 @@ async function refreshTree() {
     li.title = it.path + (it.dir ? "" : ` (${it.size} bytes)`);
     li.style.paddingLeft = (0.6 + it.depth * 0.9) + "em";
     li.setAttribute("role", "treeitem");
+    li.setAttribute("aria-level", String(it.depth + 1));
     li.tabIndex = -1;
     li.dataset.path = it.path;
-    if (!it.dir) li.onclick = () => openFile(it.path);
+    if (it.dir) {
+      li.setAttribute("aria-expanded", String(it.open));
+      li.onclick = () => setOpen(it.path, !it.open);
+    } else {
+      li.onclick = () => openFile(it.path);
+    }
     return li;
   }));
   if (keep) { // (a refresh keeps the keyboard's place in the tree)
@@ -256,16 +274,30 @@ async function refreshTree() {
   }
 }
 $("refresh").onclick = refreshTree;
+// The tree's keys, as a tree view's: Up/Down move, Right opens a directory (or goes
+// into it), Left closes it (or goes to its parent), Enter opens a file or toggles.
 $("tree").addEventListener("keydown", (e) => {
   const lis = [...$("tree").children];
   const i = lis.indexOf(document.activeElement);
+  const li = lis[i];
   if (e.key === "ArrowDown" || e.key === "ArrowUp") {
     const next = lis[Math.max(0, Math.min(lis.length - 1, i + (e.key === "ArrowDown" ? 1 : -1)))];
     if (next) next.focus();
-    e.preventDefault();
-  } else if (e.key === "Enter" && i >= 0) {
-    lis[i].click();
+  } else if (e.key === "ArrowRight" && li && li.classList.contains("dir")) {
+    if (li.getAttribute("aria-expanded") === "true") { if (lis[i + 1]) lis[i + 1].focus(); } else setOpen(li.dataset.path, true);
+  } else if (e.key === "ArrowLeft" && li) {
+    if (li.getAttribute("aria-expanded") === "true") setOpen(li.dataset.path, false);
+    else {
+      const parent = li.dataset.path.slice(0, li.dataset.path.lastIndexOf("/"));
+      const up = lis.find((x) => x.dataset.path === parent);
+      if (up) up.focus();
+    }
+  } else if (e.key === "Enter" && li) {
+    li.click();
+  } else {
+    return;
   }
+  e.preventDefault();
 });
 
 // -- editor, previews, downloads --

@@ -60,6 +60,13 @@ try {
   await page.waitForSelector('#tree li[data-path="/home/user/a.txt"]');
   check(true, "the file tree follows what commands make");
   check(await page.$('#tree li[data-path="/home/user/src/m.py"]') !== null, "nested files in the tree");
+  await page.click('#tree li[data-path="/home/user/src"]');
+  await page.waitForFunction(() => !document.querySelector('#tree li[data-path="/home/user/src/m.py"]'));
+  check(await page.getAttribute('#tree li[data-path="/home/user/src"]', "aria-expanded") === "false", "a directory of the tree closes");
+  await page.focus('#tree li[data-path="/home/user/src"]');
+  await page.keyboard.press("ArrowRight");
+  await page.waitForSelector('#tree li[data-path="/home/user/src/m.py"]');
+  check(true, "ArrowRight opens it again");
   check((await screen()).includes("hello 42"), "a line typed past the terminal's width wraps without erasing the rows above");
 
   await page.click('#tree li[data-path="/home/user/a.txt"]');
