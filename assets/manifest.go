@@ -23,9 +23,33 @@ type Asset struct {
 	// Env is set for the asset's commands when the caller has not set it
 	// (e.g. PYTHONHOME).
 	Env map[string]string `json:"env,omitempty"`
+	// Provenance is what the module was built from, for the SBOM
+	// (assets/sbom): each source package's files and patches.
+	Provenance []SourcePackage `json:"provenance,omitempty"`
 	// Files are data files the asset needs, shown read-only at
 	// /usr/lib/wasmsand/<name>/<path> and fetched on first open.
 	Files []AssetFile `json:"files,omitempty"`
+}
+
+// SourcePackage is one Debian source package an asset was built from.
+type SourcePackage struct {
+	Package string `json:"package"`
+	Version string `json:"version"`
+	// Files are the .dsc and those of its files the build used, each as the
+	// archive's signed index (for the .dsc) and the .dsc vouch for it.
+	Files []SourceFile `json:"files"`
+	// DebianPatches are the package's debian/patches/series, which
+	// dpkg-source -x applied; none when the bare upstream tarball was used.
+	DebianPatches []string `json:"debian_patches,omitempty"`
+	// Patches are the project's own (repository paths), applied after them.
+	Patches []SourceFile `json:"patches,omitempty"`
+}
+
+// SourceFile is a file by name and content.
+type SourceFile struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
 }
 
 // AssetFile is one data file of an asset.

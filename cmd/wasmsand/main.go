@@ -39,6 +39,10 @@ const usage = `usage:
                                --client-policy lets a create request give its own policy
                                (network, limits up to these, capabilities; never host
                                mounts, host variables, secrets or audit files)
+  wasmsand version [--sbom] [--assets DIR|URL]
+                               the version; --sbom: the software bill of materials (CycloneDX
+                               JSON) of this program's Go modules and of the guest programs
+                               (Debian source packages, their files' and patches' sha256)
   wasmsand daemon               keep modules warm for run and run-wasm, which hand their
                                work to it when their streams are not terminals (started on
                                first use, a few at once for requests at once; each ends
@@ -173,6 +177,8 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	switch sub {
 	case "daemon":
 		return serveDaemon(stderr)
+	case "version", "--version":
+		return versionCmd(args[1:], stdout, stderr)
 	case "worker":
 		return toolWorker(args[1:], stdout, stderr)
 	case "invoke":

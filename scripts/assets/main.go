@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/assets"
+	"github.com/wasmsand/wasmsand/assets/sbom"
 )
 
 // toolVersion is part of every stamp: bump it when a change here changes outputs.
@@ -158,7 +159,24 @@ func run(o options) error {
 		}
 	}
 	man = resolveCommands(man, recipes)
+	for i := range man.Assets {
+		for _, r := range recipes {
+			if r.Name != man.Assets[i].Name {
+				continue
+			}
+			if man.Assets[i].Provenance, err = provenance(r, o.root, filepath.Join(o.work, "downloads")); err != nil {
+				return err
+			}
+		}
+	}
 	if err := writeJSON(filepath.Join(o.out, "manifest.json"), man); err != nil {
+		return err
+	}
+	bom, err := sbom.CycloneDX(man, sbom.Top{Name: "wasmsand-assets"})
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(o.out, sbom.FileName), bom, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "assets: %d assets in %s/manifest.json (%.1fs)\n", len(man.Assets), o.out, time.Since(start).Seconds())

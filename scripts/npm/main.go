@@ -23,6 +23,8 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/wasmsand/wasmsand/assets/sbom"
 )
 
 func main() {
@@ -145,7 +147,7 @@ func copyPyodide(src, dst string) {
 	check(cmd.Run())
 }
 
-// copyAssets copies the manifest and every file it names.
+// copyAssets copies the manifest, the SBOM and every file the manifest names.
 func copyAssets(src, dst string) {
 	b, err := os.ReadFile(filepath.Join(src, "manifest.json"))
 	if err != nil {
@@ -153,6 +155,7 @@ func copyAssets(src, dst string) {
 	}
 	check(os.MkdirAll(dst, 0o755))
 	check(os.WriteFile(filepath.Join(dst, "manifest.json"), b, 0o644))
+	copyFile(filepath.Join(src, sbom.FileName), filepath.Join(dst, sbom.FileName))
 	var m struct {
 		Assets []struct {
 			File        string `json:"file"`
