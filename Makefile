@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
+.PHONY: all deps build test check-versions test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
 
 all: build
 
@@ -13,9 +13,15 @@ build: deps assets
 	$(GO) build -o $(BIN) ./cmd/wasmsand
 
 # Guest WebAssembly programs built from Debian sources (assets/, scripts/assets).
-.PHONY: assets
+.PHONY: assets check-versions
 assets: deps
 	$(GO) run ./scripts/assets
+
+# Fails when a pinned Debian source is older than what bookworm (with
+# bookworm-updates and bookworm-security) serves: a security update must not
+# be missed silently. A lag is accepted in the recipe ("accept_lag").
+check-versions: deps
+	$(GO) run ./scripts/assets -check-versions
 
 # The core packages must build for the browser/Node (GOOS=js) and never link wazero.
 test-js-build:
@@ -87,7 +93,7 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet test-js-build test-go test-js test-npm test-browser test-playground fuzz conformance conformance-node conformance-browser bash-tests
+test: build vet check-versions test-js-build test-go test-js test-npm test-browser test-playground fuzz conformance conformance-node conformance-browser bash-tests
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of

@@ -67,9 +67,24 @@ func main() {
 	flag.IntVar(&o.jobs, "j", runtime.NumCPU(), "parallel compile jobs inside a build")
 	source := flag.String("source", "", "only fetch and unpack this source package (PKG=VERSION) into -dest")
 	dest := flag.String("dest", "", "where -source unpacks")
+	check := flag.Bool("check-versions", false, "fail when a pinned source is older than what Debian serves (nothing is built)")
 	flag.Parse()
 	if *source != "" {
 		if err := fetchSource(o.work, *source, *dest); err != nil {
+			fmt.Fprintln(os.Stderr, "assets:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *check {
+		var err error
+		if o.root, err = os.Getwd(); err == nil {
+			o.work, err = filepath.Abs(o.work)
+		}
+		if err == nil {
+			err = checkVersions(o)
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "assets:", err)
 			os.Exit(1)
 		}

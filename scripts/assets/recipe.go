@@ -41,6 +41,15 @@ type Source struct {
 	Dir           string   `json:"dir"`            // extracted to $SRC/<dir>
 	DebianPatches bool     `json:"debian_patches"` // dpkg-source -x (Debian's patches) or the bare upstream tarball
 	Patches       []string `json:"patches"`        // ours, relative to the recipe dir, applied with patch -p1
+	// AcceptLag keeps this pin while Debian serves the newer Version, for
+	// Reason (see checkVersions).
+	AcceptLag *AcceptLag `json:"accept_lag,omitempty"`
+}
+
+// AcceptLag is a deliberate delay of one update.
+type AcceptLag struct {
+	Version string `json:"version"`
+	Reason  string `json:"reason"`
 }
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.+-]*$`)
