@@ -142,6 +142,17 @@ print(sorted(os.listdir("d")), os.stat("d/b.txt").st_size, open("d/b.txt").read(
 os.chmod("d/b.txt", 0o600)
 print(oct(os.stat("d/b.txt").st_mode & 0o777), os.path.isdir("d/sub"), os.path.exists("nope"))
 ' && cat d/b.txt`, stdout: "['b.txt', 'sub'] 11 ['hello', 'more']\n0o600 True False\nhello\nmore\n"},
+		// (minutes before lib-csv-sniffer-linear.patch: an untrusted CSV could hang
+		// the sandbox; the sandbox's timeout would end this case)
+		{name: "csv sniffer on a column of quoted lines", script: `python3 -c '
+import csv
+sample = "\"abcdefghijklmnopqrstuvwxyz\"\n" * 10000
+try:
+    csv.Sniffer().sniff(sample, delimiters=",:|\t")
+except csv.Error as e:
+    print(e)
+print(csv.Sniffer().sniff("a,\"b,c\",d\n1,\"2,\"\"x\"\"\",3\n").doublequote)
+'`, stdout: "Could not determine delimiter\nTrue\n"},
 		{name: "csv json", script: `python3 -c '
 import csv, io, json
 rows = list(csv.DictReader(io.StringIO("name,n\nx,1\n\"y, z\",2\n")))

@@ -188,9 +188,13 @@
     }
     const instance = new WebAssembly.Instance(m.mod, imports);
     r.memory ??= instance.exports.memory || null;
-    const inst = { instance, slot, memory: r.memory, memMax, image: null, globals: null };
+    const inst = { instance, slot, memory: r.memory, memMax, image: null, base: 0, globals: null };
     if (m.restartable && r.memory) {
-      inst.image = new Uint8Array(r.memory.buffer).slice();
+      // the image starts at the first non-zero block: below it is the stack
+      // (guests link with 8 MB of it, first in memory), zero here, and
+      // reset by zeroStack rather than copied
+      inst.base = firstNonZeroBlock(r.memory.buffer);
+      inst.image = new Uint8Array(r.memory.buffer, inst.base).slice();
       inst.globals = [];
       for (const [name, v] of Object.entries(instance.exports)) {
         if (name.startsWith("wasmsand.global.") && v instanceof WebAssembly.Global) inst.globals.push([v, v.value]);
@@ -209,11 +213,49 @@
     inst.slot.r = null;
     if (!inst.image || m.idle.length >= MAX_IDLE) return;
     const mem = new Uint8Array(inst.memory.buffer);
-    if (mem.length - inst.image.length > MAX_GROWTH) return;
-    mem.set(inst.image);
-    mem.fill(0, inst.image.length);
+    const end = inst.base + inst.image.length;
+    if (mem.length - end > MAX_GROWTH) return;
+    zeroStack(inst.memory.buffer, inst.base);
+    mem.set(inst.image, inst.base);
+    mem.fill(0, end);
     for (const [g, v] of inst.globals) g.value = v;
     m.idle.push(inst);
+  }
+
+  const BLOCK = 1 << 16; // bytes
+
+  // firstNonZeroBlock: the offset of the first 64 KiB block of memory that
+  // is not all zero (the memory's length when none is).
+  function firstNonZeroBlock(buf) {
+    const u = new Uint32Array(buf, 0, buf.byteLength >>> 2);
+    for (let i = 0; i < u.length; i++) {
+      if (u[i] !== 0) return Math.floor((i * 4) / BLOCK) * BLOCK;
+    }
+    return buf.byteLength;
+  }
+
+  // zeroStack zeroes what a run left in the stack below top (the stack grows
+  // down from it): 64 KiB blocks from the top down, until four in a row are
+  // already zero. A run uses a few KiB of its 8 MB; the stack frames it used
+  // are contiguous from the top, and a quarter MiB of zeros inside them (a
+  // zeroed local buffer with deeper calls below it) would be unusual.
+  function zeroStack(buf, top) {
+    const u = new Uint32Array(buf, 0, top >>> 2);
+    const words = BLOCK >>> 2;
+    let clean = 0;
+    for (let end = u.length; end > 0 && clean < 4; end -= words) {
+      const start = Math.max(0, end - words);
+      let dirty = false;
+      for (let i = end - 1; i >= start; i--) {
+        if (u[i] !== 0) { dirty = true; break; }
+      }
+      if (dirty) {
+        u.fill(0, start, end);
+        clean = 0;
+      } else {
+        clean++;
+      }
+    }
   }
 
   g.__wasmsandHost = host;
