@@ -212,16 +212,21 @@ func (m *Module) apply(inst api.Module, img *image) bool {
 		}
 	}
 	buf, _ := mem.Read(0, mem.Size())
-	end := uint64(0)
+	start, end := uint64(len(buf)), uint64(0)
 	for _, layer := range [][]chunk{m.base, img.chunks} {
 		for _, c := range layer {
+			start = min(start, uint64(c.off))
 			end = max(end, uint64(c.off)+uint64(len(c.data)))
 		}
 	}
 	if end > uint64(len(buf)) {
 		return false
 	}
-	prefault(buf[:end])
+	if start < end {
+		// (only the span written: below it is the guest's stack, 8 MB first in
+		// memory, of which a run touches a few pages)
+		prefault(buf[start:end])
+	}
 	for _, layer := range [][]chunk{m.base, img.chunks} {
 		for _, c := range layer {
 			copy(buf[c.off:], c.data)
