@@ -272,7 +272,11 @@ func serveDaemon(stderr io.Writer) int {
 			defer conn.Close()
 			defer func() { _ = recover() }()
 			if !mu.TryLock() {
-				_ = writeFrame(conn, 'b', nil) // (the client tries another)
+				// (the client tries another; its header is read first, so
+				// that its writing it never meets a closed socket)
+				_ = conn.SetReadDeadline(time.Now().Add(time.Second))
+				_, _, _ = readFrame(bufio.NewReader(conn))
+				_ = writeFrame(conn, 'b', nil)
 				return
 			}
 			defer mu.Unlock()
@@ -394,9 +398,9 @@ func requestDaemon(conn net.Conn, args []string, stdin io.Reader, stdout, stderr
 	defer conn.Close()
 	cwd, _ := os.Getwd()
 	var mu sync.Mutex
-	if writeFrame(conn, 'h', encodeHeader(daemonHeader{Args: args, Cwd: cwd, Env: os.Environ()})) != nil {
-		return 0, false, false
-	}
+	// (a failed write may still have an answer waiting: a daemon that
+	// declined before reading it)
+	_ = writeFrame(conn, 'h', encodeHeader(daemonHeader{Args: args, Cwd: cwd, Env: os.Environ()}))
 	r := bufio.NewReader(conn)
 	switch kind, _, err := readFrame(r); {
 	case err == nil && kind == 'b':

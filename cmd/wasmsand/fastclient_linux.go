@@ -101,10 +101,14 @@ static int wsconnect(const unsigned char *h, size_t n) {
 		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0) return -1;
 		unsigned char ans[5];
-		if (connect(fd, (struct sockaddr *)&a, sizeof a) || wsframe(fd, 'h', h, (uint32_t)n) ||
-		    wsreadall(fd, ans, 5)) {
+		if (connect(fd, (struct sockaddr *)&a, sizeof a)) {
 			close(fd);
 			return -1; // (none listening there: Go's client takes over)
+		}
+		wsframe(fd, 'h', h, (uint32_t)n); // (on failure an answer may still wait)
+		if (wsreadall(fd, ans, 5)) {
+			close(fd);
+			return -1;
 		}
 		if (ans[0] == 'a') return fd;
 		close(fd);
