@@ -2,6 +2,7 @@ package nettools
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -49,6 +50,9 @@ func readRequest(r *bufio.Reader) (*rawRequest, error) {
 	}
 	req := &rawRequest{method: method, target: target, header: bridge.Header(mh)}
 	te := strings.ToLower(strings.TrimSpace(req.header.Get("Transfer-Encoding")))
+	if proto == "HTTP/1.0" {
+		te = "" // (HTTP/1.0 has no transfer codings: net/http ignores them too)
+	}
 	switch {
 	case te == "chunked":
 		req.body, err = readChunked(tp)
@@ -60,8 +64,7 @@ func readRequest(r *bufio.Reader) (*rawRequest, error) {
 			return nil, fmt.Errorf("bad Content-Length %q", req.header.Get("Content-Length"))
 		}
 		if n > 0 {
-			req.body = make([]byte, n)
-			_, err = io.ReadFull(r, req.body)
+			req.body, err = readN(r, n)
 		}
 	}
 	if err != nil {
@@ -87,15 +90,26 @@ func readChunked(tp *textproto.Reader) ([]byte, error) {
 			_, err := tp.ReadMIMEHeader() // (the trailers, up to the blank line)
 			return body, err
 		}
-		start := len(body)
-		body = append(body, make([]byte, n)...)
-		if _, err := io.ReadFull(tp.R, body[start:]); err != nil {
+		chunk, err := readN(tp.R, n)
+		if err != nil {
 			return nil, err
 		}
+		body = append(body, chunk...)
 		if crlf, err := tp.ReadLine(); err != nil || crlf != "" {
 			return nil, errors.New("a chunk does not end with CRLF")
 		}
 	}
+}
+
+// readN reads exactly n bytes, allocating as they arrive rather than what
+// a header claims (a request may say a gigabyte and bring ten bytes).
+func readN(r io.Reader, n int64) ([]byte, error) {
+	var b bytes.Buffer
+	got, err := io.Copy(&b, io.LimitReader(r, n))
+	if err == nil && got < n {
+		err = io.ErrUnexpectedEOF
+	}
+	return b.Bytes(), err
 }
 
 func unexpected(err error) error {
