@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test check-versions test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
+.PHONY: all deps build test check-versions cpython-tests test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
 
 all: build
 
@@ -93,7 +93,7 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet check-versions test-js-build test-go test-js test-npm test-browser test-playground fuzz conformance conformance-node conformance-browser bash-tests
+test: build vet check-versions test-js-build test-go test-js test-npm test-browser test-playground fuzz conformance conformance-node conformance-browser bash-tests cpython-tests
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of
@@ -105,6 +105,17 @@ bash-tests: build
 	rm -f build/bash-tests-report.txt
 	WASMSAND_BASH_TESTS=$(CURDIR)/$(BASH_SRC) WASMSAND_BASH_TESTS_REPORT=$(CURDIR)/build/bash-tests-report.txt \
 		$(GO) test -count=1 -timeout 60m -v -run '^TestBashSuite$$' ./conformance/
+
+# CPython's own regression tests (Debian's python3.11 source, Lib/test) for
+# the modules agents use (testdata/cpython-tests/modules.txt), run with the
+# sandbox's python3; fails when a module not in known-failures.txt fails.
+PYTHON_VERSION = $(shell sed -n 's/.*"version": "\(3\.11[^"]*\)".*/\1/p' assets/python/recipe.json | head -1)
+CPYTHON_SRC = build/cpython-src-$(PYTHON_VERSION)
+.PHONY: cpython-tests
+cpython-tests: build
+	$(GO) run ./scripts/assets -source python3.11=$(PYTHON_VERSION) -dest $(CPYTHON_SRC)
+	WASMSAND_CPYTHON_TESTS=$(CURDIR)/$(CPYTHON_SRC)/Lib WASMSAND_CPYTHON_TESTS_REPORT=$(CURDIR)/build/cpython-tests-report.txt \
+		$(GO) test -count=1 -timeout 60m -v -run '^TestCPythonSuite$$' ./conformance/
 
 # The shell's parser and evaluator and their arithmetic and pattern engines
 # take untrusted text: each is fuzzed for a bounded time (seeded with the
