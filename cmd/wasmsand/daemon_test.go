@@ -43,13 +43,7 @@ func TestDaemon(t *testing.T) {
 	require.NoError(t, err)
 	done := make(chan int)
 	go func() { done <- serveDaemon(os.Stderr) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "d.sock")); err == nil || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitForFile(filepath.Join(dir, "d.sock"))
 	script := filepath.Join(dir, "s.sh")
 	require.NoError(t, os.WriteFile(script, []byte("read -r l; echo \"got $l\"; echo err >&2; exit 4\n"), 0o644))
 	call := func(stdin string, args ...string) (string, string, int) {
@@ -136,16 +130,7 @@ func TestFastClient(t *testing.T) {
 	bin, assets := builtCLI(t)
 	sock := filepath.Join(dir, "d.sock")
 	env := append(os.Environ(), "WASMSAND_DAEMON_SOCKET="+sock, "WASMSAND_DAEMON_IDLE=20s", "WASMSAND_ASSETS="+assets)
-	daemon := exec.Command(bin, "daemon")
-	daemon.Env = env
-	require.NoError(t, daemon.Start())
-	defer func() { _ = daemon.Process.Kill(); _ = daemon.Wait() }()
-	for i := 0; i < 500; i++ {
-		if _, err := os.Stat(sock); err == nil {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	startTestDaemon(t, bin, env, sock)
 	work := filepath.Join(dir, "work")
 	require.NoError(t, os.Mkdir(work, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(work, "in.txt"), []byte("from host\n"), 0o644))
@@ -177,16 +162,7 @@ func TestDaemonPool(t *testing.T) {
 	env := []string{"PATH=" + os.Getenv("PATH"), "WASMSAND_DAEMON_SOCKET=" + sock, "WASMSAND_DAEMON_IDLE=20s",
 		"WASMSAND_ASSETS=" + assets, "WASMSAND_DAEMONS=2"}
 	for slot, path := range []string{sock, sock + "-1"} {
-		d := exec.Command(bin, "daemon")
-		d.Env = append(env, fmt.Sprintf("WASMSAND_DAEMON_SLOT=%d", slot))
-		require.NoError(t, d.Start())
-		defer func() { _ = d.Process.Kill(); _ = d.Wait() }()
-		for i := 0; i < 500; i++ {
-			if _, err := os.Stat(path); err == nil {
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		startTestDaemon(t, bin, append(env, fmt.Sprintf("WASMSAND_DAEMON_SLOT=%d", slot)), path)
 	}
 	run := func(script string) (string, string) {
 		c := exec.Command(bin, "run", "-c", script)
@@ -206,6 +182,27 @@ func TestDaemonPool(t *testing.T) {
 	assert.Equal(t, "second\n", out)
 	assert.Equal(t, "", errOut, "Go started: slot 1 did not take the request")
 	assert.Equal(t, [2]string{"first\n", ""}, <-first)
+}
+
+// startTestDaemon starts `bin daemon` with env, ended with the test, and
+// waits for its socket.
+func startTestDaemon(t *testing.T, bin string, env []string, sock string) {
+	t.Helper()
+	d := exec.Command(bin, "daemon")
+	d.Env = env
+	require.NoError(t, d.Start())
+	t.Cleanup(func() { _ = d.Process.Kill(); _ = d.Wait() })
+	waitForFile(sock)
+}
+
+// waitForFile waits up to 10 s for path to exist (a daemon's socket).
+func waitForFile(path string) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 var built struct {
