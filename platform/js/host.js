@@ -192,8 +192,10 @@
     if (m.restartable && r.memory) {
       // the image starts at the first non-zero block: below it is the stack
       // (guests link with 8 MB of it, first in memory), zero here, and
-      // reset by zeroStack rather than copied
-      inst.base = firstNonZeroBlock(r.memory.buffer);
+      // reset by zeroStack rather than copied. Every instance of a module
+      // starts the same, so the scan is once per module.
+      m.imageBase ??= firstNonZeroBlock(r.memory.buffer);
+      inst.base = m.imageBase;
       inst.image = new Uint8Array(r.memory.buffer, inst.base).slice();
       inst.globals = [];
       for (const [name, v] of Object.entries(instance.exports)) {
