@@ -34,15 +34,8 @@ func TestBashSuite(t *testing.T) {
 	if src == "" {
 		t.Skip("bash's test suite runs with `make bash-tests` (WASMSAND_BASH_TESTS=DIR)")
 	}
-	dir := assetsDir()
-	if dir == "" {
-		t.Fatal("no guest programs in build/assets: run `make assets`")
-	}
 	ctx := context.Background()
-	tools, err := assetsrc.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tools := builtTools(ctx, t)
 	testsDir := filepath.Join(src, "tests")
 	skip, err := readList(filepath.Join(bashTestsDir, "skip.txt"))
 	if err != nil {
@@ -255,6 +248,21 @@ func chownTree(fsys *vfs.FS, p string) error {
 		}
 	}
 	return nil
+}
+
+// builtTools opens build/assets (or $WASMSAND_ASSETS) for a suite that make
+// asked for by name, which fails without them.
+func builtTools(ctx context.Context, t *testing.T) *core.AssetTools {
+	t.Helper()
+	dir := assetsDir()
+	if dir == "" {
+		t.Fatal("no guest programs in build/assets: run `make assets`")
+	}
+	tools, err := assetsrc.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tools
 }
 
 // readList reads "name  reason" lines (comments with #).

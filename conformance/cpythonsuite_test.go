@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/platform/assetsrc"
 	"github.com/wasmsand/wasmsand/platform/hostdir"
 )
 
@@ -39,15 +38,8 @@ func TestCPythonSuite(t *testing.T) {
 	if lib == "" {
 		t.Skip("CPython's test suite runs with `make cpython-tests` (WASMSAND_CPYTHON_TESTS=DIR)")
 	}
-	dir := assetsDir()
-	if dir == "" {
-		t.Fatal("no guest programs in build/assets: run `make assets`")
-	}
 	ctx := context.Background()
-	tools, err := assetsrc.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tools := builtTools(ctx, t)
 	modules, err := readList(filepath.Join(cpythonTestsDir, "modules.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -118,6 +110,7 @@ func runCPythonModule(ctx context.Context, tools core.ToolSource, lib, module st
 	defer sb.Close()
 	// only Lib/test: the modules under test must be the sandbox's own (its
 	// stdlib zip, with our patches), not the source tree's beside them
+	// (checked below)
 	backend, err := hostdir.New(filepath.Join(lib, "test"))
 	if err != nil {
 		return cpythonResult{}, err
@@ -128,8 +121,15 @@ func runCPythonModule(ctx context.Context, tools core.ToolSource, lib, module st
 	if err := sb.Mount("/opt/cpython/test", backend, true); err != nil {
 		return cpythonResult{}, err
 	}
-	res, err := sb.Run(ctx, `python3 -c 'import csv, sys; sys.exit(csv.__file__.find(".zip/") < 0)' || echo "the stdlib is not the sandbox's"; `+
-		"PYTHONPATH=/opt/cpython python3 -m test -v "+module+" 2>&1", core.RunOptions{Cwd: "/tmp"})
+	// the modules under test must come from the sandbox's stdlib zip
+	check, err := sb.Run(ctx, `PYTHONPATH=/opt/cpython python3 -c 'import csv; print(csv.__file__)'`, core.RunOptions{Cwd: "/tmp"})
+	if err != nil {
+		return cpythonResult{}, err
+	}
+	if !strings.Contains(string(check.Stdout), ".zip/") {
+		return cpythonResult{}, fmt.Errorf("csv comes from %q, not the sandbox's stdlib zip", strings.TrimSpace(string(check.Stdout)))
+	}
+	res, err := sb.Run(ctx, "PYTHONPATH=/opt/cpython python3 -m test -v "+module+" 2>&1", core.RunOptions{Cwd: "/tmp"})
 	if err != nil {
 		return cpythonResult{}, err
 	}
