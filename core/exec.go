@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/platform"
+	"github.com/wasmsand/wasmsand/procfs"
 	"github.com/wasmsand/wasmsand/shell"
 	"github.com/wasmsand/wasmsand/vfs"
 	"github.com/wasmsand/wasmsand/wasi"
@@ -182,14 +183,26 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 	name := path.Base(req.Argv[0])
 	pid := req.Pid
 	if pid == 0 {
+		ppid := req.PPid
+		if ppid == 0 {
+			ppid = 1
+		}
 		var release func()
 		var err error
-		if pid, release, err = sb.procs.alloc(); err != nil {
+		if pid, release, err = sb.procs.alloc(ppid, req.Argv); err != nil {
 			fmt.Fprintf(req.Stderr, "bash: fork: %v\n", err)
 			return 126
 		}
 		defer release()
 	}
+	// kill and pkill reach it through the table
+	var k killable
+	ctx, kill, cancel := k.context(ctx)
+	defer cancel()
+	defer func() { status = k.status(status) }()
+	sb.procs.table.Update(pid, func(p *procfs.Process) {
+		p.Argv, p.Env, p.Cwd, p.Exe, p.Kill = req.Argv, req.Env, req.Dir, req.Path, kill
+	})
 	if sb.opt.OnEvent != nil {
 		start := time.Now()
 		sb.emit(Event{Kind: "process_start", Pid: pid, Argv: req.Argv})
@@ -245,7 +258,7 @@ func (sb *Sandbox) preinit(tool string) *platform.Preinit {
 	return &platform.Preinit{Key: key, New: func() *wasi.Proc {
 		// (the layout of Tools alone: the image is shared by sandboxes
 		// whose Options.Commands differ)
-		fsys := vfs.NewDefault(vfs.Options{}, commandTable(Options{Tools: t}).Names())
+		fsys := vfs.NewDefault(vfs.Options{}, commandTable(Options{Tools: t}, nil).Names())
 		for dir, afs := range t.dataMounts() {
 			if fsys.MkdirAll(dir, 0o755) != nil || fsys.Mount(dir, afs, true) != nil {
 				fsys = nil // the image is then not made
@@ -322,7 +335,7 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name 
 		Uid:      shell.UserID,
 		Gid:      shell.UserID,
 		Pid:      pid,
-		PPid:     1,
+		PPid:     sb.ppid(pid),
 		Args:     argv,
 		Env:      env,
 		Cwd:      dir,
@@ -397,7 +410,7 @@ func (sb *Sandbox) RunWASI(ctx context.Context, wasm []byte, argv []string, opt 
 	}
 	sb.runMu.Lock()
 	defer sb.runMu.Unlock()
-	pid, release, err := sb.procs.alloc()
+	pid, release, err := sb.procs.alloc(1, argv)
 	if err != nil {
 		return nil, newErr(CodeTooManyProcesses, "RunWASI", "", err)
 	}
@@ -453,7 +466,7 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 	if _, err := sh.LookPath(req.Env, req.Dir, req.Argv[0]); err != nil {
 		return nil, err
 	}
-	pid, release, err := s.sb.procs.alloc()
+	pid, release, err := s.sb.procs.alloc(req.PPid, req.Argv)
 	if err != nil {
 		return nil, err
 	}
@@ -465,6 +478,9 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 		ctx, cancel = context.WithCancel(ctx)
 	}
 	c := &child{pid: pid, done: make(chan struct{}), cancel: cancel}
+	s.sb.procs.table.Update(pid, func(p *procfs.Process) {
+		p.Env, p.Cwd, p.Kill = req.Env, req.Dir, func(sig int) { c.Kill(sig) }
+	})
 	if s.sb.sched.inline() {
 		// Guests cannot yield here (GOOS=js): the child runs to completion
 		// when its parent first needs it (waits for it, or would wait on a
@@ -475,7 +491,7 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 			defer release()
 			defer cancel()
 			c.status = sh.Exec(ctx, &shell.ExecRequest{
-				Pid:  pid,
+				Pid: pid, PPid: req.PPid,
 				Argv: req.Argv, Env: req.Env, Dir: req.Dir, Umask: req.Umask,
 				Stdin: vfs.NonBlocking(req.Stdin), Stdout: req.Stdout, Stderr: req.Stderr,
 			})
@@ -492,7 +508,7 @@ func (s spawner) Spawn(ctx context.Context, req wasi.SpawnRequest) (wasi.Child, 
 		defer release()
 		defer cancel()
 		c.status = sh.Exec(ctx, &shell.ExecRequest{
-			Pid:  pid,
+			Pid: pid, PPid: req.PPid,
 			Argv: req.Argv, Env: req.Env, Dir: req.Dir, Umask: req.Umask,
 			Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr,
 		})

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/platform"
+	"github.com/wasmsand/wasmsand/procfs"
 	"github.com/wasmsand/wasmsand/shell"
 	"github.com/wasmsand/wasmsand/vfs"
 )
@@ -142,7 +143,7 @@ func New(ctx context.Context, opt Options) (*Sandbox, error) {
 			epoch := d.epoch()
 			vo.Now = func() time.Time { return epoch }
 		}
-		fsys = vfs.NewDefault(vo, commandTable(opt).Names())
+		fsys = vfs.NewDefault(vo, commandTable(opt, nil).Names())
 	}
 	if t, ok := opt.Tools.(*AssetTools); ok {
 		for dir, afs := range t.dataMounts() {
@@ -159,18 +160,27 @@ func New(ctx context.Context, opt Options) (*Sandbox, error) {
 
 // commandTable is the sandbox's one command table: the shell's own
 // commands, the programs of Tools, then Options.Commands.
-func commandTable(opt Options) *shell.Commands {
+func commandTable(opt Options, procCmds []shell.Command) *shell.Commands {
 	var programs []string
 	if opt.Tools != nil {
 		programs = opt.Tools.Commands()
 	}
-	return shell.NewCommands(shell.ShellCommands(), shell.Programs(programs), opt.Commands)
+	if procCmds == nil {
+		procCmds = procfs.Commands(nil, nil) // (for their names)
+	}
+	return shell.NewCommands(shell.ShellCommands(), shell.Programs(programs), procCmds, opt.Commands)
 }
 
 // newSandbox wires a sandbox around a VFS; from, when set, is the sandbox
 // whose shell state (cwd, variables, functions) the new one starts with.
 func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Session) (*Sandbox, error) {
-	sb := &Sandbox{opt: opt, fs: fsys, procs: newProcTable(opt.MaxProcesses), engine: opt.Engine}
+	sb := &Sandbox{opt: opt, fs: fsys, engine: opt.Engine}
+	now := time.Now
+	if d := opt.Deterministic; d != nil {
+		now = (&logicalClock{epoch: d.epoch()}).Now
+	}
+	boot := now()
+	sb.procs = newProcTable(opt.MaxProcesses, now, func() procfs.System { return sb.procSystem(boot) })
 	sb.procs.full = func() { sb.emit(Event{Kind: "limit", Limit: "processes"}) }
 	if sb.engine == nil {
 		eng, err := defaultEngine(ctx)
@@ -180,7 +190,8 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		sb.engine = eng
 	}
 	sb.sched = schedulerFor(sb.engine, opt.BatchLimit)
-	sb.commands = commandTable(opt)
+	sb.commands = commandTable(opt, procfs.Commands(sb.procs.table, sb.enterCommand))
+	sb.mountProc()
 	if opt.OnEvent != nil {
 		sb.commands = sb.observed(sb.commands)
 	}
@@ -196,6 +207,7 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		PPid:   0,
 		Exec:   sb.execGuest,
 		NewPid: sb.procs.alloc,
+		Kill:   sb.procs.table.Signal,
 		// Pipeline stages and background jobs of the shell itself.
 		MaxSubshells:    4 * opt.MaxProcesses,
 		BatchedPrograms: sb.sched.inline(),
@@ -213,10 +225,18 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		}
 	}
 	sb.shSetup = func() (*shell.Session, error) {
+		var s *shell.Session
+		var err error
 		if from != nil {
-			return from.Fork(cfg)
+			s, err = from.Fork(cfg)
+		} else {
+			s, err = shell.New(cfg)
 		}
-		return shell.New(cfg)
+		if err == nil {
+			sb.procs.table.Set(procfs.Process{Pid: 1, Argv: []string{"bash"}, Env: env, Dir: s.Dir,
+				Uid: shell.UserID, Gid: shell.UserID, Start: boot})
+		}
+		return s, err
 	}
 	return sb, nil
 }

@@ -21,6 +21,7 @@ import (
 // ExecRequest is a program the shell wants the process manager to run.
 type ExecRequest struct {
 	Pid    int    // a pid already allocated for this process (spawn), or 0
+	PPid   int    // its parent's pid (the shell, or the guest that spawned it)
 	Path   string // absolute VFS path of the executable file
 	Tool   string // for a tool entry ("#!wasmsand NAME"): the tool's name; empty for a .wasm file
 	Argv   []string
@@ -48,7 +49,10 @@ type Config struct {
 	// NewPid allocates a process id for a child shell (bash -c, scripts,
 	// subshells) and returns a release function; an error (too many
 	// processes) fails the command like a failed fork.
-	NewPid func() (pid int, release func(), err error)
+	NewPid func(ppid int, argv []string) (pid int, release func(), err error)
+	// Kill signals a sandbox process that is not a job of the shell
+	// (see interp.Config.Kill).
+	Kill func(pid, sig int) error
 	// MaxSubshells bounds the subshells (pipeline stages, jobs) a run may
 	// have going at once. Default 256.
 	MaxSubshells int
@@ -114,7 +118,7 @@ func newSession(cfg Config) (*Session, error) {
 	if cfg.NewPid == nil {
 		var n atomic.Int64 // pipeline stages fork concurrently
 		n.Store(int64(cfg.Pid))
-		cfg.NewPid = func() (int, func(), error) { return int(n.Add(1)), func() {}, nil }
+		cfg.NewPid = func(int, []string) (int, func(), error) { return int(n.Add(1)), func() {}, nil }
 	}
 	if cfg.Commands == nil {
 		cfg.Commands = NewCommands(ShellCommands())
@@ -129,11 +133,12 @@ func (s *Session) interpConfig() *interp.Config {
 	return &interp.Config{
 		FS: s.cfg.FS,
 		Exec: func(ctx context.Context, req *interp.ExecRequest) int {
-			return s.run(ctx, &ExecRequest{Path: req.Path, Argv: req.Argv, Env: req.Env, Dir: req.Dir,
+			return s.run(ctx, &ExecRequest{PPid: req.PPid, Path: req.Path, Argv: req.Argv, Env: req.Env, Dir: req.Dir,
 				Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr, Umask: req.Umask, Files: req.Files, ErrPrefix: req.ErrPrefix}, 0)
 		},
 		LookPath: s.LookPath,
 		NewPid:   s.cfg.NewPid,
+		Kill:     s.cfg.Kill,
 		Now:      s.cfg.Now,
 		Rand:     s.cfg.Rand,
 		UID:      UserID, GID: UserID,

@@ -254,13 +254,21 @@ loop:
 		return 0
 	}
 
-	pid, release, err := s.cfg.NewPid()
+	ppid := req.PPid
+	if ppid == 0 {
+		ppid = s.cfg.Pid
+	}
+	// (a child a guest spawned already has its pid)
+	pid, release, err := req.Pid, func() {}, error(nil)
+	if pid == 0 {
+		pid, release, err = s.cfg.NewPid(ppid, req.Argv)
+	}
 	if err != nil {
 		fmt.Fprintf(req.Stderr, "bash: fork: %v\n", err)
 		return 254
 	}
 	defer release()
-	child := interp.New(s.icfg, req.Env, req.Dir, pid, s.cfg.Pid)
+	child := interp.New(s.icfg, req.Env, req.Dir, pid, ppid)
 	child.SetUmask(req.Umask)
 	child.SetStdio(req.Stdin, req.Stdout, req.Stderr)
 	child.SetFiles(req.Files)

@@ -46,9 +46,21 @@ func (p *Proc) resolve(m Memory, dirfd int32, ptr, n uint32) (abs, raw string, e
 		return "", "", EINVAL
 	}
 	if s[0] == '/' {
-		return path.Clean(s), s, 0
+		return p.selfPath(path.Clean(s)), s, 0
 	}
-	return path.Join(dir.path, s), s, 0
+	return p.selfPath(path.Join(dir.path, s)), s, 0
+}
+
+// selfPath turns /proc/self/X into /proc/PID/X: the sandbox's /proc (a
+// mount shared by its processes) cannot tell who asks. /proc/self/fd/N
+// stays, for stdioPath; /proc/self itself is a symlink (pathReadlink).
+func (p *Proc) selfPath(abs string) string {
+	for _, s := range []string{"/proc/self/", "/proc/thread-self/"} {
+		if rest, ok := strings.CutPrefix(abs, s); ok && !strings.HasPrefix(rest, "fd/") {
+			return "/proc/" + strconv.Itoa(p.Pid) + "/" + rest
+		}
+	}
+	return abs
 }
 
 func hasSlash(raw string) bool { return strings.HasSuffix(raw, "/") }
@@ -385,6 +397,9 @@ func pathReadlink(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 		return EFAULT
 	}
 	target, ok := p.fdLink(abs)
+	if abs == "/proc/self" || abs == "/proc/thread-self" {
+		target, ok = strconv.Itoa(p.Pid), true
+	}
 	if !ok {
 		var err error
 		if target, err = p.FS.Readlink(abs); err != nil {

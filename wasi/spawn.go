@@ -26,6 +26,7 @@ type Spawner interface {
 // *FDRef given to a child Proc as Stdin/Stdout/Stderr is shared, not copied: same offset,
 // same file, like fork+exec.
 type SpawnRequest struct {
+	PPid   int    // the parent's pid (Proc.Pid)
 	Umask  uint32 // the parent's (Proc.Umask)
 	Argv   []string
 	Env    []string

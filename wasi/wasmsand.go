@@ -95,7 +95,7 @@ func xSpawn(ctx context.Context, p *Proc, m Memory, a []uint64) Errno {
 		}
 		refs[i] = r
 	}
-	req := SpawnRequest{Argv: argv, Env: setEnv(env, "PWD", dir), Dir: dir, Umask: uint32(p.umask())}
+	req := SpawnRequest{PPid: p.Pid, Argv: argv, Env: setEnv(env, "PWD", dir), Dir: dir, Umask: uint32(p.umask())}
 	// Assign only non-nil refs: a typed nil in an interface would not read as "none".
 	if refs[0] != nil {
 		req.Stdin = refs[0]

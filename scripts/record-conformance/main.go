@@ -75,7 +75,7 @@ var packages = map[string]string{
 	"unzip": "unzip", "xxd": "xxd", "tree": "tree", "file": "file", "bzip2": "bzip2",
 	"xz": "xz-utils", "patch": "patch", "hexdump": "bsdextrautils", "column": "bsdextrautils",
 	"curl": "curl", "wget": "wget", "less": "less", "more": "util-linux", "clear": "ncurses-bin",
-	"ps": "procps", "setpriv": "util-linux", "unshare": "util-linux", "timeout": "coreutils",
+	"ps": "procps", "pgrep": "procps", "top": "procps", "free": "procps", "setpriv": "util-linux", "unshare": "util-linux", "timeout": "coreutils",
 	"diff": "diffutils", "find": "findutils", "xargs": "findutils", "grep": "grep",
 	"sed": "sed", "tar": "tar", "gzip": "gzip", "hostname": "hostname", "which": "debianutils",
 	"ip": "iproute2",

@@ -2,10 +2,12 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // trapOrder lists trap names as `trap -p` prints them: EXIT, signals by
@@ -252,6 +254,14 @@ func (r *Runner) signal(target string, sig int) string {
 			j = r.parentJobs.byPid(pid)
 		}
 		if j == nil {
+			if r.cfg.Kill != nil {
+				switch err := r.cfg.Kill(pid, sig); {
+				case err == nil:
+					return ""
+				case errors.Is(err, syscall.EPERM):
+					return "(" + target + ") - Operation not permitted"
+				}
+			}
 			return "(" + target + ") - No such process"
 		}
 	}

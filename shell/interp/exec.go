@@ -217,7 +217,7 @@ func (r *Runner) subshell() (*Runner, error) {
 		r.live.Add(-1)
 		return nil, errFork
 	}
-	pid, release, err := r.cfg.NewPid()
+	pid, release, err := r.cfg.NewPid(r.bashpid, nil)
 	if err != nil {
 		r.live.Add(-1)
 		return nil, errFork

@@ -25,6 +25,7 @@ import (
 
 // ExecRequest is a program the shell asks its host to run.
 type ExecRequest struct {
+	PPid   int    // the shell process running it ($BASHPID)
 	Path   string // absolute VFS path found for Argv[0]
 	Argv   []string
 	Env    []string // K=V
@@ -49,9 +50,13 @@ type Config struct {
 	Exec func(ctx context.Context, req *ExecRequest) int
 	// LookPath resolves a command name as execvp would (the VFS PATH).
 	LookPath func(env []string, dir, name string) (string, error)
-	// NewPid gives a subshell or job a process id (and a release function);
-	// an error makes it fail like fork.
-	NewPid func() (pid int, release func(), err error)
+	// NewPid gives a process of the shell process ppid a process id (and
+	// a release function); argv is its command line, nil for a subshell
+	// (which shows its parent's). An error makes it fail like fork.
+	NewPid func(ppid int, argv []string) (pid int, release func(), err error)
+	// Kill signals a process that is not one of the shell's own jobs (the
+	// sandbox's process table); an error is ESRCH or EPERM. Nil: only jobs.
+	Kill func(pid, sig int) error
 	// Now and Rand stand in for the host's clock and randomness.
 	Now  func() time.Time
 	Rand func() uint64
@@ -212,7 +217,7 @@ func (cfg *Config) defaults(pid int) {
 	if cfg.NewPid == nil {
 		n := pid
 		var mu sync.Mutex
-		cfg.NewPid = func() (int, func(), error) {
+		cfg.NewPid = func(int, []string) (int, func(), error) {
 			mu.Lock()
 			defer mu.Unlock()
 			n++
@@ -806,6 +811,10 @@ func (r *Runner) lstat(p string) (*vfs.FileInfo, error) { return r.cfg.FS.Lstat(
 // abs makes a path absolute against the current directory.
 func (r *Runner) abs(p string) string {
 	if strings.HasPrefix(p, "/") {
+		// /proc is shared by the sandbox's processes: its "self" is ours
+		if rest, ok := strings.CutPrefix(p, "/proc/self/"); ok && !strings.HasPrefix(rest, "fd/") {
+			return "/proc/" + strconv.Itoa(r.bashpid) + "/" + rest
+		}
 		return p
 	}
 	if p == "" {

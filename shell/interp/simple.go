@@ -585,7 +585,7 @@ func (r *Runner) execProgram(ctx context.Context, args []string, env []string) i
 // runProgram runs the program at path p with argv args.
 func (r *Runner) runProgram(ctx context.Context, p string, args, env []string) int {
 	req := &ExecRequest{
-		Path: p, Argv: args, Env: env, Dir: r.dir,
+		PPid: r.bashpid, Path: p, Argv: args, Env: env, Dir: r.dir,
 		Stdin: r.reader(0), Stdout: r.writer(1), Stderr: r.writer(2), Umask: r.umask,
 		Files: r.inheritedFiles(), ErrPrefix: r.msgPrefix(),
 	}

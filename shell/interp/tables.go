@@ -556,3 +556,7 @@ func (h *cmdHash) remove(name string) bool {
 	delete(h.hits, name)
 	return ok
 }
+
+// SignalNumber parses a signal as kill(1) takes it: a number, or a name
+// with or without SIG, in any case.
+func SignalNumber(s string) (int, bool) { return signalNum(s) }

@@ -1,0 +1,145 @@
+package procfs
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/wasmsand/wasmsand/shell"
+)
+
+func testTable() *Table {
+	boot := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	now := boot.Add(90 * time.Second)
+	t := NewTable(func() time.Time { return now }, func() System {
+		return System{Boot: boot, MemoryLimit: 64 << 20, Users: map[int]string{1000: "user"}}
+	})
+	t.Set(Process{Pid: 1, Argv: []string{"bash"}, Cwd: "/home/user", Uid: 1000, Gid: 1000, Start: boot})
+	t.Set(Process{Pid: 7, PPid: 1, Argv: []string{"/usr/bin/sleep", "30"}, Env: []string{"A=1", "B=2"},
+		Cwd: "/tmp", Exe: "/usr/bin/sleep", Uid: 1000, Gid: 1000, Start: boot.Add(60 * time.Second)})
+	return t
+}
+
+func readAll(t *testing.T, f *FS, name string) string {
+	t.Helper()
+	file, err := f.Open(name)
+	require.NoError(t, err)
+	defer file.Close()
+	b, err := io.ReadAll(file)
+	require.NoError(t, err)
+	return string(b)
+}
+
+func TestFS(t *testing.T) {
+	f := NewFS(testTable())
+	assert.Equal(t, "/usr/bin/sleep\x0030\x00", readAll(t, f, "7/cmdline"))
+	assert.Equal(t, "A=1\x00B=2\x00", readAll(t, f, "7/environ"))
+	assert.Equal(t, "sleep\n", readAll(t, f, "7/comm"))
+	assert.Contains(t, readAll(t, f, "7/status"), "Name:\tsleep\n")
+	assert.Contains(t, readAll(t, f, "7/status"), "PPid:\t1\n")
+	assert.True(t, strings.HasPrefix(readAll(t, f, "7/stat"), "7 (sleep) S 1 "))
+	assert.Len(t, strings.Fields(readAll(t, f, "7/stat")), 52)
+	assert.Equal(t, "MemTotal:          65536 kB\n", strings.SplitAfter(readAll(t, f, "meminfo"), "\n")[0])
+	assert.Equal(t, "90.00 90.00\n", readAll(t, f, "uptime"))
+	assert.Equal(t, "bash\n", readAll(t, f, "self/comm"), "self is the session shell")
+
+	for name, want := range map[string]string{"self": "1", "7/cwd": "/tmp", "7/exe": "/usr/bin/sleep", "7/fd/1": "pipe:[1]"} {
+		got, err := f.Readlink(name)
+		require.NoError(t, err, name)
+		assert.Equal(t, want, got, name)
+	}
+	_, err := f.Readlink("meminfo")
+	assert.ErrorIs(t, err, syscall.EINVAL)
+
+	fi, err := f.Stat("self")
+	require.NoError(t, err)
+	assert.True(t, fi.IsDir(), "stat follows self to its pid")
+	fi, err = f.Lstat("self")
+	require.NoError(t, err)
+	assert.Equal(t, fs.ModeSymlink, fi.Mode().Type())
+
+	_, err = f.Open("8/status")
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	_, err = f.Open("1/nosuch")
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+
+	dir, err := f.Open(".")
+	require.NoError(t, err)
+	entries, err := dir.(fs.ReadDirFile).ReadDir(-1)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.Contains(t, names, "1")
+	assert.Contains(t, names, "7")
+	assert.Contains(t, names, "meminfo")
+}
+
+func runCmd(t *testing.T, tab *Table, argv ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	for _, c := range Commands(tab, nil) {
+		if c.Name == argv[0] {
+			st := c.Run(nil, nil, &shell.ExecRequest{Argv: argv, Stdout: &out, Stderr: &errb})
+			return out.String(), errb.String(), st
+		}
+	}
+	t.Fatalf("no command %s", argv[0])
+	return "", "", 0
+}
+
+func TestPs(t *testing.T) {
+	tab := testTable()
+	out, _, st := runCmd(t, tab, "ps", "-ef")
+	assert.Equal(t, 0, st)
+	assert.Equal(t, "UID          PID    PPID  C STIME TTY          TIME CMD\n"+
+		"user           1       0  0 03:04 ?        00:00:00 bash\n"+
+		"user           7       1  0 03:05 ?        00:00:00 /usr/bin/sleep 30\n", out)
+
+	out, _, _ = runCmd(t, tab, "ps", "-o", "pid,etime,comm", "-p", "7")
+	assert.Equal(t, "    PID     ELAPSED COMMAND\n      7       00:30 sleep\n", out)
+
+	out, _, _ = runCmd(t, tab, "ps", "-o", "comm=", "-C", "sleep")
+	assert.Equal(t, "sleep\n", out)
+
+	out, _, st = runCmd(t, tab, "ps", "-p", "99")
+	assert.Equal(t, 1, st)
+	assert.Equal(t, "    PID TTY          TIME CMD\n", out)
+
+	_, errs, st := runCmd(t, tab, "ps", "-o", "bogus")
+	assert.Equal(t, 1, st)
+	assert.Contains(t, errs, `unknown user-defined format specifier "bogus"`)
+}
+
+func TestPgrepPkill(t *testing.T) {
+	tab := testTable()
+	var got []int
+	tab.Update(7, func(p *Process) { p.Kill = func(sig int) { got = append(got, sig) } })
+
+	out, _, st := runCmd(t, tab, "pgrep", "-l", "sle")
+	assert.Equal(t, 0, st)
+	assert.Equal(t, "7 sleep\n", out)
+	out, _, _ = runCmd(t, tab, "pgrep", "-a", "-x", "sleep")
+	assert.Equal(t, "7 /usr/bin/sleep 30\n", out)
+	out, _, st = runCmd(t, tab, "pgrep", "-x", "sle")
+	assert.Equal(t, 1, st)
+	assert.Empty(t, out)
+	_, errs, st := runCmd(t, tab, "pgrep")
+	assert.Equal(t, 2, st)
+	assert.Contains(t, errs, "no matching criteria")
+
+	_, _, st = runCmd(t, tab, "pkill", "-KILL", "sleep")
+	assert.Equal(t, 0, st)
+	assert.Equal(t, []int{9}, got)
+	_, errs, st = runCmd(t, tab, "pkill", "bash")
+	assert.Equal(t, 0, st)
+	assert.Contains(t, errs, "killing pid 1 failed", "the session shell cannot be signalled")
+}
