@@ -26,18 +26,18 @@ type row struct {
 }
 
 // main runs every section, or those named on the command line
-// (shell, pipelines, python, node, network, servers, newprocess, toolrt, playground). WASMSAND_BENCH_CPUPROFILE=FILE writes a Go
+// (shell, pipelines, python, node, network, servers, newprocess, toolrt, playground, userland). WASMSAND_BENCH_CPUPROFILE=FILE writes a Go
 // CPU profile of the run.
 func main() {
 	ctx := context.Background()
-	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench, "network": networkBench, "servers": serversBench, "newprocess": newProcessBench, "toolrt": toolrtBench, "playground": playgroundBench}
+	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench, "network": networkBench, "servers": serversBench, "newprocess": newProcessBench, "toolrt": toolrtBench, "playground": playgroundBench, "userland": userlandBench}
 	names := os.Args[1:]
 	if len(names) == 0 {
-		names = []string{"shell", "pipelines", "python", "node", "network", "servers", "newprocess", "toolrt", "playground"}
+		names = []string{"shell", "pipelines", "python", "node", "network", "servers", "newprocess", "toolrt", "playground", "userland"}
 	}
 	for _, n := range names {
 		if sections[n] == nil {
-			fail("unknown section %q (shell, pipelines, python, node, network, servers, newprocess, toolrt, playground)", n)
+			fail("unknown section %q (shell, pipelines, python, node, network, servers, newprocess, toolrt, playground, userland)", n)
 		}
 	}
 	if f := os.Getenv("WASMSAND_BENCH_CPUPROFILE"); f != "" {

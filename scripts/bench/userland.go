@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/wasmsand/wasmsand/core"
+)
+
+// userlandBench is issue 16's: git over a 1,000-file tree (add + commit,
+// then diff after editing 100 files), tar czf of that tree, beside the
+// native tools in the same run; and the sizes of the userland assets.
+func userlandBench(ctx context.Context) {
+	fmt.Println()
+	tools := openAssets(ctx, "userland", "")
+	if tools == nil {
+		return
+	}
+	have := map[string]bool{}
+	for _, c := range tools.Commands() {
+		have[c] = true
+	}
+	// A tree of 1,000 small files in 10 directories.
+	const mkTree = `mkdir -p t && cd t && for d in 0 1 2 3 4 5 6 7 8 9; do mkdir d$d; for i in $(seq 100); do printf 'file %s %s\nline two\n' $d $i > d$d/f$i.txt; done; done`
+	const edit = `for i in $(seq 10); do for d in 0 1 2 3 4 5 6 7 8 9; do echo changed >> d$d/f$i.txt; done; done`
+	gitEnv := `export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=b@example.com GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=b@example.com HOME=/tmp/gh; mkdir -p $HOME; `
+
+	sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: 10 * time.Minute, FSLimitMB: 512})
+	check(err)
+	defer sb.Close()
+	run := func(script string) func() {
+		return func() {
+			res, err := sb.Run(ctx, script, core.RunOptions{})
+			check(err)
+			if res.ExitCode != 0 {
+				fail("userland: %q exited %d: %s", script, res.ExitCode, res.Stderr)
+			}
+		}
+	}
+	tmp, err := os.MkdirTemp("", "wasmsand-bench-userland")
+	check(err)
+	defer os.RemoveAll(tmp)
+	nat := func(script string) func() {
+		return func() {
+			cmd := exec.Command("bash", "-c", script)
+			cmd.Dir = tmp
+			cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
+			if out, err := cmd.CombinedOutput(); err != nil {
+				fail("native %q: %v: %s", script, err, out)
+			}
+		}
+	}
+	run("cd /tmp && " + mkTree)()
+	nat(mkTree)()
+
+	// timed runs each on a fresh copy of the tree (the copy not timed)
+	fresh := func(do func(string) func(), prep, timed string, n int) time.Duration {
+		var total time.Duration
+		for i := 0; i < n; i++ {
+			do(prep)()
+			t0 := time.Now()
+			do(timed)()
+			total += time.Since(t0)
+		}
+		return total / time.Duration(n)
+	}
+	var rows []row
+	if have["git"] && exec.Command("git", "--version").Run() == nil {
+		prep := "cd /tmp && rm -rf r && cp -r t r"
+		timed := gitEnv + "cd /tmp/r && git init -q && git add -A && git commit -q -m initial"
+		nprep := "rm -rf r && cp -r t r"
+		ntimed := gitEnv + "cd r && git init -q && git add -A && git commit -q -m initial"
+		rows = append(rows, row{"git init + add -A + commit (1,000 files)", fresh(run, prep, timed, 3), fresh(nat, nprep, ntimed, 3), "≤ 3×", ""})
+		run("cd /tmp/r && " + edit)()
+		nat("cd r && " + edit)()
+		rows = append(rows, row{"git diff (100 files edited)", per(5, run(gitEnv+"cd /tmp/r && git diff >/dev/null")),
+			per(5, nat(gitEnv+"cd r && git diff >/dev/null")), "≤ 3×", ""})
+		rows = append(rows, row{"git status", per(5, run(gitEnv+"cd /tmp/r && git status >/dev/null")),
+			per(5, nat(gitEnv+"cd r && git status >/dev/null")), "", ""})
+	} else {
+		fmt.Println("userland: git skipped (no git asset, or no native git)")
+	}
+	rows = append(rows, row{"tar czf (1,000 files)", per(3, run("cd /tmp && tar czf t.tgz t")), per(3, nat("tar czf t.tgz t")), "", ""})
+	if have["gawk"] {
+		const prog = `gawk 'BEGIN { for (i = 0; i < 300000; i++) s += length(sprintf("%d", i)); print s }'`
+		rows = append(rows, row{"gawk 300k-iteration sprintf loop", per(3, run(prog)), per(3, nat(prog)), "", ""})
+	}
+	fmt.Printf("%-42s %12s %12s %8s  %s\n", "userland (native: Debian's tools)", "wasmsand", "native", "ratio", "target")
+	for _, r := range rows {
+		fmt.Printf("%-42s %12s %12s %8s  %s\n", r.name, r.ours.Round(100*time.Microsecond), r.native.Round(100*time.Microsecond),
+			fmt.Sprintf("%.2f×", float64(r.ours)/float64(r.native)), r.target)
+	}
+	fmt.Println()
+	fmt.Printf("%-12s %12s %12s\n", "asset", "size", "gzip -9")
+	for _, name := range []string{"git.wasm", "gawk.wasm", "make.wasm", "tar.wasm", "gzip.wasm"} {
+		b, err := os.ReadFile(filepath.Join(assetsDir(), name))
+		if err != nil {
+			fmt.Printf("%-12s %12s\n", name, "not built")
+			continue
+		}
+		var z bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+		w.Write(b)
+		w.Close()
+		fmt.Printf("%-12s %9d KB %9d KB\n", name, len(b)/1024, z.Len()/1024)
+	}
+}
