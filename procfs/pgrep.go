@@ -22,10 +22,10 @@ func pgrep(t *Table, self int, req *shell.ExecRequest) int {
 	sig := 15
 	var (
 		full, exact, newest, oldest, count, list, listFull, invert, icase bool
-		delim                                                            = "\n"
-		users, parents                                                   []string
-		pattern                                                          string
-		havePattern                                                      bool
+		delim                                                             = "\n"
+		users, parents                                                    []string
+		pattern                                                           string
+		havePattern                                                       bool
 	)
 	fail := func(msg string) int {
 		fmt.Fprintf(req.Stderr, "%s: %s\nTry `%s --help' for more information.\n", prog, msg, prog)

@@ -176,10 +176,10 @@ var (
 
 type psOpts struct {
 	all, noHeader, bsd, full bool
-	format                  []string
-	pids, ppids, users      []string
-	names                   []string
-	selected                bool // some selection option was given
+	format                   []string
+	pids, ppids, users       []string
+	names                    []string
+	selected                 bool // some selection option was given
 }
 
 func ps(t *Table, self int, req *shell.ExecRequest) int {

@@ -21,7 +21,7 @@ type Process struct {
 	Env       []string
 	Cwd       string
 	Dir       func() string // the current directory, where it changes while the process runs (a shell)
-	Exe       string // the program's path in the sandbox, when known
+	Exe       string        // the program's path in the sandbox, when known
 	Uid, Gid  int
 	Start     time.Time
 	// Kill delivers a signal (Linux numbering); nil when the process
