@@ -200,8 +200,13 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 	ctx, kill, cancel := k.context(ctx)
 	defer cancel()
 	defer func() { status = k.status(status) }()
+	fds := map[int]string{0: wasi.FDTarget(req.Stdin), 1: wasi.FDTarget(req.Stdout), 2: wasi.FDTarget(req.Stderr)}
+	for n, f := range req.Files {
+		fds[n] = wasi.FDTarget(f)
+	}
 	sb.procs.table.Update(pid, func(p *procfs.Process) {
 		p.Argv, p.Env, p.Cwd, p.Exe, p.Kill = req.Argv, req.Env, req.Dir, req.Path, kill
+		p.FDs = func() map[int]string { return fds }
 	})
 	if sb.opt.OnEvent != nil {
 		start := time.Now()

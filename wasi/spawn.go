@@ -3,6 +3,7 @@ package wasi
 import (
 	"context"
 	"io"
+	"strconv"
 	"sync/atomic"
 	"syscall"
 
@@ -122,4 +123,30 @@ func (r *FDRef) ReadReady() bool {
 		return r.of.readReady()
 	}
 	return true
+}
+
+// FDTarget is what /proc/PID/fd/N shows for a stream or file given to a
+// process as one of its fds (Proc.Stdin..., Proc.Files): the file's path, a
+// pipe's identity, the terminal, /dev/null for none.
+func FDTarget(x any) string {
+	switch v := x.(type) {
+	case nil:
+		return "/dev/null"
+	case *vfs.File:
+		return v.Name()
+	case *FDRef:
+		if v.of.kind == kindFile && v.of.path != "" {
+			return v.of.path
+		}
+		if v.of.pipeID != 0 {
+			return "pipe:[" + strconv.FormatUint(v.of.pipeID, 10) + "]"
+		}
+	}
+	if t, ok := x.(terminal); ok && t.IsTerminal() {
+		return "/dev/pts/0"
+	}
+	if id := pipeIDOf(x); id != 0 {
+		return "pipe:[" + strconv.FormatUint(id, 10) + "]"
+	}
+	return "pipe:[0]"
 }
