@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test check-versions cpython-tests test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
+.PHONY: all deps build test check-versions cpython-tests jq-tests test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
 
 all: build
 
@@ -93,7 +93,7 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet check-versions test-js-build test-go test-js test-npm test-browser test-playground fuzz conformance conformance-node conformance-browser bash-tests cpython-tests
+test: build vet check-versions test-js-build test-go test-js test-npm test-browser test-playground fuzz conformance conformance-node conformance-browser bash-tests cpython-tests jq-tests
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of
@@ -109,6 +109,16 @@ bash-tests: build
 # CPython's own regression tests (Debian's python3.11 source, Lib/test) for
 # the modules agents use (testdata/cpython-tests/modules.txt), run with the
 # sandbox's python3; fails when a module not in known-failures.txt fails.
+# jq's own tests (tests/*.test of Debian's jq source, testdata/jq-tests),
+# each test alone with the sandbox's jq.
+JQ_VERSION = $(shell sed -n 's/.*"version": "\(1\.6[^"]*\)".*/\1/p' assets/jq/recipe.json | head -1)
+JQ_SRC = build/jq-src-$(JQ_VERSION)
+.PHONY: jq-tests
+jq-tests: build
+	$(GO) run ./scripts/assets -source jq=$(JQ_VERSION) -dest $(JQ_SRC)
+	WASMSAND_JQ_TESTS=$(CURDIR)/$(JQ_SRC)/tests WASMSAND_JQ_TESTS_REPORT=$(CURDIR)/build/jq-tests-report.txt \
+		$(GO) test -count=1 -timeout 30m -v -run '^TestJqSuite$$' ./conformance/
+
 PYTHON_VERSION = $(shell sed -n 's/.*"version": "\(3\.11[^"]*\)".*/\1/p' assets/python/recipe.json | head -1)
 CPYTHON_SRC = build/cpython-src-$(PYTHON_VERSION)
 .PHONY: cpython-tests
