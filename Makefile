@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test check-versions cpython-tests jq-tests test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
+.PHONY: all deps build test check-versions cpython-tests jq-tests gnu-tests test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
 
 all: build
 
@@ -93,7 +93,7 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
-test: build vet check-versions test-js-build test-go test-js test-npm test-browser test-playground fuzz conformance conformance-node conformance-browser bash-tests cpython-tests jq-tests
+test: build vet check-versions test-js-build test-go test-js test-npm test-browser test-playground fuzz conformance conformance-node conformance-browser bash-tests cpython-tests jq-tests gnu-tests
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of
@@ -118,6 +118,18 @@ jq-tests: build
 	$(GO) run ./scripts/assets -source jq=$(JQ_VERSION) -dest $(JQ_SRC)
 	WASMSAND_JQ_TESTS=$(CURDIR)/$(JQ_SRC)/tests WASMSAND_JQ_TESTS_REPORT=$(CURDIR)/build/jq-tests-report.txt \
 		$(GO) test -count=1 -timeout 30m -v -run '^TestJqSuite$$' ./conformance/
+
+# The test suites of GNU sed, grep and diffutils (their `make check` scripts,
+# from Debian's sources) against the sandbox's programs (testdata/gnu-tests).
+GNU_TESTS_SRC = build/gnu-src
+.PHONY: gnu-tests
+gnu-tests: build
+	for a in sed grep diffutils; do \
+		v=$$(sed -n 's/.*"version": "\([^"]*\)".*/\1/p' assets/$$a/recipe.json | head -1); \
+		$(GO) run ./scripts/assets -source $$a=$$v -dest $(GNU_TESTS_SRC)/$$a || exit 1; \
+	done
+	WASMSAND_GNU_TESTS=$(CURDIR)/$(GNU_TESTS_SRC) WASMSAND_GNU_TESTS_REPORT=$(CURDIR)/build/gnu-tests-report.txt \
+		$(GO) test -count=1 -timeout 30m -v -run '^TestGNUSuites$$' ./conformance/
 
 PYTHON_VERSION = $(shell sed -n 's/.*"version": "\(3\.11[^"]*\)".*/\1/p' assets/python/recipe.json | head -1)
 CPYTHON_SRC = build/cpython-src-$(PYTHON_VERSION)

@@ -139,9 +139,8 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 			if src == nil || n >= maxFd {
 				return &redirErr{num + ": Bad file descriptor"}
 			}
-			if rd.Op == syntax.RedirDupIn && src.r == nil || rd.Op == syntax.RedirDupOut && src.w == nil {
-				return &redirErr{num + ": Bad file descriptor"}
-			}
+			// (like dup2, whatever its direction: `exec 3>&0` keeps
+			// stdin at 3; a write to it fails then, as in bash)
 			install(fd, src.hold())
 			if move && n != fd {
 				install(n, nil)
