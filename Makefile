@@ -119,12 +119,12 @@ jq-tests: build
 	WASMSAND_JQ_TESTS=$(CURDIR)/$(JQ_SRC)/tests WASMSAND_JQ_TESTS_REPORT=$(CURDIR)/build/jq-tests-report.txt \
 		$(GO) test -count=1 -timeout 30m -v -run '^TestJqSuite$$' ./conformance/
 
-# The test suites of GNU sed, grep and diffutils (their `make check` scripts,
+# The test suites of GNU sed, grep, diffutils and coreutils (their `make check` scripts,
 # from Debian's sources) against the sandbox's programs (testdata/gnu-tests).
 GNU_TESTS_SRC = build/gnu-src
 .PHONY: gnu-tests
 gnu-tests: build
-	for a in sed grep diffutils; do \
+	for a in sed grep diffutils coreutils; do \
 		v=$$(sed -n 's/.*"version": "\([^"]*\)".*/\1/p' assets/$$a/recipe.json | head -1); \
 		$(GO) run ./scripts/assets -source $$a=$$v -dest $(GNU_TESTS_SRC)/$$a || exit 1; \
 	done

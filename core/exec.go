@@ -352,6 +352,7 @@ func (sb *Sandbox) runProc(ctx context.Context, mod platform.Module, tool, name 
 		Files:    files,
 		MaxFDs:   sb.opt.MaxFDs,
 		Spawner:  spawner{sb},
+		Signal:   sb.procs.table.Signal,
 		PipeSize: sb.sched.pipeSize(),
 	}
 	if d := sb.opt.Deterministic; d != nil {

@@ -139,11 +139,32 @@ func (t *Table) Signal(pid, sig int) error {
 	if sig == 0 {
 		return nil
 	}
-	if p.Kill == nil {
-		return syscall.EPERM
+	if p.Kill != nil {
+		p.Kill(sig)
+		return nil
 	}
-	p.Kill(sig)
-	return nil
+	// A child shell (a subshell, a job) ends with what it runs: the signal
+	// goes to its descendants. The session shell (pid 1) is not signalled.
+	if pid != 1 && t.signalDescendants(pid, sig) {
+		return nil
+	}
+	return syscall.EPERM
+}
+
+func (t *Table) signalDescendants(pid, sig int) bool {
+	done := false
+	for _, c := range t.List() {
+		if c.PPid != pid {
+			continue
+		}
+		if c.Kill != nil {
+			c.Kill(sig)
+			done = true
+		} else if t.signalDescendants(c.Pid, sig) {
+			done = true
+		}
+	}
+	return done
 }
 
 // Now is the sandbox's clock.

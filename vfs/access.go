@@ -53,6 +53,9 @@ func (f *FS) CheckCreate(name string, uid, gid uint32) error {
 	if err != nil {
 		return err
 	}
+	if !fi.IsDir() {
+		return perr("access", dir, syscall.ENOTDIR)
+	}
 	if !Permits(&fi.st, AccessWrite|AccessExec, uid, gid) {
 		return perr("access", dir, syscall.EACCES)
 	}

@@ -567,8 +567,8 @@ func (p *Proc) checkDirWrite(abs string) Errno {
 		return 0
 	}
 	err := p.FS.CheckCreate(abs, p.Uid, p.Gid)
-	if err != nil && ToErrno(err) == EACCES {
-		return EACCES
+	if e := ToErrno(err); e == EACCES || e == ENOTDIR {
+		return e
 	}
 	return 0
 }

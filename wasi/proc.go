@@ -61,6 +61,9 @@ type Proc struct {
 	Clock   Clock     // nil = the real clock
 	Rand    io.Reader // random_get and friends; nil = crypto/rand
 	Spawner Spawner   // wasmsand.spawn; nil = ENOSYS
+	// Signal reaches a process that is not a child of this one (wasmsand.kill
+	// on another pid: kill(1)); nil = ESRCH for any pid but a child's.
+	Signal func(pid, sig int) error
 	// PipeSize is the capacity of the pipes wasmsand.pipe makes (0 =
 	// PipeSize). Where children run to completion when spawned (GOOS=js),
 	// it is large, so that a child's output never waits for its reader.

@@ -155,12 +155,16 @@ func (p *Proc) wait(m Memory, a []uint64, block bool) Errno {
 
 func xKill(_ context.Context, p *Proc, _ Memory, a []uint64) Errno {
 	pid, sig := int32(a[0]), int32(a[1])
-	child, ok := p.children[pid]
-	if !ok {
-		return ESRCH
-	}
 	if sig < 0 || sig > 64 {
 		return EINVAL
+	}
+	child, ok := p.children[pid]
+	if !ok {
+		if p.Signal != nil && pid > 0 {
+			// another process of the sandbox (kill(1), pkill)
+			return ToErrno(p.Signal(int(pid), int(sig)))
+		}
+		return ESRCH
 	}
 	if sig == 0 {
 		return 0 // existence check
