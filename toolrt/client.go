@@ -97,13 +97,19 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 		return nil, err
 	}
 	defer rsub.Unsubscribe()
+	// Status notes come on a channel too, read in the same loop as the
+	// response: the connection fills both in the order they arrived, so
+	// the notes sent before the response are all seen before it returns.
+	var statuses chan *nats.Msg
+	status := func(m *nats.Msg) {
+		var n StatusNote
+		if json.Unmarshal(m.Data, &n) == nil {
+			opt.OnStatus(n.Params.StatusText)
+		}
+	}
 	if opt.OnStatus != nil {
-		ssub, err := c.Conn.Subscribe(statusTo, func(m *nats.Msg) {
-			var n StatusNote
-			if json.Unmarshal(m.Data, &n) == nil {
-				opt.OnStatus(n.Params.StatusText)
-			}
-		})
+		statuses = make(chan *nats.Msg, 64)
+		ssub, err := c.Conn.ChanSubscribe(statusTo, statuses)
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +150,17 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 	defer timer.Stop()
 	for {
 		select {
+		case m := <-statuses:
+			status(m)
 		case m := <-replies:
+			for drained := false; !drained; {
+				select {
+				case s := <-statuses:
+					status(s)
+				default:
+					drained = true
+				}
+			}
 			if len(m.Data) == 0 && m.Header.Get("Status") == "503" {
 				return nil, errorf(ErrNoWorker, "no worker serves tool %s", tool)
 			}
