@@ -141,7 +141,7 @@ try {
   assert.strictEqual(out.read, "hello");
   assert.strictEqual(out.xargs, "a\nb\n");
   assert.ok(out.env.startsWith("HOME=/home/user\n"), out.env);
-  assert.strictEqual(out.host, "bin dev etc home mnt tmp usr 0\n");
+  assert.strictEqual(out.host, "bin dev etc home mnt proc tmp usr 0\n");
   // programs fetched ahead, with progress by the byte (and the core's own download,
   // on a first visit)
   const assets = [...new Set(out.progress.map((p) => p.asset))];
