@@ -106,7 +106,8 @@ done
 
 cp "$interp/python.wasm" "$OUT/python3.wasm"
 log "zipping the standard library"
-"$build_python" "$here/mkzip.py" "$OUT/python311.zip" "$SRC/python/Lib" "$here/lib" "$interp/sysconfigdata.py" >&2
+"$build_python" "$here/mkzip.py" "$OUT/python311.zip" "$SRC/python/Lib" "$here/lib" "$interp/sysconfigdata.py" \
+  "$OUT/python311-src.zip" >&2
 
 cat "$SRC/python/LICENSE" > "$OUT/LICENSE"
 for f in zlib/LICENSE bzip2/LICENSE xz/COPYING; do
@@ -123,6 +124,7 @@ cat > "$OUT/asset.json" <<'EOF'
 {
   "env": {"PYTHONHOME": "/usr/lib/wasmsand/python"},
   "files": [{"path": "lib/python311.zip", "file": "python311.zip"},
+            {"path": "lib/python311-src.zip", "file": "python311-src.zip"},
             {"path": "lib/python3/dist-packages/wasmsand.pth", "file": "python-site.pth"}]
 }
 EOF

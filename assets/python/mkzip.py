@@ -1,12 +1,14 @@
 """Builds python3.11's standard library zip for wasmsand: every pure-Python
 module compiled to .pyc (no sources), reproducibly.
 
-    python3.11 mkzip.py OUT.zip LIBDIR EXTRA_DIR SYSCONFIGDATA
+    python3.11 mkzip.py OUT.zip LIBDIR EXTRA_DIR SYSCONFIGDATA [SOURCES.zip]
 
 Run by build.sh with the build Python (the same 3.11 bytecode). LIBDIR is
 CPython's Lib/ (patched); EXTRA_DIR holds our modules (assets/python/lib);
 SYSCONFIGDATA is the target's _sysconfigdata module from the interpreter
-build, shipped under both names sysconfig may look for.
+build, shipped under both names sysconfig may look for. SOURCES.zip gets
+the same modules' .py files, for source lines in tracebacks (linecache reads
+it: patches/lib-linecache-zip-sources.patch).
 """
 
 import importlib.util
@@ -54,6 +56,7 @@ def walk(root):
 
 def main():
     out, libdir, extra, sysconfigdata = sys.argv[1:5]
+    sources = sys.argv[5] if len(sys.argv) > 5 else None
     entries = {}
     for name, path in walk(libdir):
         entries[name] = path
@@ -74,6 +77,16 @@ def main():
             z.writestr(info, data)
     os.replace(tmp, out)
     print(f"{out}: {len(entries)} modules")
+    if sources:
+        tmp = sources + ".tmp"
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+            for name in sorted(entries):
+                info = zipfile.ZipInfo(name, DATE)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                z.writestr(info, open(entries[name], "rb").read())
+        os.replace(tmp, sources)
+        print(f"{sources}: {len(entries)} sources")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ $PYTHONUSERBASE, else $HOME/.local, as on Linux. It runs from a .pth file
 of the asset's dist-packages (build.sh; Debian's site.py), which site processes at every
 start, cold or resumed from the pre-initialized image (preinit.c), so
 both see the same sys.path; a sitecustomize of the user's still runs.
+It also prints uncaught exceptions through the traceback module, so that
+they show the standard library's source lines as native python does.
 """
 import os
 import site
@@ -21,7 +23,17 @@ def _getuserbase():
     return os.path.join(home, ".local") if home else None
 
 
+def _excepthook(typ, value, tb):
+    # The interpreter's own printer (C) reads source lines from files only;
+    # traceback's goes through linecache, which finds the stdlib's in
+    # python311-src.zip (patches/lib-linecache-zip-sources.patch).
+    import traceback
+    traceback.print_exception(typ, value, tb)
+
+
 def enable():
+    if sys.excepthook is sys.__excepthook__:
+        sys.excepthook = _excepthook
     site._getuserbase = _getuserbase
     if sys.flags.no_user_site:
         return
