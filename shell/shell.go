@@ -133,7 +133,7 @@ func (s *Session) interpConfig() *interp.Config {
 	return &interp.Config{
 		FS: s.cfg.FS,
 		Exec: func(ctx context.Context, req *interp.ExecRequest) int {
-			return s.run(ctx, &ExecRequest{PPid: req.PPid, Path: req.Path, Argv: req.Argv, Env: req.Env, Dir: req.Dir,
+			return s.run(ctx, &ExecRequest{Pid: req.Pid, PPid: req.PPid, Path: req.Path, Argv: req.Argv, Env: req.Env, Dir: req.Dir,
 				Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr, Umask: req.Umask, Files: req.Files, ErrPrefix: req.ErrPrefix}, 0)
 		},
 		LookPath: s.LookPath,

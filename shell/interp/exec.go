@@ -747,6 +747,13 @@ func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 			r.jobs.done(j, st)
 			cancel(nil)
 		}()
+		if len(st.Pipes) == 1 && len(st.Pipes[0].Cmds) == 1 && !st.Pipes[0].Negated && !st.Pipes[0].Time {
+			if _, simple := st.Pipes[0].Cmds[0].(*syntax.SimpleCmd); simple {
+				if t, ok := c.traps.get("EXIT"); !ok || t == "" {
+					c.execPid, c.execPPid = c.bashpid, r.bashpid
+				}
+			}
+		}
 		c.runAndOr(jctx, &syntax.Stmt{Pipes: st.Pipes, Ops: st.Ops, Line: st.Line})
 		c.runExitTrap(jctx)
 	}

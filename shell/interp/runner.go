@@ -25,6 +25,7 @@ import (
 
 // ExecRequest is a program the shell asks its host to run.
 type ExecRequest struct {
+	Pid    int    // the pid the program takes over (a child shell's, as exec), or 0
 	PPid   int    // the shell process running it ($BASHPID)
 	Path   string // absolute VFS path found for Argv[0]
 	Argv   []string
@@ -107,10 +108,14 @@ type Runner struct {
 	params []string // $1 ...
 	frames []*frame // function calls
 
-	status   int       // $?
-	lastBg   int       // $!
-	psubJobs *jobTable // process substitutions, for wait $!
-	coprocs  []coproc
+	status int // $?
+	lastBg int // $!
+	// execPid: this child shell was made for one simple command (`cmd &`),
+	// so a program it runs from its top level takes over its pid, as the
+	// program a forked bash execs does ($! is the program).
+	execPid, execPPid int
+	psubJobs          *jobTable // process substitutions, for wait $!
+	coprocs           []coproc
 	// timeInSubshell: the pending `time` report of a redirected subshell
 	timeInSubshell *timeReport
 	pid            int // $$

@@ -589,6 +589,9 @@ func (r *Runner) runProgram(ctx context.Context, p string, args, env []string) i
 		Stdin: r.reader(0), Stdout: r.writer(1), Stderr: r.writer(2), Umask: r.umask,
 		Files: r.inheritedFiles(), ErrPrefix: r.msgPrefix(),
 	}
+	if r.execPid != 0 && len(r.frames) == 0 {
+		req.Pid, req.PPid, r.execPid = r.execPid, r.execPPid, 0
+	}
 	st := r.cfg.Exec(ctx, req)
 	if ctx.Err() != nil && st != 0 {
 		r.checkCtx(ctx)
