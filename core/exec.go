@@ -183,13 +183,9 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 	name := path.Base(req.Argv[0])
 	pid := req.Pid
 	if pid == 0 {
-		ppid := req.PPid
-		if ppid == 0 {
-			ppid = 1
-		}
 		var release func()
 		var err error
-		if pid, release, err = sb.procs.alloc(ppid, req.Argv); err != nil {
+		if pid, release, err = sb.procs.alloc(req.PPid, req.Argv); err != nil {
 			fmt.Fprintf(req.Stderr, "bash: fork: %v\n", err)
 			return 126
 		}
@@ -416,7 +412,7 @@ func (sb *Sandbox) RunWASI(ctx context.Context, wasm []byte, argv []string, opt 
 	}
 	sb.runMu.Lock()
 	defer sb.runMu.Unlock()
-	pid, release, err := sb.procs.alloc(1, argv)
+	pid, release, err := sb.procs.alloc(0, argv)
 	if err != nil {
 		return nil, newErr(CodeTooManyProcesses, "RunWASI", "", err)
 	}

@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,10 +31,13 @@ func newProcTable(max int, now func() time.Time, sys func() procfs.System) *proc
 	return &procTable{next: 2, max: max, table: procfs.NewTable(now, sys)}
 }
 
-// alloc reserves a pid for a process of ppid running argv (nil: a subshell,
-// which shows its parent's command line); release frees the slot and
-// forgets the process when it ends.
+// alloc reserves a pid for a process of ppid (0: the session shell's child)
+// running argv (nil: a subshell, which shows its parent's command line);
+// release frees the slot and forgets the process when it ends.
 func (t *procTable) alloc(ppid int, argv []string) (int, func(), error) {
+	if ppid <= 0 {
+		ppid = 1
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.live >= t.max {
@@ -97,15 +99,4 @@ func terminates(sig int) bool {
 		return false
 	}
 	return true
-}
-
-// envDir is PWD from an environment, for a process's /proc/PID/cwd when its
-// request names no directory.
-func envDir(env []string) string {
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PWD="); ok {
-			return v
-		}
-	}
-	return "/"
 }

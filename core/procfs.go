@@ -14,7 +14,6 @@ func (sb *Sandbox) procSystem(boot time.Time) procfs.System {
 	s := procfs.System{
 		Boot:        boot,
 		MemoryLimit: uint64(sb.opt.MemoryLimitMB) << 20,
-		MaxProcs:    sb.opt.MaxProcesses,
 		CPUs:        1, // what nproc and sysconf say inside
 		Mounts: []string{
 			"wasmsand / wasmsand rw,relatime 0 0",
@@ -57,11 +56,7 @@ func (sb *Sandbox) ppid(pid int) int {
 // enterCommand makes a command the shell runs itself (ps, pgrep...) a
 // process while it runs, so that it sees itself as on Linux.
 func (sb *Sandbox) enterCommand(req *shell.ExecRequest) (int, func()) {
-	ppid := req.PPid
-	if ppid == 0 {
-		ppid = 1
-	}
-	pid, release, err := sb.procs.alloc(ppid, req.Argv)
+	pid, release, err := sb.procs.alloc(req.PPid, req.Argv)
 	if err != nil {
 		return 0, func() {}
 	}

@@ -177,6 +177,8 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 	sb := &Sandbox{opt: opt, fs: fsys, engine: opt.Engine}
 	now := time.Now
 	if d := opt.Deterministic; d != nil {
+		// (a clock of its own: the shell's logical time does not move
+		// with every process start and /proc read)
 		now = (&logicalClock{epoch: d.epoch()}).Now
 	}
 	boot := now()

@@ -451,5 +451,3 @@ func atoi(s string) (int, bool) {
 	}
 	return n, true
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -31,6 +31,31 @@ func pgrep(t *Table, self int, req *shell.ExecRequest) int {
 		fmt.Fprintf(req.Stderr, "%s: %s\nTry `%s --help' for more information.\n", prog, msg, prog)
 		return 2
 	}
+	// the options, by long name; short ones map to them
+	flags := map[string]*bool{"full": &full, "exact": &exact, "newest": &newest, "oldest": &oldest,
+		"count": &count, "list-name": &list, "list-full": &listFull, "inverse": &invert, "ignore-case": &icase}
+	valued := map[string]bool{"delimiter": true, "euid": true, "uid": true, "parent": true, "signal": true, "pgroup": true}
+	short := map[byte]string{'f': "full", 'x': "exact", 'n': "newest", 'o': "oldest", 'c': "count",
+		'l': "list-name", 'a': "list-full", 'v': "inverse", 'i': "ignore-case", 'e': "echo",
+		'd': "delimiter", 'u': "euid", 'U': "uid", 'P': "parent", 'g': "pgroup"}
+	setValue := func(name, v string) string {
+		switch name {
+		case "delimiter":
+			delim = v
+		case "euid", "uid":
+			users = append(users, strings.Split(v, ",")...)
+		case "parent":
+			parents = append(parents, strings.Split(v, ",")...)
+		case "signal":
+			n, ok := interp.SignalNumber(v)
+			if !ok {
+				return "Unknown signal \"" + v + "\"."
+			}
+			sig = n
+		}
+		// (pgroup: the sandbox has one process group)
+		return ""
+	}
 	a := req.Argv[1:]
 	for i := 0; i < len(a); i++ {
 		arg := a[i]
@@ -56,55 +81,21 @@ func pgrep(t *Table, self int, req *shell.ExecRequest) int {
 		}
 		if strings.HasPrefix(arg, "--") {
 			name, v, hasV := strings.Cut(arg[2:], "=")
-			need := func() (string, bool) {
-				if hasV {
-					return v, true
-				}
-				if i+1 < len(a) {
-					i++
-					return a[i], true
-				}
-				return "", false
-			}
-			switch name {
-			case "full":
-				full = true
-			case "exact":
-				exact = true
-			case "newest":
-				newest = true
-			case "oldest":
-				oldest = true
-			case "count":
-				count = true
-			case "list-name":
-				list = true
-			case "list-full":
-				listFull = true
-			case "inverse":
-				invert = true
-			case "ignore-case":
-				icase = true
-			case "delimiter", "euid", "uid", "parent", "signal":
-				v, ok := need()
-				if !ok {
-					return fail("option '--" + name + "' requires an argument")
-				}
-				switch name {
-				case "delimiter":
-					delim = v
-				case "euid", "uid":
-					users = append(users, strings.Split(v, ",")...)
-				case "parent":
-					parents = append(parents, strings.Split(v, ",")...)
-				case "signal":
-					n, ok := interp.SignalNumber(v)
-					if !ok {
-						return fail("Unknown signal \"" + v + "\".")
+			switch {
+			case flags[name] != nil:
+				*flags[name] = true
+			case valued[name]:
+				if !hasV {
+					if i+1 >= len(a) {
+						return fail("option '--" + name + "' requires an argument")
 					}
-					sig = n
+					i++
+					v = a[i]
 				}
-			case "version":
+				if msg := setValue(name, v); msg != "" {
+					return fail(msg)
+				}
+			case name == "version":
 				fmt.Fprintf(req.Stdout, "%s from procps-ng 4.0.2\n", prog)
 				return 0
 			default:
@@ -114,7 +105,11 @@ func pgrep(t *Table, self int, req *shell.ExecRequest) int {
 		}
 		for j := 1; j < len(arg); j++ {
 			c := arg[j]
-			if strings.IndexByte("duUPg", c) >= 0 {
+			name, known := short[c]
+			switch {
+			case !known:
+				return fail("invalid option -- '" + string(c) + "'")
+			case valued[name]:
 				v := arg[j+1:]
 				if v == "" {
 					if i+1 >= len(a) {
@@ -123,40 +118,16 @@ func pgrep(t *Table, self int, req *shell.ExecRequest) int {
 					i++
 					v = a[i]
 				}
-				switch c {
-				case 'd':
-					delim = v
-				case 'u', 'U':
-					users = append(users, strings.Split(v, ",")...)
-				case 'P':
-					parents = append(parents, strings.Split(v, ",")...)
+				if msg := setValue(name, v); msg != "" {
+					return fail(msg)
 				}
-				break
+				j = len(arg)
+			case kill && (c == 'l' || c == 'a'):
+				// (pkill lists nothing)
+			case flags[name] != nil:
+				*flags[name] = true
 			}
-			switch c {
-			case 'f':
-				full = true
-			case 'x':
-				exact = true
-			case 'n':
-				newest = true
-			case 'o':
-				oldest = true
-			case 'c':
-				count = true
-			case 'l':
-				list = !kill
-			case 'a':
-				listFull = !kill
-			case 'v':
-				invert = true
-			case 'i':
-				icase = true
-			case 'e':
-				// pkill -e (echo) is not kept apart from a quiet kill
-			default:
-				return fail("invalid option -- '" + string(c) + "'")
-			}
+			// -e (pkill's echo) is not kept apart from a quiet kill
 		}
 	}
 	if !havePattern && len(users) == 0 && len(parents) == 0 {

@@ -103,8 +103,9 @@ func columns() map[string]column {
 	txt := func(key, h string, w int, f func(c *psCtx, p *Process) string) column {
 		return column{key: key, header: h, width: w, left: true, value: f}
 	}
-	zero := func(string) func(*psCtx, *Process) string {
-		return func(*psCtx, *Process) string { return "0" }
+	// a figure the sandbox does not keep
+	fixed := func(v string) func(*psCtx, *Process) string {
+		return func(*psCtx, *Process) string { return v }
 	}
 	pid := func(c *psCtx, p *Process) string { return strconv.Itoa(p.Pid) }
 	user := func(c *psCtx, p *Process) string { return c.sys.user(p.Uid) }
@@ -121,7 +122,7 @@ func columns() map[string]column {
 		num("pid", "PID", 7, pid), num("tgid", "TGID", 7, pid),
 		num("ppid", "PPID", 7, func(c *psCtx, p *Process) string { return strconv.Itoa(p.PPid) }),
 		num("pgid", "PGID", 7, pid), num("pgrp", "PGRP", 7, pid),
-		num("sid", "SID", 7, func(c *psCtx, p *Process) string { return "1" }),
+		num("sid", "SID", 7, fixed("1")),
 		num("uid", "UID", 5, func(c *psCtx, p *Process) string { return strconv.Itoa(p.Uid) }),
 		num("euid", "EUID", 5, func(c *psCtx, p *Process) string { return strconv.Itoa(p.Uid) }),
 		num("gid", "GID", 5, func(c *psCtx, p *Process) string { return strconv.Itoa(p.Gid) }),
@@ -134,22 +135,22 @@ func columns() map[string]column {
 		txt("stat", "STAT", 4, func(c *psCtx, p *Process) string { return c.state(p) }),
 		txt("state", "S", 1, func(c *psCtx, p *Process) string { return c.state(p) }),
 		txt("s", "S", 1, func(c *psCtx, p *Process) string { return c.state(p) }),
-		txt("tty", "TT", 8, func(*psCtx, *Process) string { return "?" }),
-		txt("tt", "TT", 8, func(*psCtx, *Process) string { return "?" }),
-		txt("tname", "TTY", 8, func(*psCtx, *Process) string { return "?" }),
+		txt("tty", "TT", 8, fixed("?")),
+		txt("tt", "TT", 8, fixed("?")),
+		txt("tname", "TTY", 8, fixed("?")),
 		num("etime", "ELAPSED", 11, func(c *psCtx, p *Process) string { return etime(c.elapsed(p)) }),
 		num("etimes", "ELAPSED", 7, func(c *psCtx, p *Process) string { return strconv.Itoa(int(c.elapsed(p).Seconds())) }),
 		num("time", "TIME", 8, cpu), num("cputime", "TIME", 8, cpu),
-		num("times", "TIME", 7, zero("times")),
-		num("%cpu", "%CPU", 4, func(*psCtx, *Process) string { return "0.0" }),
-		num("pcpu", "%CPU", 4, func(*psCtx, *Process) string { return "0.0" }),
-		num("%mem", "%MEM", 4, func(*psCtx, *Process) string { return "0.0" }),
-		num("pmem", "%MEM", 4, func(*psCtx, *Process) string { return "0.0" }),
-		num("vsz", "VSZ", 6, zero("vsz")), num("vsize", "VSZ", 6, zero("vsz")),
-		num("rss", "RSS", 5, zero("rss")), num("rssize", "RSS", 5, zero("rss")),
-		num("c", "C", 2, zero("c")), num("nlwp", "NLWP", 4, func(*psCtx, *Process) string { return "1" }),
-		num("ni", "NI", 3, zero("ni")), num("nice", "NI", 3, zero("ni")),
-		num("pri", "PRI", 3, func(*psCtx, *Process) string { return "19" }),
+		num("times", "TIME", 7, fixed("0")), num("bsdtime", "TIME", 6, fixed("0:00")),
+		num("%cpu", "%CPU", 4, fixed("0.0")),
+		num("pcpu", "%CPU", 4, fixed("0.0")),
+		num("%mem", "%MEM", 4, fixed("0.0")),
+		num("pmem", "%MEM", 4, fixed("0.0")),
+		num("vsz", "VSZ", 6, fixed("0")), num("vsize", "VSZ", 6, fixed("0")),
+		num("rss", "RSS", 5, fixed("0")), num("rssize", "RSS", 5, fixed("0")),
+		num("c", "C", 2, fixed("0")), num("nlwp", "NLWP", 4, fixed("1")),
+		num("ni", "NI", 3, fixed("0")), num("nice", "NI", 3, fixed("0")),
+		num("pri", "PRI", 3, fixed("19")),
 		num("start", "STARTED", 8, func(c *psCtx, p *Process) string { return p.Start.UTC().Format("15:04:05") }),
 		num("start_time", "START", 5, func(c *psCtx, p *Process) string { return c.startTime(p) }),
 		num("stime", "STIME", 5, func(c *psCtx, p *Process) string { return c.startTime(p) }),
@@ -157,8 +158,8 @@ func columns() map[string]column {
 		txt("lstart", "STARTED", 24, func(c *psCtx, p *Process) string {
 			return p.Start.UTC().Format("Mon Jan _2 15:04:05 2006")
 		}),
-		txt("wchan", "WCHAN", 6, func(*psCtx, *Process) string { return "-" }),
-		num("f", "F", 1, zero("f")),
+		txt("wchan", "WCHAN", 6, fixed("-")),
+		num("f", "F", 1, fixed("0")),
 	} {
 		m[col.key] = col
 	}
@@ -330,11 +331,6 @@ func ps(t *Table, self int, req *shell.ExecRequest) int {
 	allNoHeader := true
 	for _, k := range keys {
 		name, hdr, custom := strings.Cut(k, "=")
-		if name == "bsdtime" {
-			use = append(use, column{key: name, header: "TIME", width: 6, value: func(*psCtx, *Process) string { return "0:00" }})
-			allNoHeader = false
-			continue
-		}
 		col, ok := cols[strings.ToLower(name)]
 		if !ok {
 			return usage("unknown user-defined format specifier \"" + name + "\"")

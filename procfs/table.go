@@ -8,6 +8,7 @@ package procfs
 import (
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -56,7 +57,6 @@ func (p *Process) cwd() string {
 type System struct {
 	Boot        time.Time // when the sandbox was made (/proc/uptime)
 	MemoryLimit uint64    // bytes a process may use (/proc/meminfo's MemTotal)
-	MaxProcs    int       // the process limit (/proc/sys/kernel/pid_max stays Linux's)
 	CPUs        int
 	Hostname    string
 	Users       map[int]string // uid → name, from the sandbox's /etc/passwd
@@ -193,7 +193,7 @@ func (s System) user(uid int) string {
 	if n, ok := s.Users[uid]; ok {
 		return n
 	}
-	return itoa(uid)
+	return strconv.Itoa(uid)
 }
 
 // ParsePasswd reads uid → name from an /etc/passwd text.

@@ -124,18 +124,31 @@ func (p *Proc) fdLink(abs string) (string, bool) {
 		return "", false
 	}
 	of, e := p.lookup(fd)
-	switch {
-	case e != 0:
+	if e != 0 {
 		return "", false
-	case of.kind == kindFile && of.path != "":
-		return of.path, true
-	case of.pipeID != 0:
-		return "pipe:[" + strconv.FormatUint(of.pipeID, 10) + "]", true
-	case of.tty:
-		return "/dev/pts/0", true
+	}
+	if t, ok := of.link(); ok {
+		return t, true
 	}
 	return "anon_inode:[stream]", true
 }
+
+// link is what a symlink to an open file description points to, as Linux
+// says: the file's path, pipe:[ino], the terminal; ok false for another
+// stream.
+func (of *ofile) link() (string, bool) {
+	switch {
+	case of.kind == kindFile && of.path != "":
+		return of.path, true
+	case of.pipeID != 0:
+		return pipeLink(of.pipeID), true
+	case of.tty:
+		return "/dev/pts/0", true
+	}
+	return "", false
+}
+
+func pipeLink(id uint64) string { return "pipe:[" + strconv.FormatUint(id, 10) + "]" }
 
 func stdioFD(abs string) (int32, bool) {
 	switch abs {

@@ -3,7 +3,6 @@ package wasi
 import (
 	"context"
 	"io"
-	"strconv"
 	"sync/atomic"
 	"syscall"
 
@@ -135,18 +134,12 @@ func FDTarget(x any) string {
 	case *vfs.File:
 		return v.Name()
 	case *FDRef:
-		if v.of.kind == kindFile && v.of.path != "" {
-			return v.of.path
-		}
-		if v.of.pipeID != 0 {
-			return "pipe:[" + strconv.FormatUint(v.of.pipeID, 10) + "]"
+		if t, ok := v.of.link(); ok {
+			return t
 		}
 	}
 	if t, ok := x.(terminal); ok && t.IsTerminal() {
 		return "/dev/pts/0"
 	}
-	if id := pipeIDOf(x); id != 0 {
-		return "pipe:[" + strconv.FormatUint(id, 10) + "]"
-	}
-	return "pipe:[0]"
+	return pipeLink(pipeIDOf(x)) // (pipe:[0] for a stream that is no pipe)
 }
