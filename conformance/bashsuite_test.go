@@ -37,17 +37,12 @@ func TestBashSuite(t *testing.T) {
 	ctx := context.Background()
 	tools := builtTools(ctx, t)
 	testsDir := filepath.Join(src, "tests")
-	skip, err := readList(filepath.Join(bashTestsDir, "skip.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	passing, err := readList(filepath.Join(bashTestsDir, "passing.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	skip := readList(t, filepath.Join(bashTestsDir, "skip.txt"))
+	passing := readList(t, filepath.Join(bashTestsDir, "passing.txt"))
 	runs, _ := filepath.Glob(filepath.Join(testsDir, "run-*"))
 	var filter *regexp.Regexp
 	if s := os.Getenv("WASMSAND_BASH_TESTS_RUN"); s != "" {
+		var err error
 		if filter, err = regexp.Compile(s); err != nil {
 			t.Fatal(err)
 		}
@@ -265,11 +260,13 @@ func builtTools(ctx context.Context, t *testing.T) *core.AssetTools {
 	return tools
 }
 
-// readList reads "name  reason" lines (comments with #).
-func readList(p string) (map[string]string, error) {
+// readList reads "name  reason" lines (comments with #); a list that
+// cannot be read fails the test.
+func readList(t *testing.T, p string) map[string]string {
+	t.Helper()
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
 	defer f.Close()
 	out := map[string]string{}
@@ -282,7 +279,10 @@ func readList(p string) (map[string]string, error) {
 		name, reason, _ := strings.Cut(line, " ")
 		out[name] = strings.TrimSpace(reason)
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func firstLines(s string, n int) string {

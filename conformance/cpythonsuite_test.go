@@ -3,10 +3,11 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,19 +41,9 @@ func TestCPythonSuite(t *testing.T) {
 	}
 	ctx := context.Background()
 	tools := builtTools(ctx, t)
-	modules, err := readList(filepath.Join(cpythonTestsDir, "modules.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	known, err := readList(filepath.Join(cpythonTestsDir, "known-failures.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for m := range modules {
-		names = append(names, m)
-	}
-	sort.Strings(names)
+	modules := readList(t, filepath.Join(cpythonTestsDir, "modules.txt"))
+	known := readList(t, filepath.Join(cpythonTestsDir, "known-failures.txt"))
+	names := slices.Sorted(maps.Keys(modules))
 	var report strings.Builder
 	passed, skipped := 0, 0
 	for _, m := range names {

@@ -79,10 +79,7 @@ func TestGNUSuites(t *testing.T) {
 	}
 	ctx := context.Background()
 	tools := builtTools(ctx, t)
-	known, err := readList(filepath.Join(gnuTestsDir, "known-failures.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	known := readList(t, filepath.Join(gnuTestsDir, "known-failures.txt"))
 	var report strings.Builder
 	seen := map[string]bool{}
 	for _, s := range gnuSuites {

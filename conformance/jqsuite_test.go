@@ -3,9 +3,10 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,19 +63,9 @@ func TestJqSuite(t *testing.T) {
 	}
 	ctx := context.Background()
 	tools := builtTools(ctx, t)
-	files, err := readList(filepath.Join(jqTestsDir, "files.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	known, err := readList(filepath.Join(jqTestsDir, "known-failures.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for f := range files {
-		names = append(names, f)
-	}
-	sort.Strings(names)
+	files := readList(t, filepath.Join(jqTestsDir, "files.txt"))
+	known := readList(t, filepath.Join(jqTestsDir, "known-failures.txt"))
+	names := slices.Sorted(maps.Keys(files))
 	var report strings.Builder
 	total, passed := 0, 0
 	seen := map[string]bool{}
