@@ -156,6 +156,7 @@ FUZZ_EVAL ?= 100000x
 FUZZ_MATCH ?= 20000x
 FUZZ_NET ?= 200000x
 FUZZ_MARSHAL ?= 50000x
+FUZZ_PROC ?= 50000x
 fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_PARSE) ./shell/syntax/
 	$(GO) test -run XXX -fuzz '^FuzzRun$$' -fuzztime $(FUZZ_RUN) ./shell/interp/
@@ -165,6 +166,7 @@ fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzReadRequest$$' -fuzztime $(FUZZ_NET) ./nettools/
 	$(GO) test -run XXX -fuzz '^FuzzFromMarshal$$' -fuzztime $(FUZZ_MARSHAL) ./toolrt/
 	$(GO) test -run XXX -fuzz '^FuzzDecodeHeader$$' -fuzztime $(FUZZ_MARSHAL) ./cmd/wasmsand/
+	$(GO) test -run XXX -fuzz '^FuzzFS$$' -fuzztime $(FUZZ_PROC) ./procfs/
 
 # The public conformance suite (testdata/conformance) through the Go API, over build/assets;
 # prints the pass rate and writes every failure to build/conformance-report.txt.

@@ -143,3 +143,24 @@ func TestPgrepPkill(t *testing.T) {
 	assert.Equal(t, 0, st)
 	assert.Contains(t, errs, "killing pid 1 failed", "the session shell cannot be signalled")
 }
+
+// Any name a guest can send: no panic, and only fs errors.
+func FuzzFS(f *testing.F) {
+	for _, s := range []string{".", "self", "self/fd/1", "7/cwd", "7/fd", "1/stat", "sys/kernel/pid_max",
+		"999999999/status", "7/fd/99999999999", "self/self", "../7", "7/status/x", ""} {
+		f.Add(s)
+	}
+	fsys := NewFS(testTable())
+	f.Fuzz(func(t *testing.T, name string) {
+		if file, err := fsys.Open(name); err == nil {
+			if d, ok := file.(fs.ReadDirFile); ok {
+				_, _ = d.ReadDir(-1)
+			}
+			_, _ = io.ReadAll(file)
+			file.Close()
+		}
+		_, _ = fsys.Stat(name)
+		_, _ = fsys.Lstat(name)
+		_, _ = fsys.Readlink(name)
+	})
+}
