@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/wasmsand/wasmsand/policy"
 )
@@ -20,7 +21,7 @@ type Secret struct {
 	Value string
 }
 
-var placeholder = regexp.MustCompile(`\{\{secret:([A-Za-z_][A-Za-z0-9_]*)\}\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{secret:([A-Za-z_][A-Za-z0-9_]*)\}\}`) }) // (on first use: see policy's secretName)
 
 // allows: the secret may go to this host (a name, "*.name", or an
 // address as written in the rule).
@@ -41,8 +42,8 @@ func (c *Client) withSecrets(header Header, host string) (Header, error) {
 	for k, vs := range header {
 		for _, v := range vs {
 			var err error
-			v = placeholder.ReplaceAllStringFunc(v, func(m string) string {
-				name := placeholder.FindStringSubmatch(m)[1]
+			v = placeholder().ReplaceAllStringFunc(v, func(m string) string {
+				name := placeholder().FindStringSubmatch(m)[1]
 				s := c.secret(name)
 				switch {
 				case s == nil:

@@ -229,10 +229,7 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 		}
 		return 127
 	}
-	stdin, stdout, stderr := req.Stdin, req.Stdout, req.Stderr
-	if stdin != nil && stdin == sb.ttyIn {
-		stdin = terminal{stdin}
-	}
+	stdin, stdout, stderr := req.Stdin, req.Stdout, req.Stderr // (the run's stdin comes as a terminal when it is one)
 	if stdout != nil && unwrapWriter(stdout) == sb.ttyOut {
 		stdout = terminalWriter{stdout}
 	}

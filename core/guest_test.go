@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -232,4 +233,75 @@ func TestPermissionsApply(t *testing.T) {
 	assert.Contains(t, string(res.Stderr), "bash: /etc/passwd: Permission denied")
 	// The host API is not a sandbox process: it may write anywhere.
 	require.NoError(t, sb.WriteFile("/etc/motd", []byte("hi\n"), 0))
+}
+
+// chunkReader is a ContextReader handing out its chunks one Read at a
+// time (a person typing lines), then end of file, or with block set, waiting
+// until its run's context ends.
+type chunkReader struct {
+	chunks []string
+	block  bool
+	ctx    context.Context
+	reads  int
+}
+
+func (c *chunkReader) WithContext(ctx context.Context) io.Reader { c.ctx = ctx; return c }
+
+func (c *chunkReader) ReadsInPlace() bool { return true }
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	c.reads++
+	if len(c.chunks) > 0 {
+		n := copy(p, c.chunks[0])
+		if c.chunks[0] = c.chunks[0][n:]; c.chunks[0] == "" {
+			c.chunks = c.chunks[1:]
+		}
+		return n, nil
+	}
+	if !c.block {
+		return 0, io.EOF
+	}
+	<-c.ctx.Done()
+	return 0, c.ctx.Err()
+}
+
+func TestContextReaderStdin(t *testing.T) {
+	sb := testSandbox(t, Options{Timeout: 2 * time.Second, KillGrace: 10 * time.Second})
+	installGuests(t, sb, "cat", "isatty")
+	// read directly, so what the shell's read builtin leaves is there for the next
+	// reader (no read-ahead); a tty to guests with Terminal
+	in := &chunkReader{chunks: []string{"one\n", "two\nthree\n"}}
+	res, err := sb.Run(context.Background(), "read a; echo got $a; isatty; [ -t 0 ] && echo shell-tty; cat", RunOptions{Stdin: in, Terminal: true})
+	require.NoError(t, err)
+	assert.Equal(t, "got one\n1 0 0\nshell-tty\ntwo\nthree\n", string(res.Stdout), string(res.Stderr))
+	require.NotNil(t, in.ctx)
+	// a reader waiting for input that does not come ends with the run's timeout
+	in = &chunkReader{chunks: []string{"x\n"}, block: true}
+	start := time.Now()
+	res, err = sb.Run(context.Background(), "while read l; do echo got $l; done", RunOptions{Stdin: in, Timeout: 300 * time.Millisecond})
+	require.NoError(t, err)
+	assert.True(t, res.TimedOut)
+	assert.Equal(t, "got x\n", string(res.Stdout))
+	assert.Less(t, time.Since(start), 5*time.Second, "not held until the kill grace")
+	// without Terminal it is no tty; a run that does not read it never calls Read
+	in = &chunkReader{chunks: []string{"x\n"}}
+	res, err = sb.Run(context.Background(), "isatty </dev/null; echo done", RunOptions{Stdin: in})
+	require.NoError(t, err)
+	assert.Equal(t, "0 0 0\ndone\n", string(res.Stdout))
+	assert.Equal(t, 0, in.reads)
+
+	// the batched scheduler (the JS engine's) gives it to guests as it is, not read
+	// to its end first: a tty, read as input comes
+	eng, err := native.Default(context.Background())
+	require.NoError(t, err)
+	sb = testSandbox(t, Options{Engine: seqEngine{eng}, KillGrace: 10 * time.Second})
+	installGuests(t, sb, "cat", "isatty")
+	in = &chunkReader{chunks: []string{"one\n", "two\n"}}
+	res, err = sb.Run(context.Background(), "read a; echo got $a; isatty; cat", RunOptions{Stdin: in, Terminal: true})
+	require.NoError(t, err)
+	assert.Equal(t, "got one\n1 0 0\ntwo\n", string(res.Stdout), string(res.Stderr))
+	in = &chunkReader{chunks: []string{"x\n"}, block: true}
+	res, err = sb.Run(context.Background(), "cat", RunOptions{Stdin: in, Timeout: 300 * time.Millisecond})
+	require.NoError(t, err)
+	assert.True(t, res.TimedOut)
 }

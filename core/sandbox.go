@@ -117,7 +117,6 @@ type Sandbox struct {
 	shSetup func() (*shell.Session, error)
 
 	runMu  sync.Mutex // one Run at a time
-	ttyIn  io.Reader  // the current run's stdin, when it is a terminal
 	ttyOut io.Writer  // its stdout and stderr writers, when they are one (see RunOptions.Terminal)
 	ttyErr io.Writer
 	mu     sync.Mutex
@@ -273,11 +272,24 @@ type RunOptions struct {
 	// Name is $0 and the name in the shell's messages ("bash" by default).
 	Name string
 	// Terminal says Stdin is an interactive terminal: programs reading it
-	// directly see a tty (isatty), so a REPL starts. Natively Stdin must be
-	// an *os.File for this (other readers reach commands through a pipe).
+	// directly see a tty (isatty), so a REPL starts. Stdin must be an
+	// *os.File or a ContextReader for this (other readers reach commands
+	// through a pipe).
 	// Stdout and Stderr look like a terminal to programs writing to them
 	// directly when they have an IsTerminal() bool method that reports true.
 	Terminal bool
+}
+
+// ContextReader is a RunOptions.Stdin that reads under the run's context:
+// WithContext(ctx) gives the reader the run uses, whose Read returns (with
+// io.EOF or an error) once ctx is done even while no input comes. It is
+// read directly, where another reader is read ahead by a goroutine feeding
+// a pipe: nothing typed is lost in a read-ahead when the run ends, and no
+// goroutine is left blocked in Read (the JS engine's streamed stdin waits
+// on the thread itself).
+type ContextReader interface {
+	io.Reader
+	WithContext(ctx context.Context) io.Reader
 }
 
 // Result of a Run.
@@ -343,21 +355,24 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	}
 	done := make(chan outcome, 1)
 	stdin := opt.Stdin
-	sb.ttyIn, sb.ttyOut, sb.ttyErr = nil, nil, nil
-	if opt.Terminal {
-		sb.ttyIn = stdin
-	}
+	sb.ttyOut, sb.ttyErr = nil, nil
 	if isTerminal(opt.Stdout) {
 		sb.ttyOut = stdout
 	}
 	if isTerminal(opt.Stderr) {
 		sb.ttyErr = stderr
 	}
-	if _, isFile := stdin.(*os.File); stdin != nil && !isFile {
+	if r, ok := stdin.(ContextReader); ok {
+		stdin = r.WithContext(runCtx) // read directly: it returns by itself when the run ends
+	} else if _, isFile := stdin.(*os.File); stdin != nil && !isFile {
 		// A reader that blocks forever must not keep a guest blocked past the
 		// run's end: the guest reads through a pipe fed from here, closed on
 		// cancellation. (*os.File stdin, such as a terminal, is used directly.)
 		stdin = cancelableReader(runCtx, stdin)
+		opt.Terminal = false // (a pipe, as guests see it)
+	}
+	if opt.Terminal {
+		stdin = terminal{stdin} // for guests and the shell's `[ -t 0 ]`
 	}
 	go func() {
 		st, err := sh.Run(runCtx, script, shell.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr},

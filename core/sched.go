@@ -60,7 +60,7 @@ func (b batched) pipeSize() int { return b.limit }
 
 func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer, io.Writer, func()) {
 	var giveBack func()
-	if _, isFile := in.(*vfs.File); in != nil && !isClosedFD(in) && !isFile {
+	if _, isFile := in.(*vfs.File); in != nil && !isClosedFD(in) && !isFile && !readsInPlace(in) {
 		// (a file never blocks: the guest gets it as a file, seekable and
 		// with its size, as `wc < f` wants)
 		data, _ := io.ReadAll(in)
@@ -103,6 +103,18 @@ func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 			f()
 		}
 	}
+}
+
+// readsInPlace: stdin waits for its input on the thread itself, never on
+// another goroutine (a method ReadsInPlace() bool reporting true: the JS
+// core's streamed stdin, which waits on shared memory), so a guest may read
+// it as it is, getting input as it comes: a REPL, `cat` echoing lines.
+func readsInPlace(in io.Reader) bool {
+	if t, ok := in.(terminal); ok {
+		in = t.Reader
+	}
+	r, ok := in.(interface{ ReadsInPlace() bool })
+	return ok && r.ReadsInPlace()
 }
 
 // unreader is a stdin that can take back what a guest did not read (the

@@ -4,6 +4,8 @@
 // (starting the worker, where a persisted state lives, abort without shared
 // memory, host mounts) comes in a `platform` object. Types: node/index.d.ts.
 
+import { StdinPipe, canStream, isStream } from "./stdin.js";
+
 /** An error of the sandbox, with the Go API's stable code. */
 export class SandboxError extends Error {
   constructor(code, message) {
@@ -172,9 +174,19 @@ export function defineSandbox(platform) {
       if (signal && signal.aborted) throw new SandboxError("canceled", "aborted before it started");
       const o = {
         env: opts.env, cwd: opts.cwd, timeoutMs: opts.timeoutMs, stateless: opts.stateless,
-        script: opts.script, name: opts.name,
+        script: opts.script, name: opts.name, terminal: !!opts.terminal,
       };
-      const stdin = opts.stdin === undefined ? undefined : bytes(opts.stdin);
+      let stdin = opts.stdin === undefined ? undefined : null;
+      let pipe = null;
+      if (isStream(opts.stdin)) {
+        if (!canStream()) {
+          throw new SandboxError("invalid_argument", "stdin: a stream needs SharedArrayBuffer (in a browser, a cross-origin isolated page); pass a string or bytes");
+        }
+        pipe = new StdinPipe();
+        stdin = { stdinPipe: pipe.sab };
+      } else if (stdin === null) {
+        stdin = bytes(opts.stdin);
+      }
       const raw = opts.encoding === "buffer";
       const streaming = !!(opts.onStdout || opts.onStderr);
       const onOutput = streaming ? (stream, data) => {
@@ -185,6 +197,7 @@ export function defineSandbox(platform) {
       // the call's number is its abort key: known before the message is sent
       if (signal && core.abortFlag) o.abortKey = core.seq;
       const call = core.callStreaming(onOutput, "run", this._id, String(cmd), JSON.stringify(o), stdin, streaming);
+      if (pipe) pipe.pump(opts.stdin, (t) => encoder.encode(t)).catch(() => { /* (the input ends there) */ });
       let aborted = false;
       const onAbort = () => { aborted = true; core.abort(call.seq); };
       if (signal) signal.addEventListener("abort", onAbort, { once: true });
@@ -193,6 +206,7 @@ export function defineSandbox(platform) {
         r = await call.promise;
       } finally {
         if (signal) signal.removeEventListener("abort", onAbort);
+        if (pipe) pipe.stop();
       }
       if (aborted && r.exitCode !== 0) {
         throw new SandboxError("canceled", "the run was aborted (exit status " + r.exitCode + ")");

@@ -4,6 +4,7 @@
 // one after another, answering {seq, value} or {seq, error}. Go's wasm_exec
 // (globalThis.Go) must be loaded first.
 import "../platform/js/host.js"; // globalThis.wasmsandInstallHost
+import { stdinReader } from "./stdin.js";
 
 // startCore instantiates the core and hands it the assets:
 // instantiate(importObject) → {instance}; fetchAsset(name) → Uint8Array |
@@ -77,6 +78,7 @@ export function serve(corePromise, post, hooks = {}) {
       post({ seq, error: { code: "invalid_argument", message: "no method " + method } });
       return;
     }
+    if (method === "run" && args[3] && args[3].stdinPipe) args[3] = stdinReader(args[3].stdinPipe);
     if (method === "run" && args.length > 4 && args[4] === true) {
       // streamed output: each chunk as a message of its own, before the result
       args[4] = (stream, data) => post({ seq, stream, data }, [data.buffer]);

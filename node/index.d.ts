@@ -97,7 +97,15 @@ export interface CreateOptions {
 
 /** Options of Sandbox.run. */
 export interface RunOptions {
-  stdin?: string | Uint8Array;
+  /** The run's standard input: all of it (a string or bytes), or a stream that programs
+   *  read as it comes (a ReadableStream or an async iterable of strings or bytes; its end is
+   *  the end of input, and what the run did not read when it ends is dropped). A stream
+   *  needs SharedArrayBuffer: Node, or a cross-origin isolated page (else "invalid_argument"). */
+  stdin?: string | Uint8Array | ReadableStream<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+  /** Programs see a terminal (isatty): on a streamed stdin (a REPL starts, `read -p` prompts),
+   *  and on stdout and stderr when they are streamed (onStdout/onStderr: `ls` writes columns,
+   *  colours with --color=auto, output is line-buffered). */
+  terminal?: boolean;
   /** Added to the environment for this run only. */
   env?: Record<string, string>;
   /** Working directory for this run only. */

@@ -38,7 +38,8 @@ class Session {
     this.shownRow = 0; // the cursor's row, counted from the prompt's (the line may wrap)
     this.histIndex = history.length;
     this.pasted = []; // lines waiting to run (a paste of several lines)
-    this.typeahead = ""; // what was typed while a command ran
+    this.typeahead = ""; // what was typed while a command ran (without a streamed stdin)
+    this.stdin = null; // the running command's input, where it can be streamed: {controller, line}
     this.busy = false; // from a line's submission to the next prompt
     this.el = document.createElement("div");
     this.el.className = "term";
@@ -117,10 +118,18 @@ class Session {
     const t = this.term;
     this.running = new AbortController();
     setStatus("running…");
+    // With SharedArrayBuffer (the service worker's headers) what is typed goes to
+    // the command as it runs, a line at a time, as a terminal's does: `cat`, `read`,
+    // a REPL. Without it the command gets no input and typing waits for the prompt.
+    let stdin;
+    if (typeof SharedArrayBuffer === "function") {
+      stdin = new ReadableStream({ start: (controller) => { this.stdin = { controller, line: "" }; } });
+    }
     try {
       const res = await this.sb.run(cmd, {
         signal: this.running.signal,
         env: { COLUMNS: String(t.cols), LINES: String(t.rows), TERM: "xterm-256color" },
+        stdin, terminal: !!stdin,
         onStdout: (s) => t.write(s),
         onStderr: (s) => t.write(s),
       });
@@ -141,6 +150,7 @@ class Session {
       }
     } finally {
       this.running = null;
+      this.stdin = null;
     }
     await this.syncCwd();
     if (this === current) await refreshTree();
@@ -164,9 +174,9 @@ class Session {
 
   input(data) {
     if (this.busy) {
-      // Ctrl-C stops the command; anything else typed meanwhile is kept for the
-      // next prompt, as a terminal's type-ahead
-      if (data === "\x03") { if (this.running) this.running.abort(); } else this.typeahead += data;
+      // Ctrl-C stops the command; anything else typed meanwhile goes to its input,
+      // or without one is kept for the next prompt, as a terminal's type-ahead
+      if (data === "\x03") { if (this.running) this.running.abort(); } else if (this.stdin) this.typeToCommand(data); else this.typeahead += data;
       return;
     }
     if (data.length > 1 && /[\r\n]/.test(data)) { // a paste of several lines
@@ -202,6 +212,35 @@ class Session {
       this.line = l.slice(0, c) + data + l.slice(c);
       this.cursor += data.length;
       this.redraw();
+    }
+  }
+
+  // typeToCommand is a terminal's line discipline (canonical mode) for the running
+  // command's input: what is typed is echoed and edited on its line, Enter sends the
+  // line, Ctrl-D sends what is on it, or on an empty line ends the input.
+  typeToCommand(data) {
+    if (data.startsWith("\x1b")) return; // (keys that move: nothing to move through here)
+    const t = this.term, st = this.stdin;
+    const send = (text) => { try { st.controller.enqueue(text); } catch { /* (the run has ended) */ } };
+    for (const ch of data.replace(/\r\n?/g, "\r")) {
+      if (st.closed) return;
+      if (ch === "\r" || ch === "\n") {
+        t.write("\r\n");
+        send(st.line + "\n");
+        st.line = "";
+      } else if (ch === "\x04") {
+        if (st.line) send(st.line);
+        else { st.closed = true; try { st.controller.close(); } catch { /* (ended) */ } }
+        st.line = "";
+      } else if (ch === "\x7f" || ch === "\b") {
+        if (st.line) { st.line = st.line.slice(0, -1); t.write("\b \b"); }
+      } else if (ch === "\x15") {
+        t.write("\b \b".repeat(st.line.length));
+        st.line = "";
+      } else if (ch >= " ") {
+        st.line += ch;
+        t.write(ch);
+      }
     }
   }
 }

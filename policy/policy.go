@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -276,7 +277,7 @@ func (p *Policy) check(line func(...string) int) error {
 	seen := map[string]bool{}
 	for i, s := range p.Secrets {
 		at := []string{"secrets", strconv.Itoa(i)}
-		if !secretName.MatchString(s.Name) {
+		if !secretName().MatchString(s.Name) {
 			return bad(fmt.Sprintf("bad secret name %q (letters, digits, _)", s.Name), append(at, "name")...)
 		}
 		if seen[s.Name] {
@@ -326,7 +327,9 @@ func (p *Policy) check(line func(...string) int) error {
 	return nil
 }
 
-var secretName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// (compiled on first use: a package-level regexp costs every start of the
+// JS core, whose first run is unoptimised code)
+var secretName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Rules are the document's network rules, for Compile and bridge.New.
 func (n NetworkDoc) Rules() Network { return Network{Allow: n.Allow, Deny: n.Deny} }

@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"sort"
 	"strings"
@@ -442,12 +443,16 @@ type runOptions struct {
 	Script    bool              `json:"script"`
 	Name      string            `json:"name"`
 	AbortKey  int               `json:"abortKey"` // the run is aborted once abortFlag[0] holds it
+	// Terminal: a streamed stdin is a tty to programs (a REPL starts), and
+	// so are stdout and stderr when they are streamed (onOutput)
+	Terminal bool `json:"terminal"`
 }
 
-// run(id, command, optionsJSON, stdin Uint8Array|undefined, onOutput) →
+// run(id, command, optionsJSON, stdin Uint8Array|function|undefined, onOutput) →
 // {exitCode, stdout, stderr, executionTimeMs, truncated, timedOut};
 // onOutput(stream "stdout"|"stderr", Uint8Array), when given, gets the
-// output as it is produced (a guest's, when it exits).
+// output as it is produced (a guest's, when it exits). A function stdin is
+// streamed input (see jsStdin).
 func run(args []js.Value) (any, error) {
 	sb, cmd, err := sandboxArg(args, "command")
 	if err != nil {
@@ -461,11 +466,13 @@ func run(args []js.Value) (any, error) {
 	}
 	opt := core.RunOptions{Env: o.Env, Cwd: o.Cwd, Timeout: time.Duration(o.TimeoutMs) * time.Millisecond,
 		Stateless: o.Stateless, Script: o.Script, Name: o.Name}
-	if in := arg(args, 3); !in.IsUndefined() && !in.IsNull() {
+	if in := arg(args, 3); in.Type() == js.TypeFunction {
+		opt.Stdin, opt.Terminal = &jsStdin{read: in}, o.Terminal
+	} else if !in.IsUndefined() && !in.IsNull() {
 		opt.Stdin = strings.NewReader(string(bytesOf(in)))
 	}
 	if f := arg(args, 4); f.Type() == js.TypeFunction {
-		opt.Stdout, opt.Stderr = jsWriter{f, "stdout"}, jsWriter{f, "stderr"}
+		opt.Stdout, opt.Stderr = jsWriter{f, "stdout", o.Terminal}, jsWriter{f, "stderr", o.Terminal}
 	}
 	ctx := context.Background()
 	if o.AbortKey != 0 && abortFlag.Truthy() {
@@ -520,13 +527,60 @@ func needsPython(args []js.Value) (any, error) {
 type jsWriter struct {
 	f      js.Value
 	stream string
+	tty    bool // programs writing to it see a terminal (run's terminal option)
 }
+
+func (w jsWriter) IsTerminal() bool { return w.tty }
 
 func (w jsWriter) Write(p []byte) (int, error) {
 	if len(p) > 0 {
 		w.f.Invoke(w.stream, toJS(p))
 	}
 	return len(p), nil
+}
+
+// jsStdin is a run's streamed stdin: read(max, waitMs) → a Uint8Array of
+// what has come (empty: nothing within waitMs), or null at the end of the
+// input. The worker's read waits on the shared memory the page writes to
+// (jsapi/worker.js). The run reads it directly (a core.ContextReader), in
+// slices, so that its timeout or an abort ends a wait for input: timers
+// cannot fire while the wait holds the thread.
+type jsStdin struct {
+	read js.Value
+	ctx  context.Context
+}
+
+func (s *jsStdin) WithContext(ctx context.Context) io.Reader { return &jsStdin{s.read, ctx} }
+
+// ReadsInPlace: guests read it directly, as its input comes (core's batched
+// scheduler would read a stdin to its end first).
+func (s *jsStdin) ReadsInPlace() bool { return true }
+
+func (s *jsStdin) Read(p []byte) (int, error) {
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	deadline, hasDeadline := ctx.Deadline()
+	for {
+		if ctx.Err() != nil || interrupt.Polled(ctx) {
+			return 0, context.Canceled
+		}
+		if hasDeadline && !time.Now().Before(deadline) {
+			<-ctx.Done() // (its timer fires now that this goroutine waits: the run is marked timed out)
+			return 0, ctx.Err()
+		}
+		if len(p) == 0 {
+			return 0, nil
+		}
+		v := s.read.Invoke(len(p), 100)
+		if v.IsNull() || v.IsUndefined() {
+			return 0, io.EOF
+		}
+		if n := js.CopyBytesToGo(p, v); n > 0 {
+			return n, nil
+		}
+	}
 }
 
 func readFile(args []js.Value) (any, error) {

@@ -14,6 +14,37 @@ r = await sb.run('echo "$GREETING $HOME"; sort data.csv | cut -d, -f1 | tr "\\n"
 assert.strictEqual(r.stdout, "hi /home/user\na b ");
 r = await sb.run("cat", { stdin: "from stdin\n" });
 assert.strictEqual(r.stdout, "from stdin\n");
+// a streamed stdin, read as it comes: a line typed while the program waits, then the end
+{
+  let typeLine, endInput;
+  const typed = new ReadableStream({ start(c) { typeLine = (l) => c.enqueue(l); endInput = () => c.close(); } });
+  const seen = [];
+  const run = sb.run(`read -r a; echo "got $a"; tr a-z A-Z; isatty() { [ -t 0 ] && echo tty || echo notty; }; isatty`,
+    { stdin: typed, terminal: true, onStdout: (s) => seen.push(s) });
+  typeLine("first\n");
+  for (let i = 0; i < 200 && !seen.join("").includes("got first"); i++) await new Promise((res) => setTimeout(res, 10));
+  assert.strictEqual(seen.join(""), "got first\n", "the first line is answered before the rest is typed");
+  typeLine("more ");
+  typeLine(new TextEncoder().encode("input\n"));
+  endInput();
+  r = await run;
+  assert.strictEqual(r.stdout, "got first\nMORE INPUT\ntty\n", r.stderr);
+  // an async iterable; 200 KB (more than the ring holds) read through; no end: the timeout ends it
+  async function* big() { for (let i = 0; i < 2000; i++) yield "x".repeat(99) + "\n"; }
+  r = await sb.run("wc -c", { stdin: big() });
+  assert.strictEqual(r.stdout.trim(), "200000");
+  async function* never() { yield "1\n"; await new Promise(() => {}); }
+  r = await sb.run("cat", { stdin: never(), timeoutMs: 300 });
+  assert.strictEqual(r.exitCode, 124);
+  assert.ok(r.timedOut);
+  // an abort ends a wait for input, and the sandbox goes on
+  const ac = new AbortController();
+  const waiting = sb.run("read x; read y", { stdin: never(), signal: ac.signal });
+  setTimeout(() => ac.abort(), 100);
+  await assert.rejects(waiting, (e) => e.code === "canceled");
+  r = await sb.run("echo still here");
+  assert.strictEqual(r.stdout, "still here\n");
+}
 const chunks = [];
 r = await sb.run("echo one; seq 2; echo err >&2", { onStdout: (s) => chunks.push(s), onStderr: (s) => chunks.push("E:" + s) });
 assert.strictEqual(r.stdout, "one\n1\n2\n");

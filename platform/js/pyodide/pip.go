@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"syscall/js"
 
 	"github.com/wasmsand/wasmsand/shell"
@@ -16,7 +17,9 @@ import (
 
 // pipRE finds `pip install ...`, `pip3 install ...` and `python3 -m pip
 // install ...` up to the end of the command.
-var pipRE = regexp.MustCompile(`\b(?:pip3?|python3?\s+-m\s+pip)\s+install\s+([^;&|\n)]*)`)
+var pipRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:pip3?|python3?\s+-m\s+pip)\s+install\s+([^;&|\n)]*)`)
+}) // (on first use: see policy's secretName)
 
 // pipPackages are the packages a text's pip install commands name.
 func pipPackages(text string) []string {
@@ -24,7 +27,7 @@ func pipPackages(text string) []string {
 		return nil // (pipRE cannot match; on a data file it is slow)
 	}
 	var out []string
-	for _, m := range pipRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range pipRE().FindAllStringSubmatch(text, -1) {
 		words := strings.Fields(m[1])
 		for i, w := range words {
 			words[i] = strings.Trim(w, `'"`)

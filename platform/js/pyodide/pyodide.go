@@ -25,6 +25,7 @@ import (
 	"regexp"
 	goruntime "runtime"
 	"strings"
+	"sync"
 	"syscall/js"
 	"time"
 
@@ -90,7 +91,7 @@ func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports, packages []stri
 		if !strings.Contains(t, "import") {
 			continue // (importRE cannot match; on a data file it is slow)
 		}
-		for _, m := range importRE.FindAllStringSubmatch(t, -1) {
+		for _, m := range importRE().FindAllStringSubmatch(t, -1) {
 			names := []string{m[1]}
 			if m[1] == "" {
 				names = strings.Split(m[2], ",")
@@ -109,7 +110,9 @@ func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports, packages []stri
 }
 
 // importRE finds `import a.b as c, d` and `from a.b import c`.
-var importRE = regexp.MustCompile(`\bfrom\s+([A-Za-z_]\w*)[\w.]*\s+import\b|\bimport\s+([A-Za-z_][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[A-Za-z_][\w.]*(?:\s+as\s+\w+)?)*)`)
+var importRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bfrom\s+([A-Za-z_]\w*)[\w.]*\s+import\b|\bimport\s+([A-Za-z_][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[A-Za-z_][\w.]*(?:\s+as\s+\w+)?)*)`)
+}) // (on first use: see policy's secretName)
 
 // limits are what the sandbox's run allows (see SetRun).
 var limits struct {
