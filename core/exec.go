@@ -282,6 +282,10 @@ type terminalWriter struct{ io.Writer }
 
 func (terminalWriter) IsTerminal() bool { return true }
 
+// NeverBlocks passes on what the writer says (the run's own output does not
+// block, so the batched scheduler streams it rather than buffering it).
+func (t terminalWriter) NeverBlocks() bool { return wasi.NeverBlocks(t.Writer) }
+
 // unwrapWriter takes off the shell's wrappers (such as its xtrace filter).
 func unwrapWriter(w io.Writer) io.Writer {
 	for {

@@ -26,6 +26,9 @@ assert.strictEqual(r.stdout, "from stdin\n");
   assert.strictEqual(seen.join(""), "got first\n", "the first line is answered before the rest is typed");
   typeLine("more ");
   typeLine(new TextEncoder().encode("input\n"));
+  // tr (a guest) reads it as it comes and writes to a terminal: line by line
+  for (let i = 0; i < 300 && !seen.join("").includes("MORE INPUT"); i++) await new Promise((res) => setTimeout(res, 10));
+  assert.strictEqual(seen.join(""), "got first\nMORE INPUT\n", "tr answers a line before the input ends");
   endInput();
   r = await run;
   assert.strictEqual(r.stdout, "got first\nMORE INPUT\ntty\n", r.stderr);

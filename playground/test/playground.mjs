@@ -139,8 +139,8 @@ try {
   // what is typed reaches a running command, a line at a time (SharedArrayBuffer: the
   // service worker's headers make the page cross-origin isolated once it controls it)
   check(await page.evaluate(() => self.crossOriginIsolated), "the page is cross-origin isolated after a reload");
-  await typeCommand("read -p 'name? ' n; echo \"hi $n\"; tr a-z A-Z; echo tr-done");
-  check(await waitFor("name? "), "read -p prompts (stdin is a terminal)");
+  await typeCommand("read -p 'name? ' n; echo \"hi $n\"; tr a-z A-Z; echo tr\"-\"done");
+  check(await waitFor("\nname? "), "read -p prompts (stdin is a terminal)");
   await page.keyboard.type("ada");
   await page.keyboard.press("Enter");
   check(await waitFor("hi ada"), "a line typed while a command runs reaches read");
@@ -149,7 +149,7 @@ try {
   await page.keyboard.press("Enter");
   check(await waitFor("\nSHOUT\n"), "tr gets the typed line as it comes (after a Backspace)");
   await page.keyboard.press("Control+D");
-  check(await waitFor("tr-done"), "Ctrl-D ends the input");
+  check(await waitFor("\ntr-done"), "Ctrl-D ends the input");
   await idle();
   await typeCommand("cat");
   await page.waitForTimeout(300);
