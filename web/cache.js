@@ -36,3 +36,22 @@ export async function store(cache, url, sha256, bytes, headers) {
     // (quota): the next visit fetches it again
   }
 }
+
+// readAll reads a response's body whole, calling report(loaded) as each part
+// arrives (a download's progress).
+export async function readAll(res, report) {
+  if (!res.body) return new Uint8Array(await res.arrayBuffer());
+  const parts = [];
+  let loaded = 0;
+  for (const reader = res.body.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    loaded += value.length;
+    report(loaded);
+  }
+  const out = new Uint8Array(loaded);
+  let off = 0;
+  for (const p of parts) { out.set(p, off); off += p.length; }
+  return out;
+}

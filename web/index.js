@@ -5,7 +5,7 @@
 // run stops without ending its worker). persist: a name; the files are
 // kept in IndexedDB (by the core, platform/js/idbstate).
 import { CoreClient, CorePool, SandboxError, defineSandbox } from "../jsapi/sandbox.js";
-import { openCache, cacheKey, hashHex, store } from "./cache.js";
+import { openCache, cacheKey, hashHex, store, readAll } from "./cache.js";
 import { createSandboxTools } from "../jsapi/tools.js";
 
 const here = new URL(".", import.meta.url);
@@ -40,14 +40,17 @@ async function loadCore(url, onProgress) {
       await cache.delete(cacheKey(url, CORE_SHA256)); // (a damaged entry)
     }
   }
-  let res = await fetch(url);
+  // The first visit compiles the response as it arrives; a copy of it gives the
+  // progress and the bytes to keep, which are written to the cache once the page
+  // has settled (writing 10 MB while the core compiles and starts slowed the
+  // first prompt by ~0.5 s here).
+  const res = await fetch(url);
   if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
-  if (onProgress && res.body) res = counted(res, url, onProgress);
-  const bytes = res.clone().arrayBuffer();
+  const bytes = collect(res.clone(), url, onProgress);
   if (cache) {
-    bytes.then(async (b) => {
+    bytes.then((b) => whenIdle(async () => {
       if (await hashHex(b) === CORE_SHA256) await store(cache, url, CORE_SHA256, b, WASM);
-    }).catch(() => {});
+    })).catch(() => {});
   }
   try {
     return await WebAssembly.compileStreaming(res);
@@ -56,20 +59,25 @@ async function loadCore(url, onProgress) {
   }
 }
 
-// counted is res with its download reported to onProgress as the worker reports the
-// guests' ({asset, loaded, total}).
-function counted(res, url, onProgress) {
+// collect reads res whole, reporting the download to onProgress as the worker
+// reports the guests' ({asset, loaded, total}).
+async function collect(res, url, onProgress) {
   const total = Number(res.headers.get("content-length")) || 0;
   const asset = url.slice(url.lastIndexOf("/") + 1);
-  let loaded = 0;
-  const body = res.body.pipeThrough(new TransformStream({
-    transform(chunk, ctl) {
-      loaded += chunk.length;
-      try { onProgress({ asset, loaded, total }); } catch { /* (the page's own business) */ }
-      ctl.enqueue(chunk);
-    },
-  }));
-  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  const b = await readAll(res, (loaded) => {
+    if (!onProgress) return;
+    try { onProgress({ asset, loaded, total }); } catch { /* (the page's own business) */ }
+  });
+  return b.buffer;
+}
+
+// whenIdle runs f once the page has had a quiet moment (or after 5 s).
+function whenIdle(f) {
+  return new Promise((resolve) => {
+    const run = () => resolve(f());
+    if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 5000 });
+    else setTimeout(run, 1000);
+  });
 }
 
 export const Sandbox = defineSandbox({
@@ -99,9 +107,10 @@ export const Sandbox = defineSandbox({
     worker.onmessage = ({ data }) => core.receive(data);
     worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
     const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag };
+    worker.postMessage({ init }); // (it fetches the manifest while the core compiles)
     compiledCore(urls.coreUrl, opts.onProgress).then(
-      (module) => worker.postMessage({ init: { ...init, module } }),
-      () => worker.postMessage({ init })); // the worker fetches and compiles it itself
+      (module) => worker.postMessage({ module }),
+      () => worker.postMessage({ module: null })); // the worker fetches and compiles it itself
     return core;
   },
 

@@ -11,7 +11,7 @@
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
 import { installPython, readSnapshot, readBytes } from "../jsapi/python.js";
-import { openCache, cacheKey, hashHex, store } from "./cache.js";
+import { openCache, cacheKey, hashHex, store, readAll } from "./cache.js";
 
 let base = "";
 let byCommand = new Map(); // command → [{file, sha256, size}] (its module, then its data files)
@@ -29,20 +29,7 @@ async function download(file, size, url = base + file) {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
   const total = Number(res.headers.get("content-length")) || size || 0;
-  if (!res.body) return new Uint8Array(await res.arrayBuffer());
-  const parts = [];
-  let loaded = 0;
-  for (const reader = res.body.getReader(); ;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    loaded += value.length;
-    progress({ asset: file, loaded, total });
-  }
-  const out = new Uint8Array(loaded);
-  let off = 0;
-  for (const p of parts) { out.set(p, off); off += p.length; }
-  return out;
+  return readAll(res, (loaded) => progress({ asset: file, loaded, total }));
 }
 
 // ensure has file (of the manifest's sha256) ready for the core: from the
@@ -194,16 +181,19 @@ function installPyodide(url) {
 
 let handler = null;
 const early = [];
+let gotModule = null; // resolves with the {module} message: the core the page compiled, or null
 
+// The page sends {init} as it makes this worker, then {module} once it has the
+// core compiled: the manifest is fetched meanwhile.
 onmessage = ({ data }) => {
   if (data.init) {
-    const { coreUrl, assetsUrl, pyodideUrl, abortFlag, module } = data.init;
+    const { coreUrl, assetsUrl, pyodideUrl, abortFlag } = data.init;
     base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
     if (pyodideUrl) installPyodide(pyodideUrl.endsWith("/") ? pyodideUrl : pyodideUrl + "/");
-    const corePromise = Promise.all([
-      loadManifest(),
-      module || WebAssembly.compileStreaming(fetch(coreUrl)), // (compiled by the page, as a rule)
-    ]).then(([, mod]) => startCore({
+    const module = new Promise((resolve) => { gotModule = resolve; })
+      .then((m) => m || WebAssembly.compileStreaming(fetch(coreUrl))); // (the page could not: the worker compiles it)
+    if (data.init.module) gotModule(data.init.module);
+    const corePromise = Promise.all([loadManifest(), module]).then(([, mod]) => startCore({
       instantiate: async (imports) => ({ instance: await WebAssembly.instantiate(mod, imports) }),
       fetchAsset,
       abortFlag,
@@ -215,6 +205,10 @@ onmessage = ({ data }) => {
       after: flushCache,
     });
     for (const m of early.splice(0)) handler(m);
+    return;
+  }
+  if ("module" in data && gotModule) {
+    gotModule(data.module);
     return;
   }
   if (handler) handler(data);

@@ -80,6 +80,26 @@ window.tests = {
     out.fresh = (await (await Sandbox.create()).run("echo fresh")).stdout;
     return out;
   },
+  async stdin() {
+    const sb = await Sandbox.create();
+    let type, end;
+    const typed = new ReadableStream({ start(c) { type = (t) => c.enqueue(t); end = () => c.close(); } });
+    const seen = [];
+    try {
+      const run = sb.run("read -r a; echo got $a; tr a-z A-Z", { stdin: typed, terminal: true, onStdout: (t) => seen.push(t) });
+      type("one\\n");
+      for (let i = 0; i < 500 && !seen.join("").includes("got one"); i++) await new Promise((r) => setTimeout(r, 10));
+      type("two\\n");
+      for (let i = 0; i < 500 && !seen.join("").includes("TWO"); i++) await new Promise((r) => setTimeout(r, 10));
+      const live = seen.join("");
+      end();
+      return { live, stdout: (await run).stdout };
+    } catch (e) {
+      return { error: e.code };
+    } finally {
+      await sb.destroy();
+    }
+  },
   async python() {
     const sb = await Sandbox.create({ python: "pyodide" });
     const r = async (c, o) => { const x = await sb.run(c, o); return [x.exitCode, x.stdout, x.stderr]; };
@@ -200,6 +220,7 @@ try {
   assert.ok(net.events.some(([ok, st]) => ok && st === 200) && net.events.some(([ok]) => !ok), JSON.stringify(net.events));
 
   // abort without shared memory: the worker (and its sandboxes) end
+  assert.deepStrictEqual(await run("stdin"), { error: "invalid_argument" }, "a streamed stdin needs shared memory");
   let ab = await run("abort");
   assert.deepStrictEqual(ab, { ...ab, shared: false, loop: "closed", guest: "closed", after: "closed", child: "closed", fresh: "fresh\n" });
   assert.ok(ab.ms < 5000, `abort took ${ab.ms} ms`);
@@ -208,11 +229,13 @@ try {
   ab = await run("abort");
   assert.deepStrictEqual(ab, { ...ab, shared: true, loop: "canceled", guest: "canceled", after: "resolved", child: "resolved", fresh: "fresh\n" });
   assert.ok(ab.ms < 5000, `abort took ${ab.ms} ms`);
+  // a streamed stdin: what is typed reaches read and tr (a guest) as it comes
+  assert.deepStrictEqual(await run("stdin"), { live: "got one\nTWO\n", stdout: "got one\nTWO\n" });
   const py = await run("python"); // an abort reaches Pyodide through shared memory too
   checkPython(py);
   assert.strictEqual(py.abort, "canceled");
   assert.ok(py.abortMs < 5000, `python abort took ${py.abortMs} ms`);
-  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, core and programs from the Cache API, abort with and without SharedArrayBuffer, python3 as Pyodide, the network bridge; assets fetched: ${assets.join(", ")})`);
+  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, core and programs from the Cache API, abort with and without SharedArrayBuffer, a streamed stdin, python3 as Pyodide, the network bridge; assets fetched: ${assets.join(", ")})`);
 } finally {
   await browser.close();
   server.close();
