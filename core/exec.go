@@ -277,6 +277,12 @@ type terminal struct{ io.Reader }
 
 func (terminal) IsTerminal() bool { return true }
 
+// ReadsInPlace passes on what the reader says (see readsInPlace).
+func (t terminal) ReadsInPlace() bool {
+	r, ok := t.Reader.(interface{ ReadsInPlace() bool })
+	return ok && r.ReadsInPlace()
+}
+
 // terminalWriter marks the run's stdout or stderr as a tty for guests.
 type terminalWriter struct{ io.Writer }
 

@@ -275,6 +275,12 @@ func TestContextReaderStdin(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "got one\n1 0 0\nshell-tty\ntwo\nthree\n", string(res.Stdout), string(res.Stderr))
 	require.NotNil(t, in.ctx)
+	// read takes its line a byte at a time: the rest stays in the reader
+	in = &chunkReader{chunks: []string{"a\nb\n"}}
+	res, err = sb.Run(context.Background(), "read x; echo $x", RunOptions{Stdin: in, Terminal: true})
+	require.NoError(t, err)
+	assert.Equal(t, "a\n", string(res.Stdout))
+	assert.Equal(t, []string{"b\n"}, in.chunks)
 	// a reader waiting for input that does not come ends with the run's timeout
 	in = &chunkReader{chunks: []string{"x\n"}, block: true}
 	start := time.Now()

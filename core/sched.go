@@ -110,9 +110,6 @@ func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 // core's streamed stdin, which waits on shared memory), so a guest may read
 // it as it is, getting input as it comes: a REPL, `cat` echoing lines.
 func readsInPlace(in io.Reader) bool {
-	if t, ok := in.(terminal); ok {
-		in = t.Reader
-	}
 	r, ok := in.(interface{ ReadsInPlace() bool })
 	return ok && r.ReadsInPlace()
 }

@@ -268,7 +268,8 @@ del _m, _wasmsand_src`);
     loadError: () => failed,
     // run({mode, arg, argv, env, cwd, names, timeoutMs, umask, abort,
     // modules}, goHost) → exit status. mode "c" (arg: code), "file" (arg:
-    // path), "module" (arg: name), "stdin"; names: the VFS's top-level
+    // path), "module" (arg: name), "stdin", "interactive" (the REPL, stdin a
+    // terminal read as it is typed); names: the VFS's top-level
     // directories; abort: {flag, run}; modules: [[name, source, then]...],
     // modules of ours whose source the core holds (see ensureModules).
     run(r, goHost) {
@@ -552,6 +553,23 @@ def _status(e):
     print(c, file=sys.stderr)
     return 1
 
+def _interact(main):
+    # python3 alone on a terminal: the interactive interpreter, as CPython's (banner and
+    # prompts on stderr, a line at a time as it is typed; end of input leaves it)
+    import code
+    class Console(code.InteractiveConsole):
+        def raw_input(self, prompt=""):
+            sys.stderr.write(prompt)
+            sys.stderr.flush()
+            line = sys.stdin.readline()
+            if not line:
+                raise EOFError  # (interact writes the newline)
+            return line.rstrip("\n")
+    sys.ps1, sys.ps2 = ">>> ", "... "
+    sys.stdout.reconfigure(line_buffering=True)  # (as on a terminal: each result as it comes)
+    banner = f'Python {sys.version} on {sys.platform}\nType "help", "copyright", "credits" or "license" for more information.'
+    Console(main.__dict__, filename="<stdin>").interact(banner=banner, exitmsg="")
+
 def _wasmsand_run(mode, arg, argv, env, cwd):
     argv = list(argv)
     path0 = ""
@@ -574,6 +592,8 @@ def _wasmsand_run(mode, arg, argv, env, cwd):
             exec(compile(code, path, "exec"), main.__dict__)
         elif mode == "module":
             runpy.run_module(arg, run_name="__main__", alter_sys=True)
+        elif mode == "interactive":
+            _interact(main)
         else:
             code = sys.stdin.read()
             exec(compile(code, "<stdin>", "exec"), main.__dict__)

@@ -202,11 +202,12 @@ export function defineSandbox(platform) {
       const onAbort = () => { aborted = true; core.abort(call.seq); };
       if (signal) signal.addEventListener("abort", onAbort, { once: true });
       let r;
+      let unread = null;
       try {
         r = await call.promise;
       } finally {
         if (signal) signal.removeEventListener("abort", onAbort);
-        if (pipe) pipe.stop();
+        if (pipe) unread = pipe.stop();
       }
       if (aborted && r.exitCode !== 0) {
         throw new SandboxError("canceled", "the run was aborted (exit status " + r.exitCode + ")");
@@ -219,6 +220,8 @@ export function defineSandbox(platform) {
         truncated: r.truncated,
         timedOut: r.timedOut,
       };
+      // a streamed stdin: what came from the source and the run did not read
+      if (unread) res.unreadStdin = raw ? unread : decoder.decode(unread);
       if (this._persist) await this._persist.sync(this._id);
       return res;
     }

@@ -1,15 +1,22 @@
 // A run's streamed stdin (run(cmd, {stdin: a ReadableStream or an async
 // iterable})): a ring buffer in shared memory that the page (or Node's main
-// thread) fills as its source yields, and the core's worker drains while a
+// thread) fills from its source, and the core's worker drains while a
 // program reads fd 0. The worker cannot take messages during a run (the
 // run holds its thread), so the input comes through memory both can see:
 // only where SharedArrayBuffer exists (Node; a cross-origin isolated page).
 //
+// The source is read on demand, as a terminal's input is: a chunk is taken
+// only when a program waits for input and the ring is empty. What the run
+// never asked for stays in the source (a line typed ahead is the shell's
+// next command), and what it left in the ring comes back from stop().
+//
 // Layout: Int32 [0] bytes written, [1] bytes read (both counted mod 2^32),
-// [2] 1 once the input has ended; the data from byte 16, CAP bytes.
+// [2] 1 once the input has ended, [3] 1 while the reader waits for input;
+// the data from byte 16, CAP bytes.
 const CAP = 1 << 16;
 const HEAD = 16;
 const EMPTY = new Uint8Array(0);
+const WRITTEN = 0, READ = 1, ENDED = 2, WAITING = 3;
 
 export const canStream = () => typeof SharedArrayBuffer === "function" && typeof Atomics === "object";
 
@@ -19,45 +26,54 @@ export function isStream(v) {
   return typeof v.getReader === "function" || typeof v[Symbol.asyncIterator] === "function";
 }
 
+// sleep until ctl[i] is no longer v (or ms have passed).
+async function waitFor(ctl, i, v, ms) {
+  if (typeof Atomics.waitAsync === "function") {
+    const res = Atomics.waitAsync(ctl, i, v, ms);
+    if (res.async) await res.value;
+  } else {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(ms, 10)));
+  }
+}
+
 // StdinPipe is the writing end: pump(source, encode) copies the source's
-// chunks (strings or bytes) in as the ring has room, then marks the end;
-// stop() ends the pumping when the run is over (what was not read is
-// dropped, as a pipe's unread bytes are when its reader exits).
+// chunks (strings or bytes) in as the reader asks, then marks the end;
+// stop() ends the pumping when the run is over and returns what was in the
+// ring unread.
 export class StdinPipe {
   constructor() {
     this.sab = new SharedArrayBuffer(HEAD + CAP);
-    this.ctl = new Int32Array(this.sab, 0, 3);
+    this.ctl = new Int32Array(this.sab, 0, 4);
     this.data = new Uint8Array(this.sab, HEAD, CAP);
     this.stopped = false;
+    this.cancel = null;
   }
 
   // write copies what fits now and returns how many bytes that was.
   write(b) {
-    const w = Atomics.load(this.ctl, 0) >>> 0;
-    const r = Atomics.load(this.ctl, 1) >>> 0;
+    const w = Atomics.load(this.ctl, WRITTEN) >>> 0;
+    const r = Atomics.load(this.ctl, READ) >>> 0;
     const n = Math.min(CAP - ((w - r) >>> 0), b.length);
     const at = w % CAP;
     const first = Math.min(n, CAP - at);
     this.data.set(b.subarray(0, first), at);
     if (first < n) this.data.set(b.subarray(first, n), 0);
-    Atomics.store(this.ctl, 0, (w + n) | 0);
-    Atomics.notify(this.ctl, 0);
+    Atomics.store(this.ctl, WRITTEN, (w + n) | 0);
+    Atomics.notify(this.ctl, WRITTEN);
     return n;
   }
 
   close() {
-    Atomics.store(this.ctl, 2, 1);
-    Atomics.notify(this.ctl, 0);
+    Atomics.store(this.ctl, ENDED, 1);
+    Atomics.notify(this.ctl, WRITTEN);
   }
 
-  // room waits until the reader has taken something (or a short while).
-  async room() {
-    const r = Atomics.load(this.ctl, 1);
-    if (typeof Atomics.waitAsync === "function") {
-      const res = Atomics.waitAsync(this.ctl, 1, r, 50);
-      if (res.async) await res.value;
-    } else {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+  // demand waits until the reader waits on an empty ring.
+  async demand() {
+    while (!this.stopped) {
+      const empty = Atomics.load(this.ctl, WRITTEN) === Atomics.load(this.ctl, READ);
+      if (empty && Atomics.load(this.ctl, WAITING) === 1) return;
+      await waitFor(this.ctl, WAITING, empty ? 0 : Atomics.load(this.ctl, WAITING), 50);
     }
   }
 
@@ -66,14 +82,16 @@ export class StdinPipe {
     if (typeof source.getReader === "function") {
       const reader = source.getReader();
       next = () => reader.read();
-      this.cancel = () => reader.cancel().catch(() => {});
+      this.cancel = () => { reader.releaseLock(); };
     } else {
       const it = source[Symbol.asyncIterator]();
       next = () => it.next();
       this.cancel = () => typeof it.return === "function" && Promise.resolve(it.return()).catch(() => {});
     }
     try {
-      while (!this.stopped) {
+      for (;;) {
+        await this.demand();
+        if (this.stopped) break;
         const { value, done } = await next();
         if (done || this.stopped) break;
         let b = typeof value === "string" ? encode(value) : value instanceof ArrayBuffer ? new Uint8Array(value) : value;
@@ -81,20 +99,37 @@ export class StdinPipe {
         b = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
         while (b.length > 0 && !this.stopped) {
           b = b.subarray(this.write(b));
-          if (b.length > 0) await this.room();
+          if (b.length > 0) await waitFor(this.ctl, READ, Atomics.load(this.ctl, READ), 50);
         }
+        if (b.length > 0) this.left = b; // (the run ended with it half written)
       }
     } finally {
       this.close();
     }
   }
 
-  // stop: the run is over; a source still waited on is cancelled.
+  // stop: the run is over. A read of the source still pending is given up
+  // (a ReadableStream's lock is released: the caller may read on); returns
+  // the bytes that came from the source and were not read.
   stop() {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.close();
-    if (this.cancel) this.cancel();
+    if (!this.stopped) {
+      this.stopped = true;
+      this.close();
+      if (this.cancel) {
+        try { this.cancel(); } catch { /* (a read in flight: released once it settles) */ }
+      }
+    }
+    const w = Atomics.load(this.ctl, WRITTEN) >>> 0;
+    const r = Atomics.load(this.ctl, READ) >>> 0;
+    const n = (w - r) >>> 0;
+    const out = new Uint8Array(n + (this.left ? this.left.length : 0));
+    const at = r % CAP;
+    const first = Math.min(n, CAP - at);
+    out.set(this.data.subarray(at, at + first));
+    if (first < n) out.set(this.data.subarray(0, n - first), first);
+    if (this.left) out.set(this.left, n);
+    Atomics.store(this.ctl, READ, w | 0);
+    return out;
   }
 }
 
@@ -102,19 +137,22 @@ export class StdinPipe {
 // a Uint8Array of at most max bytes (empty when nothing came within
 // waitMs), or null once the input has ended and been read.
 export function stdinReader(sab) {
-  const ctl = new Int32Array(sab, 0, 3);
+  const ctl = new Int32Array(sab, 0, 4);
   const data = new Uint8Array(sab, HEAD, CAP);
   return (max, waitMs) => {
-    const r = Atomics.load(ctl, 1) >>> 0;
-    let w = Atomics.load(ctl, 0) >>> 0;
+    const r = Atomics.load(ctl, READ) >>> 0;
+    let w = Atomics.load(ctl, WRITTEN) >>> 0;
     if (w === r) {
-      if (Atomics.load(ctl, 2)) {
+      if (Atomics.load(ctl, ENDED)) {
         // (the end is marked after the last write: look once more)
-        if ((Atomics.load(ctl, 0) >>> 0) === r) return null;
+        if ((Atomics.load(ctl, WRITTEN) >>> 0) === r) return null;
       } else {
-        Atomics.wait(ctl, 0, w | 0, waitMs);
+        Atomics.store(ctl, WAITING, 1);
+        Atomics.notify(ctl, WAITING);
+        Atomics.wait(ctl, WRITTEN, w | 0, waitMs);
+        Atomics.store(ctl, WAITING, 0);
       }
-      w = Atomics.load(ctl, 0) >>> 0;
+      w = Atomics.load(ctl, WRITTEN) >>> 0;
       if (w === r) return EMPTY;
     }
     const n = Math.min((w - r) >>> 0, max);
@@ -123,8 +161,8 @@ export function stdinReader(sab) {
     const first = Math.min(n, CAP - at);
     out.set(data.subarray(at, at + first));
     if (first < n) out.set(data.subarray(0, n - first), first);
-    Atomics.store(ctl, 1, (r + n) | 0);
-    Atomics.notify(ctl, 1);
+    Atomics.store(ctl, READ, (r + n) | 0);
+    Atomics.notify(ctl, READ);
     return out;
   };
 }

@@ -99,7 +99,8 @@ export interface CreateOptions {
 export interface RunOptions {
   /** The run's standard input: all of it (a string or bytes), or a stream that programs
    *  read as it comes (a ReadableStream or an async iterable of strings or bytes; its end is
-   *  the end of input, and what the run did not read when it ends is dropped). A stream
+   *  the end of input; it is read when a program waits for input, and what the run did not
+   *  read stays in it, or comes back in the result's unreadStdin). A stream
    *  needs SharedArrayBuffer: Node, or a cross-origin isolated page (else "invalid_argument"). */
   stdin?: string | Uint8Array | ReadableStream<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
   /** Programs see a terminal (isatty): on a streamed stdin (a REPL starts, `read -p` prompts),
@@ -139,6 +140,10 @@ export interface RunResult<Out = string> {
   truncated: boolean;
   /** The run was killed at its timeout (exitCode 124). */
   timedOut: boolean;
+  /** With a streamed stdin: what the run took from the stream and did not read (a stream
+   *  is read on demand, when a program waits for input; the rest stays in the stream, whose
+   *  lock is released when the run ends, so the next run can go on reading it). */
+  unreadStdin?: Out;
 }
 
 export interface FileInfo {

@@ -121,15 +121,33 @@ class Session {
     // With SharedArrayBuffer (the service worker's headers) what is typed goes to
     // the command as it runs, a line at a time, as a terminal's does: `cat`, `read`,
     // a REPL. Without it the command gets no input and typing waits for the prompt.
-    let stdin;
+    // Lines go to the command as it asks for them (a pull stream); what it never asks
+    // for is the shell's next input, as a terminal's type-ahead is.
+    let stdin, res;
     if (typeof SharedArrayBuffer === "function") {
-      stdin = new ReadableStream({ start: (controller) => { this.stdin = { controller, line: "" }; } });
+      const st = this.stdin = { queue: [], line: "", closed: false, deliver: null };
+      stdin = new ReadableStream({
+        pull: (c) => new Promise((resolve) => {
+          st.deliver = () => {
+            if (st.queue.length) c.enqueue(st.queue.shift());
+            else if (st.closed) c.close();
+            else return;
+            st.deliver = null;
+            resolve();
+          };
+          st.deliver();
+        }),
+      }, { highWaterMark: 0 });
     }
     try {
-      const res = await this.sb.run(cmd, {
+      res = await this.sb.run(cmd, {
         signal: this.running.signal,
         env: { COLUMNS: String(t.cols), LINES: String(t.rows), TERM: "xterm-256color" },
         stdin, terminal: !!stdin,
+        // a terminal's command runs until it ends or Ctrl-C stops it (python3, cat, a
+        // REPL); without shared memory Ctrl-C must restart the worker, so the
+        // sandbox's own limit (30 s) stands
+        timeoutMs: stdin ? 3600000 : undefined,
         onStdout: (s) => t.write(s),
         onStderr: (s) => t.write(s),
       });
@@ -150,7 +168,9 @@ class Session {
       }
     } finally {
       this.running = null;
+      const st = this.stdin;
       this.stdin = null;
+      if (st) this.typeahead = ((res && res.unreadStdin) || "") + st.queue.join("") + st.line + this.typeahead;
     }
     await this.syncCwd();
     if (this === current) await refreshTree();
@@ -221,7 +241,7 @@ class Session {
   typeToCommand(data) {
     if (data.startsWith("\x1b")) return; // (keys that move: nothing to move through here)
     const t = this.term, st = this.stdin;
-    const send = (text) => { try { st.controller.enqueue(text); } catch { /* (the run has ended) */ } };
+    const send = (text) => { st.queue.push(text); if (st.deliver) st.deliver(); };
     for (const ch of data.replace(/\r\n?/g, "\r")) {
       if (st.closed) return;
       if (ch === "\r" || ch === "\n") {
@@ -230,7 +250,7 @@ class Session {
         st.line = "";
       } else if (ch === "\x04") {
         if (st.line) send(st.line);
-        else { st.closed = true; try { st.controller.close(); } catch { /* (ended) */ } }
+        else { st.closed = true; if (st.deliver) st.deliver(); }
         st.line = "";
       } else if (ch === "\x7f" || ch === "\b") {
         if (st.line) { st.line = st.line.slice(0, -1); t.write("\b \b"); }

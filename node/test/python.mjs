@@ -163,4 +163,27 @@ assert.match(r.stderr, /^python3: package six \(for import six\) could not be lo
 assert.match(r.stderr, /ModuleNotFoundError: No module named 'six'/);
 await noIndex.destroy();
 server.close();
+// python3 alone on a terminal (a streamed stdin, terminal: true): the interactive
+// interpreter, answering each line as it is typed, as both pythons do
+for (const python of ["pyodide", "wasi"]) {
+  const repl = await Sandbox.create({ python });
+  let type, end;
+  const typed = new ReadableStream({ start(c) { type = (t) => c.enqueue(t); end = () => c.close(); } });
+  const seen = [];
+  const running = repl.run("python3", { stdin: typed, terminal: true, onStdout: (t) => seen.push(t), onStderr: (t) => seen.push(t) });
+  const shown = async (text) => {
+    for (let i = 0; i < 3000 && !seen.join("").includes(text); i++) await new Promise((ok) => setTimeout(ok, 10));
+    return seen.join("");
+  };
+  assert.match(await shown(">>> "), /^Python 3\.\d+\.\d+.*\nType "help", "copyright", "credits" or "license" for more information\.\n>>> $/s, python);
+  type("x = 6*7\nx\n");
+  assert.match(await shown("42\n>>> "), />>> >>> 42\n>>> $/, python + ": a result as it is typed");
+  type("for i in range(2):\n    print(i)\n\n");
+  assert.match(await shown("1\n>>> "), /\.\.\. \.\.\. 0\n1\n>>> $/, python + ": a block, with the continuation prompt");
+  end();
+  r = await running;
+  assert.strictEqual(r.exitCode, 0, python + ": end of input leaves it");
+  assert.strictEqual(r.stdout, "42\n0\n1\n", python);
+  await repl.destroy();
+}
 console.log("python (pyodide): ok");

@@ -32,6 +32,16 @@ assert.strictEqual(r.stdout, "from stdin\n");
   endInput();
   r = await run;
   assert.strictEqual(r.stdout, "got first\nMORE INPUT\ntty\n", r.stderr);
+  // read on demand: what the run does not ask for stays in the stream (its lock released),
+  // what it took and left comes back
+  const two = new ReadableStream({ start(c) { c.enqueue("x\ny\n"); c.enqueue("z\n"); c.close(); } });
+  r = await sb.run("read -r a; echo got $a", { stdin: two });
+  assert.deepStrictEqual([r.stdout, r.unreadStdin], ["got x\n", "y\n"]);
+  const rest = two.getReader();
+  assert.deepStrictEqual(await rest.read(), { value: "z\n", done: false }, "the chunk never asked for is the caller's");
+  rest.releaseLock();
+  r = await sb.run("echo no input read", { stdin: two });
+  assert.deepStrictEqual([r.stdout, r.unreadStdin], ["no input read\n", ""]);
   // an async iterable; 200 KB (more than the ring holds) read through; no end: the timeout ends it
   async function* big() { for (let i = 0; i < 2000; i++) yield "x".repeat(99) + "\n"; }
   r = await sb.run("wc -c", { stdin: big() });

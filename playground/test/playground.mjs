@@ -157,6 +157,16 @@ try {
   await idle();
   await typeCommand("echo after-cat");
   check(await waitFor("after-cat"), "Ctrl-C stops a command waiting for input");
+  // python3 alone is the interactive interpreter
+  await typeCommand("python3");
+  check(await waitFor(">>> ", 60000), "python3 starts its interactive prompt");
+  await page.keyboard.type("sum(range(10)) * 7");
+  await page.keyboard.press("Enter");
+  check(await waitFor("\n315\n>>> "), "the REPL answers a line as it is typed");
+  await page.keyboard.press("Control+D");
+  await idle();
+  await typeCommand("echo after-python");
+  check(await waitFor("\nafter-python"), "Ctrl-D leaves python3 for the shell");
   await page.screenshot({ path: path.join(shots, "7-stdin.png") });
 
   await context.setOffline(true);

@@ -78,6 +78,12 @@ func (f *openFile) readUntil(delim int, max int) (data []byte, hitDelim bool, er
 				chunk = chunk[:1]
 			}
 		}
+		if t, ok := f.r.(interface{ ReadsInPlace() bool }); ok && t.ReadsInPlace() {
+			// input as it comes (someone typing): a byte at a time, as bash
+			// reads a terminal, so that what follows the line stays in the
+			// stream for whoever reads next, in this run or after it
+			chunk = chunk[:1]
+		}
 		n, rerr := f.r.Read(chunk)
 		if n > 0 {
 			f.buf = append(f.buf[:0:0], chunk[:n]...)

@@ -167,9 +167,17 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 		}
 	}
 	// Stdin is read whole before Pyodide starts: a read from inside it
-	// cannot wait for a pipeline stage that has yet to run.
+	// cannot wait for a pipeline stage that has yet to run. A stdin that
+	// waits for its input on the thread (a run's streamed stdin: someone
+	// typing) is read as Python asks; on a terminal, `python3` alone is
+	// the interactive interpreter.
 	var stdin io.Reader
-	if req.Stdin != nil {
+	interactive := false
+	if r, ok := req.Stdin.(interface{ ReadsInPlace() bool }); ok && r.ReadsInPlace() {
+		stdin = req.Stdin
+		t, ok := req.Stdin.(interface{ IsTerminal() bool })
+		interactive = ok && t.IsTerminal() && inv.mode == "stdin" && len(inv.argv) == 1 && inv.argv[0] == ""
+	} else if req.Stdin != nil {
 		b, err := io.ReadAll(io.LimitReader(req.Stdin, maxStdin))
 		if err != nil && len(b) == 0 {
 			fmt.Fprintf(req.Stderr, "%s: stdin: %v\n", name, err)
@@ -209,7 +217,11 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	if mem <= 0 {
 		mem = 256
 	}
-	call := js.ValueOf(map[string]any{"mode": inv.mode, "arg": inv.arg, "argv": argv, "env": env,
+	mode := inv.mode
+	if interactive {
+		mode = "interactive"
+	}
+	call := js.ValueOf(map[string]any{"mode": mode, "arg": inv.arg, "argv": argv, "env": env,
 		"cwd": req.Dir, "names": names, "timeoutMs": timeout, "umask": int(req.Umask), "memoryMB": mem,
 		"modules": ourModules})
 	if limits.key != 0 {
