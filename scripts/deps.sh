@@ -9,7 +9,8 @@ pkgs=(clang-19 lld-19 llvm-19 libclang-rt-19-dev-wasm32 wasi-libc wabt
   python3.11 # assets/python: the build Python for cross-building CPython 3.11 (also the reference for tests)
   chromium # make test-browser: the npm package in headless Chromium (driven by npm playwright-core)
   rustc libstd-rust-dev-wasm32 # cmd/wasmsand tests: a WASI plugin written in Rust under run-wasm
-  python3-requests) # core tests: requests (and urllib3) in the sandbox reach the network through the bridge
+  python3-requests # core tests: requests (and urllib3) in the sandbox reach the network through the bridge
+  gawk) # make bench: the native reference of the gawk asset (userland)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
