@@ -242,8 +242,10 @@ class Session {
     if (data.startsWith("\x1b")) return; // (keys that move: nothing to move through here)
     const t = this.term, st = this.stdin;
     const send = (text) => { st.queue.push(text); if (st.deliver) st.deliver(); };
-    for (const ch of data.replace(/\r\n?/g, "\r")) {
-      if (st.closed) return;
+    const chars = [...data.replace(/\r\n?/g, "\r")];
+    for (let i = 0; i < chars.length; i++) {
+      const ch = chars[i];
+      if (st.closed) { this.typeahead += chars.slice(i).join(""); return; } // (after the end of input: the shell's)
       if (ch === "\r" || ch === "\n") {
         t.write("\r\n");
         send(st.line + "\n");
