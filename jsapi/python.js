@@ -41,6 +41,12 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex, prog
   };
   const interrupt = {
     get 0() {
+      // a Ctrl-C sent to the run (Sandbox.interrupt, a streamed stdin): KeyboardInterrupt
+      const stdin = current !== null && g().__wasmsandStdin;
+      if (stdin && stdin.pending()) {
+        stdin.take();
+        return 2;
+      }
       if (!stopped()) return 0;
       const now = performance.now();
       if (now - fired < 200) return 0;
@@ -81,7 +87,19 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex, prog
     py.setInterruptBuffer(interrupt);
     py.setStdout({ write: (b) => currentHost().write(1, u8(b)) });
     py.setStderr({ write: (b) => currentHost().write(2, u8(b)) });
-    py.setStdin({ read: (b) => currentHost().read(u8(b)) });
+    py.setStdin({ read: (b) => {
+      // a Ctrl-C while Python waits for input ends the wait (EINTR): CPython
+      // then checks its signals, which takes it (the interrupt buffer above)
+      const stdin = g().__wasmsandStdin;
+      if (stdin) stdin.eintr = true;
+      try {
+        const n = currentHost().read(u8(b));
+        if (n === "EINTR") throw Object.assign(new Error("interrupted"), { code: "EINTR" });
+        return n;
+      } finally {
+        if (stdin) stdin.eintr = false;
+      }
+    } });
     py.registerJsModule("_wasmsand", {
       sleep, stopped,
       open_files: () => currentHost().openFiles(),

@@ -136,6 +136,7 @@ export function defineSandbox(platform) {
       this._core = core;
       this._id = id;
       this._persist = persist;
+      this._pipe = null; // the running command's streamed stdin
       core.users++;
     }
 
@@ -197,6 +198,7 @@ export function defineSandbox(platform) {
       // the call's number is its abort key: known before the message is sent
       if (signal && core.abortFlag) o.abortKey = core.seq;
       const call = core.callStreaming(onOutput, "run", this._id, String(cmd), JSON.stringify(o), stdin, streaming);
+      this._pipe = pipe;
       if (pipe) pipe.pump(opts.stdin, (t) => encoder.encode(t)).catch(() => { /* (the input ends there) */ });
       let aborted = false;
       const onAbort = () => { aborted = true; core.abort(call.seq); };
@@ -208,6 +210,7 @@ export function defineSandbox(platform) {
       } finally {
         if (signal) signal.removeEventListener("abort", onAbort);
         if (pipe) unread = pipe.stop();
+        if (this._pipe === pipe) this._pipe = null;
       }
       if (aborted && r.exitCode !== 0) {
         throw new SandboxError("canceled", "the run was aborted (exit status " + r.exitCode + ")");
@@ -224,6 +227,13 @@ export function defineSandbox(platform) {
       if (unread) res.unreadStdin = raw ? unread : decoder.decode(unread);
       if (this._persist) await this._persist.sync(this._id);
       return res;
+    }
+
+    /** Ctrl-C for the running command, as a terminal's SIGINT: a program that handles it
+     *  (python3's interpreter: KeyboardInterrupt) goes on; resolves false when none took it
+     *  within 300 ms (stop the run with its signal then). Only for a run with a streamed stdin. */
+    async interrupt() {
+      return this._pipe ? this._pipe.interrupt() : false;
     }
 
     /** Reads a file: a Uint8Array, or a string with {encoding: "utf8"}. */

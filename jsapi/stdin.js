@@ -10,13 +10,18 @@
 // never asked for stays in the source (a line typed ahead is the shell's
 // next command), and what it left in the ring comes back from stop().
 //
+// Ctrl-C (Sandbox.interrupt) goes the same way, as a terminal's SIGINT: a
+// program that handles it takes it (python3's interpreter: KeyboardInterrupt,
+// jsapi/python.js); else the caller stops the run.
+//
 // Layout: Int32 [0] bytes written, [1] bytes read (both counted mod 2^32),
-// [2] 1 once the input has ended, [3] 1 while the reader waits for input;
-// the data from byte 16, CAP bytes.
+// [2] 1 once the input has ended, [3] 1 while the reader waits for input,
+// [4] interrupts sent, [5] interrupts taken; the data from byte 32, CAP
+// bytes.
 const CAP = 1 << 16;
-const HEAD = 16;
+const HEAD = 32;
 const EMPTY = new Uint8Array(0);
-const WRITTEN = 0, READ = 1, ENDED = 2, WAITING = 3;
+const WRITTEN = 0, READ = 1, ENDED = 2, WAITING = 3, SENT = 4, TAKEN = 5;
 
 export const canStream = () => typeof SharedArrayBuffer === "function" && typeof Atomics === "object";
 
@@ -43,7 +48,7 @@ async function waitFor(ctl, i, v, ms) {
 export class StdinPipe {
   constructor() {
     this.sab = new SharedArrayBuffer(HEAD + CAP);
-    this.ctl = new Int32Array(this.sab, 0, 4);
+    this.ctl = new Int32Array(this.sab, 0, 6);
     this.data = new Uint8Array(this.sab, HEAD, CAP);
     this.stopped = false;
     this.cancel = null;
@@ -108,6 +113,17 @@ export class StdinPipe {
     }
   }
 
+  // interrupt sends a Ctrl-C; resolves whether a program took it within ms.
+  async interrupt(ms = 300) {
+    const sent = Atomics.add(this.ctl, SENT, 1) + 1;
+    Atomics.notify(this.ctl, WRITTEN); // (a reader waiting for input looks)
+    for (const until = Date.now() + ms; Date.now() < until && !this.stopped;) {
+      if (Atomics.load(this.ctl, TAKEN) === sent) return true;
+      await waitFor(this.ctl, TAKEN, Atomics.load(this.ctl, TAKEN), until - Date.now());
+    }
+    return Atomics.load(this.ctl, TAKEN) === sent;
+  }
+
   // stop: the run is over. A read of the source still pending is given up
   // (a ReadableStream's lock is released: the caller may read on); returns
   // the bytes that came from the source and were not read.
@@ -133,13 +149,23 @@ export class StdinPipe {
   }
 }
 
-// stdinReader is the reading end, in the core's worker: read(max, waitMs) →
-// a Uint8Array of at most max bytes (empty when nothing came within
-// waitMs), or null once the input has ended and been read.
+// stdinReader is the reading end, in the core's worker: {read, pending,
+// take, eintr}. read(max, waitMs) → a Uint8Array of at most max bytes
+// (empty when nothing came within waitMs), null once the input has ended
+// and been read, or "EINTR" when a Ctrl-C is pending while eintr is set (the
+// reader is Python's, which then takes it); pending() says a Ctrl-C was
+// sent and not taken, take() takes it.
 export function stdinReader(sab) {
-  const ctl = new Int32Array(sab, 0, 4);
+  const ctl = new Int32Array(sab, 0, 6);
   const data = new Uint8Array(sab, HEAD, CAP);
-  return (max, waitMs) => {
+  const st = { eintr: false };
+  st.pending = () => Atomics.load(ctl, SENT) !== Atomics.load(ctl, TAKEN);
+  st.take = () => {
+    Atomics.store(ctl, TAKEN, Atomics.load(ctl, SENT));
+    Atomics.notify(ctl, TAKEN);
+  };
+  st.read = (max, waitMs) => {
+    if (st.eintr && st.pending()) return "EINTR";
     const r = Atomics.load(ctl, READ) >>> 0;
     let w = Atomics.load(ctl, WRITTEN) >>> 0;
     if (w === r) {
@@ -151,6 +177,7 @@ export function stdinReader(sab) {
         Atomics.notify(ctl, WAITING);
         Atomics.wait(ctl, WRITTEN, w | 0, waitMs);
         Atomics.store(ctl, WAITING, 0);
+        if (st.eintr && st.pending()) return "EINTR";
       }
       w = Atomics.load(ctl, WRITTEN) >>> 0;
       if (w === r) return EMPTY;
@@ -165,4 +192,5 @@ export function stdinReader(sab) {
     Atomics.notify(ctl, READ);
     return out;
   };
+  return st;
 }

@@ -78,7 +78,11 @@ export function serve(corePromise, post, hooks = {}) {
       post({ seq, error: { code: "invalid_argument", message: "no method " + method } });
       return;
     }
-    if (method === "run" && args[3] && args[3].stdinPipe) args[3] = stdinReader(args[3].stdinPipe);
+    let stdin = null; // a streamed stdin's reader, for Python's Ctrl-C (jsapi/python.js) during the run
+    if (method === "run" && args[3] && args[3].stdinPipe) {
+      stdin = stdinReader(args[3].stdinPipe);
+      args[3] = stdin.read;
+    }
     if (method === "run" && args.length > 4 && args[4] === true) {
       // streamed output: each chunk as a message of its own, before the result
       args[4] = (stream, data) => post({ seq, stream, data }, [data.buffer]);
@@ -86,7 +90,13 @@ export function serve(corePromise, post, hooks = {}) {
     if (hooks.before) await hooks.before(method, args);
     if (method === "run") await loadPython(core, args);
     if (method === "create") preloadPython(args[0]);
-    let res = fn(...args);
+    globalThis.__wasmsandStdin = stdin;
+    let res;
+    try {
+      res = fn(...args);
+    } finally {
+      globalThis.__wasmsandStdin = null;
+    }
     if (res && typeof res.then === "function") res = await res; // persistLoad/persistSave
     const transfer = [];
     const v = res.value;

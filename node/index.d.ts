@@ -172,6 +172,11 @@ export class Sandbox {
   static create(options?: CreateOptions): Promise<Sandbox>;
   run(command: string, options?: RunOptions & { encoding?: "utf8" }): Promise<RunResult>;
   run(command: string, options: RunOptions & { encoding: "buffer" }): Promise<RunResult<Uint8Array>>;
+  /** Ctrl-C for the running command, as a terminal's SIGINT: a program that handles it
+   *  (python3's interactive interpreter: KeyboardInterrupt) goes on, and this resolves true;
+   *  false when none took it within 300 ms (then stop the run with its `signal`). Only a run
+   *  with a streamed stdin can be interrupted. */
+  interrupt(): Promise<boolean>;
   readFile(path: string): Promise<Uint8Array>;
   readFile(path: string, options: "utf8" | { encoding: "utf8" }): Promise<string>;
   writeFile(path: string, data: string | Uint8Array | ArrayBuffer, options?: { mode?: number }): Promise<void>;

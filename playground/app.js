@@ -154,7 +154,7 @@ class Session {
       setStatus(res.exitCode ? `exit status ${res.exitCode}` : "");
     } catch (e) {
       if (e.code === "canceled") {
-        t.write("^C\r\n");
+        t.write(this.echoedCtrlC ? "\r\n" : "^C\r\n");
         setStatus("interrupted");
       } else if (e.code === "closed" && this.running.signal.aborted) {
         // Without SharedArrayBuffer (a first visit, before the service worker adds
@@ -168,6 +168,7 @@ class Session {
       }
     } finally {
       this.running = null;
+      this.echoedCtrlC = false;
       const st = this.stdin;
       this.stdin = null;
       if (st) this.typeahead = ((res && res.unreadStdin) || "") + st.queue.join("") + st.line + this.typeahead;
@@ -196,7 +197,7 @@ class Session {
     if (this.busy) {
       // Ctrl-C stops the command; anything else typed meanwhile goes to its input,
       // or without one is kept for the next prompt, as a terminal's type-ahead
-      if (data === "\x03") { if (this.running) this.running.abort(); } else if (this.stdin) this.typeToCommand(data); else this.typeahead += data;
+      if (data === "\x03") this.interrupt(); else if (this.stdin) this.typeToCommand(data); else this.typeahead += data;
       return;
     }
     if (data.length > 1 && /[\r\n]/.test(data)) { // a paste of several lines
@@ -233,6 +234,21 @@ class Session {
       this.cursor += data.length;
       this.redraw();
     }
+  }
+
+  // interrupt is Ctrl-C while a command runs, a terminal's SIGINT: a program that
+  // handles it goes on (python3's interpreter: KeyboardInterrupt, back to >>>), and
+  // the line being typed is dropped; any other command is stopped.
+  async interrupt() {
+    const running = this.running;
+    if (!running) return;
+    if (this.stdin) {
+      this.term.write("^C");
+      this.stdin.line = "";
+      this.echoedCtrlC = true;
+      if (await this.sb.interrupt()) return;
+    }
+    if (this.running === running) running.abort();
   }
 
   // typeToCommand is a terminal's line discipline (canonical mode) for the running

@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"syscall"
 	"syscall/js"
 	"time"
 
@@ -576,6 +577,9 @@ func (s *jsStdin) Read(p []byte) (int, error) {
 		v := s.read.Invoke(len(p), 100)
 		if v.IsNull() || v.IsUndefined() {
 			return 0, io.EOF
+		}
+		if v.Type() == js.TypeString {
+			return 0, syscall.EINTR // a Ctrl-C for Python, which is reading (jsapi/stdin.js)
 		}
 		if n := js.CopyBytesToGo(p, v); n > 0 {
 			return n, nil

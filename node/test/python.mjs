@@ -180,10 +180,34 @@ for (const python of ["pyodide", "wasi"]) {
   assert.match(await shown("42\n>>> "), />>> >>> 42\n>>> $/, python + ": a result as it is typed");
   type("for i in range(2):\n    print(i)\n\n");
   assert.match(await shown("1\n>>> "), /\.\.\. \.\.\. 0\n1\n>>> $/, python + ": a block, with the continuation prompt");
+  if (python === "pyodide") {
+    // Ctrl-C: KeyboardInterrupt at the prompt and in a busy loop; the interpreter goes on
+    type("unfinished(");
+    assert.strictEqual(await repl.interrupt(), true, "Ctrl-C is taken by the waiting interpreter");
+    assert.match(await shown("KeyboardInterrupt\n>>> "), /KeyboardInterrupt\n>>> $/);
+    type("while True: pass\n\n");
+    await new Promise((ok) => setTimeout(ok, 300));
+    assert.strictEqual(await repl.interrupt(), true, "Ctrl-C is taken by the busy loop");
+    assert.match(await shown("KeyboardInterrupt\n>>> "), /KeyboardInterrupt\n>>> $/s);
+    type("print('still', x)\n");
+    assert.match(await shown("still 42\n>>> "), /still 42\n>>> $/);
+  }
   end();
   r = await running;
   assert.strictEqual(r.exitCode, 0, python + ": end of input leaves it");
-  assert.strictEqual(r.stdout, "42\n0\n1\n", python);
+  assert.strictEqual(r.stdout, python === "pyodide" ? "42\n0\n1\nstill 42\n" : "42\n0\n1\n", python);
   await repl.destroy();
+}
+// a program that does not handle Ctrl-C leaves it untaken: the caller stops the run
+{
+  const sb2 = await Sandbox.create({ python: "wasi" });
+  const ac = new AbortController();
+  const running = sb2.run("cat", { stdin: new ReadableStream({ pull() { return new Promise(() => {}); } }), terminal: true, signal: ac.signal });
+  await new Promise((ok) => setTimeout(ok, 300));
+  assert.strictEqual(await sb2.interrupt(), false);
+  ac.abort();
+  await assert.rejects(running, (e) => e.code === "canceled");
+  assert.strictEqual(await sb2.interrupt(), false, "no run");
+  await sb2.destroy();
 }
 console.log("python (pyodide): ok");

@@ -163,6 +163,15 @@ try {
   await page.keyboard.type("sum(range(10)) * 7");
   await page.keyboard.press("Enter");
   check(await waitFor("\n315\n>>> "), "the REPL answers a line as it is typed");
+  await page.keyboard.type("while True: pass");
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Enter");
+  await page.waitForTimeout(500);
+  await page.keyboard.press("Control+C");
+  check(await waitFor("KeyboardInterrupt\n>>> "), "Ctrl-C in python3 is KeyboardInterrupt, back at its prompt");
+  await page.keyboard.type("print('kept', sum(range(10)))");
+  await page.keyboard.press("Enter");
+  check(await waitFor("\nkept 45\n>>> "), "the interpreter goes on after Ctrl-C");
   await page.keyboard.press("Control+D");
   await idle();
   await typeCommand("echo after-python");

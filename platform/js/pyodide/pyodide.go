@@ -26,6 +26,7 @@ import (
 	goruntime "runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"syscall/js"
 	"time"
 
@@ -404,6 +405,9 @@ func hostObject() js.Value {
 		}
 		b := make([]byte, a[0].Length())
 		n, err := r.stdin.Read(b)
+		if n == 0 && errors.Is(err, syscall.EINTR) {
+			return "EINTR" // (a Ctrl-C: python.js makes it Python's EINTR)
+		}
 		if n == 0 && err != nil && !errors.Is(err, io.EOF) {
 			return -int(wasi.EIO)
 		}
