@@ -579,7 +579,12 @@ def _interact(main):
         def raw_input(self, prompt=""):
             sys.stderr.write(prompt)
             sys.stderr.flush()
-            line = sys.stdin.readline()
+            try:
+                line = sys.stdin.readline()
+            except KeyboardInterrupt:
+                # a Ctrl-C drops the line being typed, as a terminal flushes its input
+                sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "rb", closefd=False)), encoding="utf-8", errors="surrogateescape")
+                raise
             if not line:
                 raise EOFError  # (interact writes the newline)
             return line.rstrip("\n")
