@@ -21,5 +21,11 @@ fi
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 echo "deps: installing ${missing[*]}" >&2
+# installing gawk makes it Debian's awk: the machine's choice (mawk) is put back,
+# as the benchmarks' native references are Debian's defaults
+awk_before=$(readlink -f /usr/bin/awk 2>/dev/null || true)
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+if [ -n "$awk_before" ] && [ "$(readlink -f /usr/bin/awk)" != "$awk_before" ]; then
+  $SUDO update-alternatives --set awk "$awk_before" >/dev/null 2>&1 || true
+fi
