@@ -277,11 +277,8 @@ type terminal struct{ io.Reader }
 
 func (terminal) IsTerminal() bool { return true }
 
-// ReadsInPlace passes on what the reader says (see readsInPlace).
-func (t terminal) ReadsInPlace() bool {
-	r, ok := t.Reader.(interface{ ReadsInPlace() bool })
-	return ok && r.ReadsInPlace()
-}
+// ReadsInPlace passes on what the reader says (see vfs.ReadsInPlace).
+func (t terminal) ReadsInPlace() bool { return vfs.ReadsInPlace(t.Reader) }
 
 // terminalWriter marks the run's stdout or stderr as a tty for guests.
 type terminalWriter struct{ io.Writer }

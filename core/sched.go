@@ -60,9 +60,10 @@ func (b batched) pipeSize() int { return b.limit }
 
 func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer, io.Writer, func()) {
 	var giveBack func()
-	if _, isFile := in.(*vfs.File); in != nil && !isClosedFD(in) && !isFile && !readsInPlace(in) {
+	if _, isFile := in.(*vfs.File); in != nil && !isClosedFD(in) && !isFile && !vfs.ReadsInPlace(in) {
 		// (a file never blocks: the guest gets it as a file, seekable and
-		// with its size, as `wc < f` wants)
+		// with its size, as `wc < f` wants; a stdin read in place is handed
+		// on as it is, so a guest gets input as it comes)
 		data, _ := io.ReadAll(in)
 		rd := bytes.NewReader(data)
 		src := in
@@ -103,15 +104,6 @@ func (b batched) start(in io.Reader, out, errw io.Writer) (io.Reader, io.Writer,
 			f()
 		}
 	}
-}
-
-// readsInPlace: stdin waits for its input on the thread itself, never on
-// another goroutine (a method ReadsInPlace() bool reporting true: the JS
-// core's streamed stdin, which waits on shared memory), so a guest may read
-// it as it is, getting input as it comes: a REPL, `cat` echoing lines.
-func readsInPlace(in io.Reader) bool {
-	r, ok := in.(interface{ ReadsInPlace() bool })
-	return ok && r.ReadsInPlace()
 }
 
 // unreader is a stdin that can take back what a guest did not read (the

@@ -265,6 +265,16 @@ func (w *PipeWriter) Close() error {
 	return nil
 }
 
+// ReadsInPlace reports whether stream x waits for its input on the calling
+// thread itself, never on another goroutine (a method ReadsInPlace() bool
+// reporting true: the JS core's streamed stdin, which waits on shared
+// memory): a reader may take it as it comes, a byte or a line at a time,
+// where other streams are read ahead or to their end.
+func ReadsInPlace(x any) bool {
+	r, ok := x.(interface{ ReadsInPlace() bool })
+	return ok && r.ReadsInPlace()
+}
+
 // NonBlocking reads what r holds now and then reports end of file instead
 // of waiting, for any stream with a TryRead that says syscall.EAGAIN when
 // empty (a pipe, a wasi fd): the stdin of a program that runs while its

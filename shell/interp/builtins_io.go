@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wasmsand/wasmsand/shell/syntax"
+	"github.com/wasmsand/wasmsand/vfs"
 )
 
 // readUntil reads up to and including delim (-1: none), at most max
@@ -78,7 +79,7 @@ func (f *openFile) readUntil(delim int, max int) (data []byte, hitDelim bool, er
 				chunk = chunk[:1]
 			}
 		}
-		if t, ok := f.r.(interface{ ReadsInPlace() bool }); ok && t.ReadsInPlace() {
+		if vfs.ReadsInPlace(f.r) {
 			// input as it comes (someone typing): a byte at a time, as bash
 			// reads a terminal, so that what follows the line stays in the
 			// stream for whoever reads next, in this run or after it

@@ -174,7 +174,7 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	// the interactive interpreter.
 	var stdin io.Reader
 	interactive := false
-	if r, ok := req.Stdin.(interface{ ReadsInPlace() bool }); ok && r.ReadsInPlace() {
+	if vfs.ReadsInPlace(req.Stdin) {
 		stdin = req.Stdin
 		t, ok := req.Stdin.(interface{ IsTerminal() bool })
 		interactive = ok && t.IsTerminal() && inv.mode == "stdin" && len(inv.argv) == 1 && inv.argv[0] == ""
