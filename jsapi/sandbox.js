@@ -177,7 +177,7 @@ export function defineSandbox(platform) {
         env: opts.env, cwd: opts.cwd, timeoutMs: opts.timeoutMs, stateless: opts.stateless,
         script: opts.script, name: opts.name, terminal: !!opts.terminal,
       };
-      let stdin = opts.stdin === undefined ? undefined : null;
+      let stdin;
       let pipe = null;
       if (isStream(opts.stdin)) {
         if (!canStream()) {
@@ -185,7 +185,7 @@ export function defineSandbox(platform) {
         }
         pipe = new StdinPipe();
         stdin = { stdinPipe: pipe.sab };
-      } else if (stdin === null) {
+      } else if (opts.stdin !== undefined) {
         stdin = bytes(opts.stdin);
       }
       const raw = opts.encoding === "buffer";

@@ -31,6 +31,14 @@ export function isStream(v) {
   return typeof v.getReader === "function" || typeof v[Symbol.asyncIterator] === "function";
 }
 
+// copyOut copies n bytes of the ring from position r (mod 2^32) into out at off.
+function copyOut(data, r, n, out, off = 0) {
+  const at = r % CAP;
+  const first = Math.min(n, CAP - at);
+  out.set(data.subarray(at, at + first), off);
+  if (first < n) out.set(data.subarray(0, n - first), off + first);
+}
+
 // sleep until ctl[i] is no longer v (or ms have passed).
 async function waitFor(ctl, i, v, ms) {
   if (typeof Atomics.waitAsync === "function") {
@@ -139,10 +147,7 @@ export class StdinPipe {
     const r = Atomics.load(this.ctl, READ) >>> 0;
     const n = (w - r) >>> 0;
     const out = new Uint8Array(n + (this.left ? this.left.length : 0));
-    const at = r % CAP;
-    const first = Math.min(n, CAP - at);
-    out.set(this.data.subarray(at, at + first));
-    if (first < n) out.set(this.data.subarray(0, n - first), first);
+    copyOut(this.data, r, n, out);
     if (this.left) out.set(this.left, n);
     Atomics.store(this.ctl, READ, w | 0);
     return out;
@@ -184,10 +189,7 @@ export function stdinReader(sab) {
     }
     const n = Math.min((w - r) >>> 0, max);
     const out = new Uint8Array(n);
-    const at = r % CAP;
-    const first = Math.min(n, CAP - at);
-    out.set(data.subarray(at, at + first));
-    if (first < n) out.set(data.subarray(0, n - first), first);
+    copyOut(data, r, n, out);
     Atomics.store(ctl, READ, (r + n) | 0);
     Atomics.notify(ctl, READ);
     return out;

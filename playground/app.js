@@ -38,8 +38,9 @@ class Session {
     this.shownRow = 0; // the cursor's row, counted from the prompt's (the line may wrap)
     this.histIndex = history.length;
     this.pasted = []; // lines waiting to run (a paste of several lines)
-    this.typeahead = ""; // what was typed while a command ran (without a streamed stdin)
-    this.stdin = null; // the running command's input, where it can be streamed: {controller, line}
+    this.typeahead = ""; // what was typed while a command ran and it did not read
+    this.stdin = null; // the running command's input, where it can be streamed: {queue, line, closed, deliver}
+    this.echoedCtrlC = false; // the running command's Ctrl-C was echoed (see interrupt)
     this.busy = false; // from a line's submission to the next prompt
     this.el = document.createElement("div");
     this.el.className = "term";
@@ -119,10 +120,10 @@ class Session {
     this.running = new AbortController();
     setStatus("running…");
     // With SharedArrayBuffer (the service worker's headers) what is typed goes to
-    // the command as it runs, a line at a time, as a terminal's does: `cat`, `read`,
-    // a REPL. Without it the command gets no input and typing waits for the prompt.
-    // Lines go to the command as it asks for them (a pull stream); what it never asks
-    // for is the shell's next input, as a terminal's type-ahead is.
+    // the command as it runs, a line at a time as it asks for them (a pull stream),
+    // as a terminal's does: `cat`, `read`, a REPL; what it never asks for is the
+    // shell's next input (type-ahead). Without it the command gets no input and
+    // typing waits for the prompt.
     let stdin, res;
     if (typeof SharedArrayBuffer === "function") {
       const st = this.stdin = { queue: [], line: "", closed: false, deliver: null };

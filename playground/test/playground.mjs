@@ -30,10 +30,15 @@ const screen = () => page.evaluate(() => {
   for (let i = 0; i < b.length; i++) out.push(b.getLine(i).translateToString(true));
   return out.join("\n");
 });
+// typeLine types a line (Enter included): a command at the prompt, or input for
+// the running command; typeCommand focuses the terminal first.
+async function typeLine(text) {
+  await page.keyboard.type(text);
+  await page.keyboard.press("Enter");
+}
 async function typeCommand(cmd) {
   await page.click("#terminals .term:not([hidden])");
-  await page.keyboard.type(cmd);
-  await page.keyboard.press("Enter");
+  await typeLine(cmd);
 }
 async function waitFor(text, timeout = 30000) {
   const t0 = Date.now();
@@ -141,8 +146,7 @@ try {
   check(await page.evaluate(() => self.crossOriginIsolated), "the page is cross-origin isolated after a reload");
   await typeCommand("read -p 'name? ' n; echo \"hi $n\"; tr a-z A-Z; echo tr\"-\"done");
   check(await waitFor("\nname? "), "read -p prompts (stdin is a terminal)");
-  await page.keyboard.type("ada");
-  await page.keyboard.press("Enter");
+  await typeLine("ada");
   check(await waitFor("hi ada"), "a line typed while a command runs reaches read");
   await page.keyboard.type("shoutx");
   await page.keyboard.press("Backspace");
@@ -160,17 +164,14 @@ try {
   // python3 alone is the interactive interpreter
   await typeCommand("python3");
   check(await waitFor(">>> ", 60000), "python3 starts its interactive prompt");
-  await page.keyboard.type("sum(range(10)) * 7");
-  await page.keyboard.press("Enter");
+  await typeLine("sum(range(10)) * 7");
   check(await waitFor("\n315\n>>> "), "the REPL answers a line as it is typed");
-  await page.keyboard.type("while True: pass");
-  await page.keyboard.press("Enter");
+  await typeLine("while True: pass");
   await page.keyboard.press("Enter");
   await page.waitForTimeout(500);
   await page.keyboard.press("Control+C");
   check(await waitFor("KeyboardInterrupt\n>>> "), "Ctrl-C in python3 is KeyboardInterrupt, back at its prompt");
-  await page.keyboard.type("print('kept', sum(range(10)))");
-  await page.keyboard.press("Enter");
+  await typeLine("print('kept', sum(range(10)))");
   check(await waitFor("\nkept 45\n>>> "), "the interpreter goes on after Ctrl-C");
   await page.keyboard.press("Control+D");
   await idle();
