@@ -53,6 +53,7 @@ test-npm: npm
 	cp node/test/smoke.cjs node/test/smoke.mjs node/test/python.mjs node/test/network.mjs node/test/tools.mjs build/npm-test/
 	cd build/npm-test && echo '{"name":"npm-test","private":true}' > package.json && \
 		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs && node python.mjs && node network.mjs && node tools.mjs
+	node node/test/pysnapshot.mjs build/npm/pyodide
 
 # The conformance suite in Node, through the package test-npm installed:
 # the same cases and known-failures.txt, plus the JS engine's own

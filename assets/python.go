@@ -8,3 +8,16 @@ import _ "embed"
 //
 //go:embed python/lib/_wasmsand_http.py
 var PythonHTTP string
+
+// PyodideModule is a Python module of ours that Pyodide gets from the core
+// (platform/js/pyodide): made once per runtime, or kept from the snapshot
+// scripts/npm starts it from, after which Then runs.
+type PyodideModule struct {
+	Name, Source, Then string
+}
+
+// PyodideModules are Pyodide's modules of ours: http.client over the
+// network bridge.
+var PyodideModules = []PyodideModule{
+	{"_wasmsand_http", PythonHTTP, "import _wasmsand_http\n_wasmsand_http.install_on_import()"},
+}

@@ -8,11 +8,12 @@
 
 // installPython sets globalThis.__wasmsandPython for the core.
 // loadPyodide(options) → Promise<pyodide>, indexURL: where its files are;
-// snapshot() → Promise<Uint8Array|null>, optional: a memory snapshot of a
-// started Pyodide (scripts/npm/pyodide-snapshot.mjs) to start from.
+// snapshot() → Promise<readSnapshot's result|null>, optional: a memory
+// snapshot of a started Pyodide (scripts/npm/pyodide-snapshot.mjs) to start
+// from, with loadAsm() → Promise<pyodide.asm.mjs's default export>.
 // listIndex(index) → file names in a package index that is a directory
 // (Node), or null; progress({asset, loaded, total}), optional: what loads.
-export function installPython({ loadPyodide, indexURL, snapshot, listIndex, progress }) {
+export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIndex, progress }) {
   const note = (asset, loaded, total) => { if (progress) progress({ asset, loaded, total }); };
   let py = null;       // the loaded runtime
   let loading = null;  // its promise
@@ -77,9 +78,10 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex, prog
     };
     const snap = snapshot ? await snapshot().catch(() => null) : null;
     try {
-      py = await loadPyodide(snap ? { ...opts, _loadSnapshot: snap } : opts);
+      py = await loadPyodide(snap ? { ...opts, _loadSnapshot: snap.image, createPyodideModule: snapshotModule(snap, loadAsm) } : opts);
     } catch (e) {
       if (!snap) throw e;
+      snap.close();
       py = await loadPyodide(opts); // a snapshot of another build: start afresh
     }
     lockDown(py);
@@ -123,21 +125,19 @@ export function installPython({ loadPyodide, indexURL, snapshot, listIndex, prog
   }
 
   // ensureModules makes each module of ours once per runtime (as a module
-  // of the stdlib, which runs keep: its __file__ is under /lib) and runs
-  // its `then` code once after it.
+  // of the stdlib, which runs keep: its __file__ is under /lib), unless the
+  // snapshot holds it already, and runs its `then` code once after it.
   function ensureModules(list) {
     const made = py._wasmsandModules || (py._wasmsandModules = new Map());
     for (const [name, source, then] of list) {
-      if (made.get(name) === source) continue;
-      py.globals.set("_wasmsand_src", source);
-      py.runPython(`import sys, types
-_m = types.ModuleType(${JSON.stringify(name)})
-_m.__file__ = "/lib/wasmsand/" + ${JSON.stringify(name)} + ".py"
-exec(compile(_wasmsand_src, _m.__file__, "exec"), _m.__dict__)
-sys.modules[${JSON.stringify(name)}] = _m
-del _m, _wasmsand_src`);
-      py.runPython(then);
-      made.set(name, source);
+      if (made.get(name) === source + "\0" + then) continue;
+      const make = py.globals.get("_wasmsand_module");
+      try {
+        make(name, source, then);
+      } finally {
+        make.destroy();
+      }
+      made.set(name, source + "\0" + then);
     }
   }
 
@@ -335,12 +335,21 @@ export function setupKey() {
   return "wasmsand-" + h.toString(16) + "-" + (RUNNER.length + SUBPROCESS.length);
 }
 
-// readSnapshot undoes scripts/npm/pyodide-snapshot.mjs's file: the pages it
-// holds at their places, zeros elsewhere. readAt(dst, offset, length,
-// position) reads the file's bytes [position, position+length) into
-// dst[offset...] (Node reads them straight from the file; a page passes
-// readBytes(file)).
-export function readSnapshot(readAt) {
+// readSnapshot opens scripts/npm/pyodide-snapshot.mjs's file: the pages of
+// Pyodide's memory snapshot (its header, then the heap's image) that are
+// not all zero. It reads the header pages now and the heap's later,
+// straight into the new instance's memory (restore, which takes the place
+// of Pyodide's restoreSnapshot). Zero pages are touched in neither: the
+// image is 31 MB of which 18 are not zero, and the first touch of a page
+// costs ~12 µs on a small VM (copying the image whole took ~200 ms).
+// readAt(dst, offset, length, position) reads the file's bytes
+// [position, position+length) into dst[offset...] (Node reads them straight
+// from the file; a page passes readBytes(file)); done() is called once the
+// file is no longer needed (after restore, or close()). → {image,
+// restore(module), close()}: image is what
+// loadPyodide's _loadSnapshot takes (as long as the snapshot: it sizes the
+// memory), only its header read.
+export function readSnapshot(readAt, done = () => {}) {
   const head = new Uint8Array(18);
   readAt(head, 0, 18, 0);
   const v = new DataView(head.buffer);
@@ -349,19 +358,76 @@ export function readSnapshot(readAt) {
   const index = new Uint8Array(4 * n);
   readAt(index, 0, 4 * n, 18);
   const iv = new DataView(index.buffer);
-  const out = new Uint8Array(total);
-  // runs of consecutive pages, one read each
+  // runs of consecutive pages: [at, at+len) of the snapshot, at pos in the file
+  const runs = [];
   let pos = 18 + 4 * n;
   for (let i = 0; i < n;) {
     let j = i + 1;
     while (j < n && iv.getUint32(4 * j, true) === iv.getUint32(4 * (j - 1), true) + 1) j++;
     const at = iv.getUint32(4 * i, true) * page;
     const len = Math.min((j - i) * page, total - at);
-    readAt(out, at, len, pos);
+    runs.push({ at, len, pos });
     pos += len;
     i = j;
   }
-  return out;
+  const image = new Uint8Array(total);
+  // Pyodide's header: its magic number, then where the heap's image starts
+  if (runs.length === 0 || runs[0].at !== 0) throw new Error("snapshot: no header");
+  let heapAt = Infinity;
+  for (const r of runs) {
+    if (r.at >= heapAt) break;
+    readAt(image, r.at, r.len, r.pos);
+    heapAt = new DataView(image.buffer).getUint32(4, true);
+  }
+  const restore = (m) => {
+    const heap = m.HEAPU8;
+    const size = Math.min(total - heapAt, heap.length);
+    // What the snapshot has as zero is zeroed where the instance's start
+    // may have written: below the heap's break (static data, the stack, a
+    // few allocations), except the stack below its pointer, which holds
+    // nothing live (a C program never reads memory it has not written).
+    const brk = Math.min(m._sbrk(0) >>> 0, size);
+    const [deadLo, deadHi] = m._emscripten_stack_get_end && m._emscripten_stack_get_current
+      ? [m._emscripten_stack_get_end() >>> 0, m._emscripten_stack_get_current() >>> 0] : [0, 0];
+    const zero = (lo, hi) => {
+      for (const [a, b] of [[lo, Math.min(hi, deadLo)], [Math.max(lo, deadHi), hi]]) if (a < b) heap.fill(0, a, b);
+    };
+    let next = 0; // heap offset the runs have covered up to
+    for (const r of runs) {
+      const end = r.at + r.len - heapAt;
+      if (end <= 0) continue;
+      const lo = Math.max(r.at - heapAt, 0);
+      if (lo >= size) break;
+      zero(next, Math.min(lo, brk));
+      if (r.at < heapAt) heap.set(image.subarray(heapAt, r.at + r.len), 0);
+      else readAt(heap, lo, Math.min(end, size) - lo, r.pos);
+      next = end;
+    }
+    zero(next, brk);
+    close();
+  };
+  let open = true;
+  const close = () => { if (open) done(); open = false; };
+  return { image, restore, close };
+}
+
+// snapshotModule is loadPyodide's createPyodideModule for a snapshot from
+// readSnapshot: Pyodide's module, its restoreSnapshot replaced by the
+// snapshot's own (the stock one is given the header only). loadAsm() →
+// Promise<pyodide.asm.mjs's default export>; after(module), optional, is
+// called once the memory is restored.
+export function snapshotModule(snap, loadAsm, after = () => {}) {
+  return async (settings) => {
+    const m = await (await loadAsm())(settings);
+    const stock = m.API.restoreSnapshot;
+    m.API.restoreSnapshot = (t) => {
+      const meta = stock(t.subarray(0, new DataView(t.buffer, t.byteOffset).getUint32(4, true)));
+      snap.restore(m);
+      after(m);
+      return meta;
+    };
+    return m;
+  };
 }
 
 // readBytes is readSnapshot's readAt over a file's bytes in memory.
@@ -528,6 +594,18 @@ def _sleep(s):
     _wasmsand.sleep(float(s))
 
 time.sleep = _sleep
+
+def _wasmsand_module(name, source, then):
+    # a module of ours (ensureModules), kept when the snapshot made it already
+    m = sys.modules.get(name)
+    if getattr(m, "_wasmsand_made", None) == (source, then):
+        return
+    m = types.ModuleType(name)
+    m.__file__ = "/lib/wasmsand/" + name + ".py"
+    exec(compile(source, m.__file__, "exec"), m.__dict__)
+    sys.modules[name] = m
+    exec(then, {})
+    m._wasmsand_made = (source, then)
 
 def _stdio():
     sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "rb", closefd=False)), encoding="utf-8", errors="surrogateescape")

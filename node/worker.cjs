@@ -50,6 +50,7 @@ if (fs.existsSync(path.join(pyodideDir, "pyodide.mjs"))) {
       }
     },
     progress: (p) => parentPort.postMessage({ seq: 0, progress: p }),
+    loadAsm: async () => (await import(require("url").pathToFileURL(path.join(pyodideDir, "pyodide.asm.mjs")).href)).default,
     snapshot: async () => {
       const f = path.join(pyodideDir, "snapshot.bin");
       if (!fs.existsSync(f)) return null;
@@ -61,9 +62,10 @@ if (fs.existsSync(path.join(pyodideDir, "pyodide.mjs"))) {
             if (n === 0) throw new Error("snapshot: short file");
             done += n;
           }
-        });
-      } finally {
+        }, () => fs.closeSync(fd));
+      } catch (e) {
         fs.closeSync(fd);
+        throw e;
       }
     },
   });

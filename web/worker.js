@@ -174,6 +174,7 @@ function installPyodide(url) {
   installPython({
     indexURL: url,
     loadPyodide: async (opts) => (await import(/* webpackIgnore: true */ url + "pyodide.mjs")).loadPyodide(opts),
+    loadAsm: async () => (await import(/* webpackIgnore: true */ url + "pyodide.asm.mjs")).default,
     snapshot: async () => readSnapshot(readBytes(await download("pyodide/snapshot.bin", 0, url + "snapshot.bin"))),
     progress,
   });

@@ -24,6 +24,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/wasmsand/wasmsand/assets"
 	"github.com/wasmsand/wasmsand/assets/sbom"
 )
 
@@ -143,7 +144,9 @@ func copyPyodide(src, dst string) {
 	}
 	// a started Pyodide's memory, to start from (~0.7 s instead of ~3 s)
 	cmd := exec.Command("node", "scripts/npm/pyodide-snapshot.mjs", dst, filepath.Join(dst, "snapshot.bin"))
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	mods, err := json.Marshal(assets.PyodideModules)
+	check(err)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(mods), os.Stdout, os.Stderr
 	check(cmd.Run())
 }
 

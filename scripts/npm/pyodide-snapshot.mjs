@@ -22,10 +22,16 @@ import json, csv, re, collections, functools, itertools, pathlib, datetime, math
 import tempfile, typing, dataclasses, textwrap, argparse, string, struct, hashlib, base64, glob
 import fnmatch, copy, heapq, bisect, decimal, fractions, statistics, operator, contextlib, enum
 import urllib.parse, zipfile, gzip, tarfile, difflib, pprint, uuid, locale, codecs, unicodedata
+import importlib.metadata  # (importlib.invalidate_caches, which every run calls, imports it)
 `);
 // jsapi/python.js's Python half, compiled and run once here
 py.runPython(RUNNER);
 py.runPython(SUBPROCESS);
+// the modules of ours the core hands Pyodide (assets.PyodideModules, as
+// JSON on stdin), made as ensureModules makes them
+const make = py.globals.get("_wasmsand_module");
+for (const m of JSON.parse(fs.readFileSync(0, "utf8"))) make(m.Name, m.Source, m.Then);
+make.destroy();
 py.globals.set("_wasmsand_setup", setupKey());
 const snap = py.makeMemorySnapshot();
 // "wsnap1", total length, page size, count, the indexes of the pages that

@@ -36,11 +36,15 @@ import (
 )
 
 // runtime is jsapi/python.js's object, or undefined.
-// ourModules are the Python modules of ours Pyodide gets from the core:
-// http.client over the network bridge (the CPython asset has it in its zip).
-var ourModules = []any{
-	[]any{"_wasmsand_http", assets.PythonHTTP, "import _wasmsand_http\n_wasmsand_http.install_on_import()"},
-}
+// ourModules are assets.PyodideModules as jsapi/python.js takes them (the
+// CPython asset has them in its zip).
+var ourModules = func() []any {
+	out := make([]any, len(assets.PyodideModules))
+	for i, m := range assets.PyodideModules {
+		out[i] = []any{m.Name, m.Source, m.Then}
+	}
+	return out
+}()
 
 func runtime() js.Value { return js.Global().Get("__wasmsandPython") }
 
