@@ -65,6 +65,11 @@ func NewAssetTools(manifest []byte, fetch Fetcher) (*AssetTools, error) {
 	if err := json.Unmarshal(manifest, &m); err != nil {
 		return nil, fmt.Errorf("asset manifest: %w", err)
 	}
+	return AssetToolsOf(m, fetch)
+}
+
+// AssetToolsOf is NewAssetTools for a manifest read already.
+func AssetToolsOf(m Manifest, fetch Fetcher) (*AssetTools, error) {
 	t := &AssetTools{fetch: fetch, byCmd: map[string]*assetEntry{}, data: map[string]*assetFS{}}
 	for _, a := range m.Assets {
 		if a.File == "" || len(a.SHA256) != 64 {

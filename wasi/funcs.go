@@ -93,80 +93,103 @@ func def(module, name string, impl hostFn, params ...string) Func {
 	return f
 }
 
-func buildTable() {
-	w := func(name string, impl hostFn, params ...string) Func { return def(ModuleWASI, name, impl, params...) }
-	x := func(name string, impl hostFn, params ...string) Func {
-		return def(ModuleWasmsand, name, impl, params...)
-	}
-	table = []Func{
-		w("args_get", argsGet, "argv:i32", "argv_buf:i32"),
-		w("args_sizes_get", argsSizesGet, "result.argc:i32", "result.argv_len:i32"),
-		w("environ_get", environGet, "environ:i32", "environ_buf:i32"),
-		w("environ_sizes_get", environSizesGet, "result.environc:i32", "result.environv_len:i32"),
-		w("clock_res_get", clockResGet, "id:i32", "result.resolution:i32"),
-		w("clock_time_get", clockTimeGet, "id:i32", "precision:i64", "result.timestamp:i32"),
-		w("fd_advise", fdAdvise, "fd:i32", "offset:i64", "len:i64", "advice:i32"),
-		w("fd_allocate", fdAllocate, "fd:i32", "offset:i64", "len:i64"),
-		w("fd_close", fdClose, "fd:i32"),
-		w("fd_datasync", fdSync, "fd:i32"),
-		w("fd_fdstat_get", fdFdstatGet, "fd:i32", "result.stat:i32"),
-		w("fd_fdstat_set_flags", fdFdstatSetFlags, "fd:i32", "flags:i32"),
-		w("fd_fdstat_set_rights", fdFdstatSetRights, "fd:i32", "fs_rights_base:i64", "fs_rights_inheriting:i64"),
-		w("fd_filestat_get", fdFilestatGet, "fd:i32", "result.filestat:i32"),
-		w("fd_filestat_set_size", fdFilestatSetSize, "fd:i32", "size:i64"),
-		w("fd_filestat_set_times", fdFilestatSetTimes, "fd:i32", "atim:i64", "mtim:i64", "fst_flags:i32"),
-		w("fd_pread", fdPread, "fd:i32", "iovs:i32", "iovs_len:i32", "offset:i64", "result.nread:i32"),
-		w("fd_prestat_get", fdPrestatGet, "fd:i32", "result.prestat:i32"),
-		w("fd_prestat_dir_name", fdPrestatDirName, "fd:i32", "result.path:i32", "result.path_len:i32"),
-		w("fd_pwrite", fdPwrite, "fd:i32", "iovs:i32", "iovs_len:i32", "offset:i64", "result.nwritten:i32"),
-		w("fd_read", fdRead, "fd:i32", "iovs:i32", "iovs_len:i32", "result.nread:i32"),
-		w("fd_readdir", fdReaddir, "fd:i32", "buf:i32", "buf_len:i32", "cookie:i64", "result.bufused:i32"),
-		w("fd_renumber", fdRenumber, "fd:i32", "to:i32"),
-		w("fd_seek", fdSeek, "fd:i32", "offset:i64", "whence:i32", "result.newoffset:i32"),
-		w("fd_sync", fdSync, "fd:i32"),
-		w("fd_tell", fdTell, "fd:i32", "result.offset:i32"),
-		w("fd_write", fdWrite, "fd:i32", "iovs:i32", "iovs_len:i32", "result.nwritten:i32"),
-		w("path_create_directory", pathCreateDirectory, "fd:i32", "path:i32", "path_len:i32"),
-		w("path_filestat_get", pathFilestatGet, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "result.filestat:i32"),
-		w("path_filestat_set_times", pathFilestatSetTimes, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "atim:i64", "mtim:i64", "fst_flags:i32"),
-		w("path_link", pathLink, "old_fd:i32", "old_flags:i32", "old_path:i32", "old_path_len:i32", "new_fd:i32", "new_path:i32", "new_path_len:i32"),
-		w("path_open", pathOpen, "fd:i32", "dirflags:i32", "path:i32", "path_len:i32", "oflags:i32", "fs_rights_base:i64", "fs_rights_inheriting:i64", "fdflags:i32", "result.opened_fd:i32"),
-		w("path_readlink", pathReadlink, "fd:i32", "path:i32", "path_len:i32", "buf:i32", "buf_len:i32", "result.bufused:i32"),
-		w("path_remove_directory", pathRemoveDirectory, "fd:i32", "path:i32", "path_len:i32"),
-		w("path_rename", pathRename, "fd:i32", "old_path:i32", "old_path_len:i32", "new_fd:i32", "new_path:i32", "new_path_len:i32"),
-		w("path_symlink", pathSymlink, "old_path:i32", "old_path_len:i32", "fd:i32", "new_path:i32", "new_path_len:i32"),
-		w("path_unlink_file", pathUnlinkFile, "fd:i32", "path:i32", "path_len:i32"),
-		w("poll_oneoff", pollOneoff, "in:i32", "out:i32", "nsubscriptions:i32", "result.nevents:i32"),
-		{
-			Module: ModuleWASI, Name: "proc_exit", Params: []ValType{I32}, ParamNames: []string{"rval"},
-			Call: func(_ context.Context, _ *Proc, _ Memory, s []uint64) { panic(&ExitError{Code: uint32(s[0])}) },
-		},
-		w("proc_raise", procRaise, "sig:i32"),
-		w("sched_yield", schedYield),
-		w("random_get", randomGet, "buf:i32", "buf_len:i32"),
-		w("sock_accept", sockAccept, "fd:i32", "flags:i32", "result.fd:i32"),
-		w("sock_recv", sockRecv, "fd:i32", "ri_data:i32", "ri_data_len:i32", "ri_flags:i32", "result.ro_datalen:i32", "result.ro_flags:i32"),
-		w("sock_send", sockSend, "fd:i32", "si_data:i32", "si_data_len:i32", "si_flags:i32", "result.so_datalen:i32"),
-		w("sock_shutdown", sockShutdown, "fd:i32", "how:i32"),
+// hostSpec is a function of the table: impl returns its status; a raw
+// function (proc_exit, tick) has none. params are "name:type",
+// space-separated.
+type hostSpec struct {
+	module, name string
+	impl         hostFn
+	raw          func(context.Context, *Proc, Memory, []uint64)
+	params       string
+}
 
-		// Our own module; see docs/contracts.md and wasi/include/wasmsand.h.
-		{Module: ModuleWasmsand, Name: TickName, Call: tick},
-		x("spawn", xSpawn, "argv:i32", "argv_len:i32", "env:i32", "env_len:i32", "cwd:i32", "cwd_len:i32",
-			"stdin_fd:i32", "stdout_fd:i32", "stderr_fd:i32", "result.pid:i32"),
-		x("wait", xWait, "pid:i32", "result.status:i32"),
-		x("trywait", xTryWait, "pid:i32", "result.status:i32"),
-		x("kill", xKill, "pid:i32", "sig:i32"),
-		x("pipe", xPipe, "result.fds:i32"),
-		x("dup", xDup, "fd:i32", "result.fd:i32"),
-		x("dup2", xDup2, "fd:i32", "to:i32"),
-		x("getpid", xGetpid, "result.pid:i32", "result.ppid:i32"),
-		x("stat_ext", xStatExt, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "result.stat_ext:i32"),
-		x("chmod", xChmod, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "mode:i32"),
-		x("chown", xChown, "fd:i32", "flags:i32", "path:i32", "path_len:i32", "uid:i32", "gid:i32"),
+// hostSpecs is the table as data that one loop turns into Funcs (written
+// as a literal of def calls, buildTable was one huge function, which V8
+// optimised at each start of the JS build: ~150 ms of CPU beside the
+// core's start, on two cores).
+var hostSpecs = [...]hostSpec{
+	{ModuleWASI, "args_get", argsGet, nil, "argv:i32 argv_buf:i32"},
+	{ModuleWASI, "args_sizes_get", argsSizesGet, nil, "result.argc:i32 result.argv_len:i32"},
+	{ModuleWASI, "environ_get", environGet, nil, "environ:i32 environ_buf:i32"},
+	{ModuleWASI, "environ_sizes_get", environSizesGet, nil, "result.environc:i32 result.environv_len:i32"},
+	{ModuleWASI, "clock_res_get", clockResGet, nil, "id:i32 result.resolution:i32"},
+	{ModuleWASI, "clock_time_get", clockTimeGet, nil, "id:i32 precision:i64 result.timestamp:i32"},
+	{ModuleWASI, "fd_advise", fdAdvise, nil, "fd:i32 offset:i64 len:i64 advice:i32"},
+	{ModuleWASI, "fd_allocate", fdAllocate, nil, "fd:i32 offset:i64 len:i64"},
+	{ModuleWASI, "fd_close", fdClose, nil, "fd:i32"},
+	{ModuleWASI, "fd_datasync", fdSync, nil, "fd:i32"},
+	{ModuleWASI, "fd_fdstat_get", fdFdstatGet, nil, "fd:i32 result.stat:i32"},
+	{ModuleWASI, "fd_fdstat_set_flags", fdFdstatSetFlags, nil, "fd:i32 flags:i32"},
+	{ModuleWASI, "fd_fdstat_set_rights", fdFdstatSetRights, nil, "fd:i32 fs_rights_base:i64 fs_rights_inheriting:i64"},
+	{ModuleWASI, "fd_filestat_get", fdFilestatGet, nil, "fd:i32 result.filestat:i32"},
+	{ModuleWASI, "fd_filestat_set_size", fdFilestatSetSize, nil, "fd:i32 size:i64"},
+	{ModuleWASI, "fd_filestat_set_times", fdFilestatSetTimes, nil, "fd:i32 atim:i64 mtim:i64 fst_flags:i32"},
+	{ModuleWASI, "fd_pread", fdPread, nil, "fd:i32 iovs:i32 iovs_len:i32 offset:i64 result.nread:i32"},
+	{ModuleWASI, "fd_prestat_get", fdPrestatGet, nil, "fd:i32 result.prestat:i32"},
+	{ModuleWASI, "fd_prestat_dir_name", fdPrestatDirName, nil, "fd:i32 result.path:i32 result.path_len:i32"},
+	{ModuleWASI, "fd_pwrite", fdPwrite, nil, "fd:i32 iovs:i32 iovs_len:i32 offset:i64 result.nwritten:i32"},
+	{ModuleWASI, "fd_read", fdRead, nil, "fd:i32 iovs:i32 iovs_len:i32 result.nread:i32"},
+	{ModuleWASI, "fd_readdir", fdReaddir, nil, "fd:i32 buf:i32 buf_len:i32 cookie:i64 result.bufused:i32"},
+	{ModuleWASI, "fd_renumber", fdRenumber, nil, "fd:i32 to:i32"},
+	{ModuleWASI, "fd_seek", fdSeek, nil, "fd:i32 offset:i64 whence:i32 result.newoffset:i32"},
+	{ModuleWASI, "fd_sync", fdSync, nil, "fd:i32"},
+	{ModuleWASI, "fd_tell", fdTell, nil, "fd:i32 result.offset:i32"},
+	{ModuleWASI, "fd_write", fdWrite, nil, "fd:i32 iovs:i32 iovs_len:i32 result.nwritten:i32"},
+	{ModuleWASI, "path_create_directory", pathCreateDirectory, nil, "fd:i32 path:i32 path_len:i32"},
+	{ModuleWASI, "path_filestat_get", pathFilestatGet, nil, "fd:i32 flags:i32 path:i32 path_len:i32 result.filestat:i32"},
+	{ModuleWASI, "path_filestat_set_times", pathFilestatSetTimes, nil, "fd:i32 flags:i32 path:i32 path_len:i32 atim:i64 mtim:i64 fst_flags:i32"},
+	{ModuleWASI, "path_link", pathLink, nil, "old_fd:i32 old_flags:i32 old_path:i32 old_path_len:i32 new_fd:i32 new_path:i32 new_path_len:i32"},
+	{ModuleWASI, "path_open", pathOpen, nil, "fd:i32 dirflags:i32 path:i32 path_len:i32 oflags:i32 fs_rights_base:i64 fs_rights_inheriting:i64 fdflags:i32 result.opened_fd:i32"},
+	{ModuleWASI, "path_readlink", pathReadlink, nil, "fd:i32 path:i32 path_len:i32 buf:i32 buf_len:i32 result.bufused:i32"},
+	{ModuleWASI, "path_remove_directory", pathRemoveDirectory, nil, "fd:i32 path:i32 path_len:i32"},
+	{ModuleWASI, "path_rename", pathRename, nil, "fd:i32 old_path:i32 old_path_len:i32 new_fd:i32 new_path:i32 new_path_len:i32"},
+	{ModuleWASI, "path_symlink", pathSymlink, nil, "old_path:i32 old_path_len:i32 fd:i32 new_path:i32 new_path_len:i32"},
+	{ModuleWASI, "path_unlink_file", pathUnlinkFile, nil, "fd:i32 path:i32 path_len:i32"},
+	{ModuleWASI, "poll_oneoff", pollOneoff, nil, "in:i32 out:i32 nsubscriptions:i32 result.nevents:i32"},
+	{ModuleWASI, "proc_exit", nil, procExit, "rval:i32"},
+	{ModuleWASI, "proc_raise", procRaise, nil, "sig:i32"},
+	{ModuleWASI, "sched_yield", schedYield, nil, ""},
+	{ModuleWASI, "random_get", randomGet, nil, "buf:i32 buf_len:i32"},
+	{ModuleWASI, "sock_accept", sockAccept, nil, "fd:i32 flags:i32 result.fd:i32"},
+	{ModuleWASI, "sock_recv", sockRecv, nil, "fd:i32 ri_data:i32 ri_data_len:i32 ri_flags:i32 result.ro_datalen:i32 result.ro_flags:i32"},
+	{ModuleWASI, "sock_send", sockSend, nil, "fd:i32 si_data:i32 si_data_len:i32 si_flags:i32 result.so_datalen:i32"},
+	{ModuleWASI, "sock_shutdown", sockShutdown, nil, "fd:i32 how:i32"},
+
+	// Our own module; see docs/contracts.md and wasi/include/wasmsand.h.
+	{ModuleWasmsand, TickName, nil, tick, ""},
+	{ModuleWasmsand, "spawn", xSpawn, nil, "argv:i32 argv_len:i32 env:i32 env_len:i32 cwd:i32 cwd_len:i32 stdin_fd:i32 stdout_fd:i32 stderr_fd:i32 result.pid:i32"},
+	{ModuleWasmsand, "wait", xWait, nil, "pid:i32 result.status:i32"},
+	{ModuleWasmsand, "trywait", xTryWait, nil, "pid:i32 result.status:i32"},
+	{ModuleWasmsand, "kill", xKill, nil, "pid:i32 sig:i32"},
+	{ModuleWasmsand, "pipe", xPipe, nil, "result.fds:i32"},
+	{ModuleWasmsand, "dup", xDup, nil, "fd:i32 result.fd:i32"},
+	{ModuleWasmsand, "dup2", xDup2, nil, "fd:i32 to:i32"},
+	{ModuleWasmsand, "getpid", xGetpid, nil, "result.pid:i32 result.ppid:i32"},
+	{ModuleWasmsand, "stat_ext", xStatExt, nil, "fd:i32 flags:i32 path:i32 path_len:i32 result.stat_ext:i32"},
+	{ModuleWasmsand, "chmod", xChmod, nil, "fd:i32 flags:i32 path:i32 path_len:i32 mode:i32"},
+	{ModuleWasmsand, "chown", xChown, nil, "fd:i32 flags:i32 path:i32 path_len:i32 uid:i32 gid:i32"},
+}
+
+func buildTable() {
+	table = make([]Func, 0, len(hostSpecs))
+	for _, h := range hostSpecs {
+		params := strings.Fields(h.params)
+		if h.raw != nil {
+			f := def(h.module, h.name, nil, params...)
+			f.Results, f.Call = nil, h.raw
+			table = append(table, f)
+			continue
+		}
+		table = append(table, def(h.module, h.name, h.impl, params...))
 	}
 	for i := range table {
 		table[i].Quick = quickFor(table[i].Name)
 	}
+}
+
+// procExit ends the guest with its status.
+func procExit(_ context.Context, _ *Proc, _ Memory, s []uint64) {
+	panic(&ExitError{Code: uint32(s[0])})
 }
 
 // tick: see TickName.

@@ -239,12 +239,11 @@ func initCore(args []js.Value) (any, error) {
 	if f := arg(args, 3); f.Type() == js.TypeObject {
 		abortFlag = f
 	}
-	manifest := bytesOf(arg(args, 0))
 	fetchFn := arg(args, 1)
-	if len(manifest) == 0 || fetchFn.Type() != js.TypeFunction {
+	if m := arg(args, 0); m.IsUndefined() || m.IsNull() || fetchFn.Type() != js.TypeFunction {
 		return nil, &argError{"init(manifest, fetch) expected"}
 	}
-	t, err := core.NewAssetTools(manifest, func(_ context.Context, file string) ([]byte, error) {
+	fetch := func(_ context.Context, file string) ([]byte, error) {
 		v := fetchFn.Invoke(file)
 		if v.IsNull() || v.IsUndefined() {
 			return nil, fmt.Errorf("asset %s could not be fetched", file)
@@ -262,12 +261,81 @@ func initCore(args []js.Value) (any, error) {
 			return b, nil
 		}
 		return bytesOf(v), nil
-	})
+	}
+	var t *core.AssetTools
+	var err error
+	if m := arg(args, 0); m.Type() == js.TypeObject && m.Get("assets").Type() == js.TypeObject {
+		var man core.Manifest
+		if man, err = manifestOf(m); err == nil {
+			t, err = core.AssetToolsOf(man, fetch)
+		}
+	} else {
+		t, err = core.NewAssetTools(bytesOf(m), fetch)
+	}
 	if err != nil {
 		return nil, err
 	}
 	tools = t
 	return len(t.Commands()), nil
+}
+
+// manifestOf reads the manifest as JSON.parse made it, as far as the core
+// uses it (the worker passes it so: Go's decoder was slow enough under
+// GOOS=js that V8 optimised it at every start, on the CPU the start
+// needs).
+func manifestOf(v js.Value) (core.Manifest, error) {
+	var m core.Manifest
+	isArray := js.Global().Get("Array").Get("isArray")
+	str := func(o js.Value, k string) string {
+		if x := o.Get(k); x.Type() == js.TypeString {
+			return x.String()
+		}
+		return ""
+	}
+	num := func(o js.Value, k string) int64 {
+		if x := o.Get(k); x.Type() == js.TypeNumber {
+			return int64(x.Float())
+		}
+		return 0
+	}
+	list := func(o js.Value, k string) (js.Value, int) {
+		if x := o.Get(k); isArray.Invoke(x).Bool() {
+			return x, x.Length()
+		}
+		return js.Undefined(), 0
+	}
+	as, n := list(v, "assets")
+	if n == 0 {
+		return m, fmt.Errorf("asset manifest: no assets")
+	}
+	for i := range n {
+		a := as.Index(i)
+		if a.Type() != js.TypeObject {
+			return m, fmt.Errorf("asset manifest: asset %d is not an object", i)
+		}
+		asset := core.Asset{Name: str(a, "name"), File: str(a, "file"), SHA256: str(a, "sha256"), Size: num(a, "size")}
+		cmds, nc := list(a, "commands")
+		for j := range nc {
+			if c := cmds.Index(j); c.Type() == js.TypeString {
+				asset.Commands = append(asset.Commands, c.String())
+			}
+		}
+		if env := a.Get("env"); env.Type() == js.TypeObject {
+			keys := js.Global().Get("Object").Call("keys", env)
+			asset.Env = map[string]string{}
+			for j := range keys.Length() {
+				k := keys.Index(j).String()
+				asset.Env[k] = str(env, k)
+			}
+		}
+		files, nf := list(a, "files")
+		for j := range nf {
+			f := files.Index(j)
+			asset.Files = append(asset.Files, core.AssetFile{Path: str(f, "path"), File: str(f, "file"), SHA256: str(f, "sha256"), Size: num(f, "size")})
+		}
+		m.Assets = append(m.Assets, asset)
+	}
+	return m, nil
 }
 
 // createOptions are Sandbox.create's options, as the JS side passes them.

@@ -33,19 +33,28 @@ var (
 
 // bindHost tells host.js the function table and where the argument buffer is.
 func bindHost(h js.Value) error {
-	table := make([]any, len(funcs))
-	for i, f := range funcs {
-		params := make([]any, len(f.Params))
-		for j, t := range f.Params {
-			params[j] = valName(t)
+	// one line per function, "module name params results", the types
+	// comma-separated (built as JS objects with js.ValueOf, the table took
+	// ~20 ms of every start in calls into JS)
+	var b strings.Builder
+	types := func(ts []wasi.ValType) {
+		b.WriteByte(' ')
+		for j, t := range ts {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(valName(t))
 		}
-		results := make([]any, len(f.Results))
-		for j, t := range f.Results {
-			results[j] = valName(t)
-		}
-		table[i] = map[string]any{"module": f.Module, "name": f.Name, "params": params, "results": results}
 	}
-	res := h.Call("bind", table, hostcallFunc, argBufAddr())
+	for i, f := range funcs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(f.Module + " " + f.Name)
+		types(f.Params)
+		types(f.Results)
+	}
+	res := h.Call("bind", b.String(), hostcallFunc, argBufAddr())
 	if !res.Truthy() {
 		return fmt.Errorf("js: host.js refused the binding (is the core built from the same version?)")
 	}

@@ -95,7 +95,14 @@
   }
 
   const host = {
-    bind(t, call, addr) {
+    // bind(table, ...): table has a line per function, "module name
+    // params results", the types comma-separated (host.go's bindHost)
+    bind(lines, call, addr) {
+      const types = (s) => (s ? s.split(",") : []);
+      const t = lines.split("\n").map((l) => {
+        const [module, name, params, results] = l.split(" ");
+        return { module, name, params: types(params), results: types(results) };
+      });
       table = t;
       hostcall = call;
       quickcall = exportsOf().wasmsand_quickcall || (() => 4);
