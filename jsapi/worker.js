@@ -58,12 +58,7 @@ async function loadPython(core, args) {
 // between runs). By default python3 is Pyodide too, loaded on first use.
 function preloadPython(options) {
   const py = globalThis.__wasmsandPython;
-  if (!py || py.loaded()) return;
-  try {
-    if (JSON.parse(options).python !== "pyodide") return;
-  } catch (_) {
-    return;
-  }
+  if (!py || py.loaded() || !options || options.python !== "pyodide") return;
   // (after create has answered: loading's first steps hold the thread)
   setTimeout(() => py.load().catch(() => { /* py.loadError() has it */ }), 0);
 }
@@ -97,6 +92,14 @@ export function serve(corePromise, post, hooks = {}) {
     if (method === "run" && args.length > 4 && args[4] === true) {
       // streamed output: each chunk as a message of its own, before the result
       args[4] = (stream, data) => post({ seq, stream, data }, [data.buffer]);
+    }
+    // create's and run's options, JSON from the page, go to the core as
+    // objects (cmd/wasmsand-js reads them field by field)
+    const at = method === "create" ? 0 : method === "run" ? 2 : -1;
+    if (at >= 0 && typeof args[at] === "string" && args[at] !== "") {
+      try {
+        args[at] = JSON.parse(args[at]);
+      } catch (_) { /* the core reports it */ }
     }
     if (hooks.before) await hooks.before(method, args);
     if (method === "run") await loadPython(core, args);

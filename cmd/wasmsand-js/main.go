@@ -429,13 +429,12 @@ func usePolicy(o *createOptions, opt *core.Options) error {
 	return nil
 }
 
-// create(optionsJSON, state Uint8Array|undefined, files {path: Uint8Array}) → id
+// create(options, state Uint8Array|undefined, files {path: Uint8Array}) → id
+// (options: see createOptionsOf)
 func create(args []js.Value) (any, error) {
-	var o createOptions
-	if s := arg(args, 0); s.Type() == js.TypeString && s.String() != "" {
-		if err := json.Unmarshal([]byte(s.String()), &o); err != nil {
-			return nil, &argError{"options: " + err.Error()}
-		}
+	o, err := createOptionsOf(arg(args, 0))
+	if err != nil {
+		return nil, err
 	}
 	opt := core.Options{
 		MemoryLimitMB: o.MemoryLimitMb,
@@ -517,7 +516,7 @@ type runOptions struct {
 	Terminal bool `json:"terminal"`
 }
 
-// run(id, command, optionsJSON, stdin Uint8Array|function|undefined, onOutput) →
+// run(id, command, options, stdin Uint8Array|function|undefined, onOutput) →
 // {exitCode, stdout, stderr, executionTimeMs, truncated, timedOut};
 // onOutput(stream "stdout"|"stderr", Uint8Array), when given, gets the
 // output as it is produced (a guest's, when it exits). A function stdin is
@@ -527,11 +526,9 @@ func run(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var o runOptions
-	if s := arg(args, 2); s.Type() == js.TypeString && s.String() != "" {
-		if err := json.Unmarshal([]byte(s.String()), &o); err != nil {
-			return nil, &argError{"options: " + err.Error()}
-		}
+	o, err := runOptionsOf(arg(args, 2))
+	if err != nil {
+		return nil, err
 	}
 	opt := core.RunOptions{Env: o.Env, Cwd: o.Cwd, Timeout: time.Duration(o.TimeoutMs) * time.Millisecond,
 		Stateless: o.Stateless, Script: o.Script, Name: o.Name}

@@ -267,27 +267,40 @@ func New(cfg *Config, env []string, dir string, pid, ppid int) *Runner {
 	return r
 }
 
+// defaultVars are the variables a new shell sets unless its environment
+// has them (tables rather than code: initVars runs for every sandbox, and
+// as a long function V8 optimised it at each start of the JS build).
+var defaultVars = [...]struct{ name, value string }{
+	{"IFS", " \t\n"}, {"PS4", "+ "}, {"OPTIND", "1"}, {"OPTERR", "1"},
+	{"COMP_WORDBREAKS", " \t\n\"'@><=;|&(:"}, {"HOSTNAME", "wasmsand"}, {"HOSTTYPE", "wasm32"},
+	{"MACHTYPE", "wasm32-wasmsand-linux-gnu"}, {"OSTYPE", "linux-gnu"}, {"BASH", "/bin/bash"},
+	{"TERM", "dumb"}, {"HISTFILESIZE", "500"}, {"HISTSIZE", "500"},
+}
+
+// dynVars are the variables whose value the shell computes when read.
+var dynVars = [...]struct {
+	name string
+	kind dynKind
+}{
+	{"RANDOM", dynRandom}, {"SRANDOM", dynSRandom}, {"SECONDS", dynSeconds}, {"LINENO", dynLineno},
+	{"BASHPID", dynBashpid}, {"EPOCHSECONDS", dynEpochSeconds}, {"EPOCHREALTIME", dynEpochRealtime},
+	{"BASH_SUBSHELL", dynSubshell}, {"FUNCNAME", dynFuncname}, {"BASH_SOURCE", dynBashSource},
+	{"BASH_LINENO", dynBashLineno}, {"PIPESTATUS", dynPipestatus}, {"SHELLOPTS", dynShellopts},
+	{"BASHOPTS", dynBashopts}, {"GROUPS", dynGroups}, {"DIRSTACK", dynDirstack},
+	{"BASH_COMMAND", dynBashCommand}, {"HISTCMD", dynHistcmd}, {"BASH_ARGV0", dynArgv0}, {"BASH_ARGC", dynBashArgc}, {"BASH_ARGV", dynBashArgv},
+	{"BASH_ALIASES", dynAliases}, {"BASH_CMDS", dynCmds},
+}
+
 func (r *Runner) initVars() {
 	m := r.vars.m
-	set := func(k, v string, a attr) {
-		if _, ok := m[k]; !ok {
-			m[k] = &Var{str: v, set: true, attrs: a}
+	for _, d := range defaultVars {
+		if _, ok := m[d.name]; !ok {
+			m[d.name] = &Var{str: d.value, set: true}
 		}
 	}
-	set("IFS", " \t\n", 0)
-	set("PS4", "+ ", 0)
-	set("OPTIND", "1", 0)
-	set("OPTERR", "1", 0)
-	set("COMP_WORDBREAKS", " \t\n\"'@><=;|&(:", 0)
-	set("HOSTNAME", "wasmsand", 0)
-	set("HOSTTYPE", "wasm32", 0)
-	set("MACHTYPE", "wasm32-wasmsand-linux-gnu", 0)
-	set("OSTYPE", "linux-gnu", 0)
-	set("BASH", "/bin/bash", 0)
-	set("BASH_VERSION", r.cfg.Version, 0)
-	set("TERM", "dumb", 0)
-	set("HISTFILESIZE", "500", 0)
-	set("HISTSIZE", "500", 0)
+	if _, ok := m["BASH_VERSION"]; !ok {
+		m["BASH_VERSION"] = &Var{str: r.cfg.Version, set: true}
+	}
 
 	m["UID"] = &Var{str: strconv.Itoa(r.cfg.UID), set: true, attrs: attrReadonly | attrInteger}
 	m["EUID"] = &Var{str: strconv.Itoa(r.cfg.UID), set: true, attrs: attrReadonly | attrInteger}
@@ -311,17 +324,9 @@ func (r *Runner) initVars() {
 	if _, ok := m["POSIXLY_CORRECT"]; ok {
 		r.opts.posix = true
 	}
-	for name, d := range map[string]dynKind{
-		"RANDOM": dynRandom, "SRANDOM": dynSRandom, "SECONDS": dynSeconds, "LINENO": dynLineno,
-		"BASHPID": dynBashpid, "EPOCHSECONDS": dynEpochSeconds, "EPOCHREALTIME": dynEpochRealtime,
-		"BASH_SUBSHELL": dynSubshell, "FUNCNAME": dynFuncname, "BASH_SOURCE": dynBashSource,
-		"BASH_LINENO": dynBashLineno, "PIPESTATUS": dynPipestatus, "SHELLOPTS": dynShellopts,
-		"BASHOPTS": dynBashopts, "GROUPS": dynGroups, "DIRSTACK": dynDirstack,
-		"BASH_COMMAND": dynBashCommand, "HISTCMD": dynHistcmd, "BASH_ARGV0": dynArgv0, "BASH_ARGC": dynBashArgc, "BASH_ARGV": dynBashArgv,
-		"BASH_ALIASES": dynAliases, "BASH_CMDS": dynCmds,
-	} {
+	for _, v := range dynVars {
 		a := attr(0)
-		switch d {
+		switch v.kind {
 		case dynShellopts, dynBashopts:
 			a = attrReadonly
 		case dynFuncname, dynBashSource, dynBashLineno, dynPipestatus, dynGroups, dynDirstack, dynBashArgc, dynBashArgv:
@@ -329,10 +334,10 @@ func (r *Runner) initVars() {
 		case dynRandom, dynSeconds, dynSRandom, dynLineno:
 			a = attrInteger
 		case dynAliases, dynCmds:
-			m[name] = &Var{dyn: d, set: true, attrs: attrAssoc, assoc: newAssoc()}
+			m[v.name] = &Var{dyn: v.kind, set: true, attrs: attrAssoc, assoc: newAssoc()}
 			continue
 		}
-		m[name] = &Var{dyn: d, set: true, attrs: a}
+		m[v.name] = &Var{dyn: v.kind, set: true, attrs: a}
 	}
 	delete(m, "FUNCNAME") // only set inside functions (bash: unset at top level)
 	r.vars.m["FUNCNAME"] = &Var{dyn: dynFuncname, attrs: attrArray}
