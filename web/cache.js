@@ -23,17 +23,19 @@ const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padSt
 export const hashHex = async (bytes) => hex(await crypto.subtle.digest("SHA-256", bytes));
 
 // store keeps bytes (already checked against sha256) under (url, sha256)
-// and drops the copies of other builds kept for the same url.
+// and drops the copies of other builds kept for the same url; → whether
+// they are kept.
 export async function store(cache, url, sha256, bytes, headers) {
-  if (!cache) return;
+  if (!cache) return false;
   const key = cacheKey(url, sha256);
   try {
     for (const old of await cache.keys()) {
       if (old.url !== key && old.url.split("?")[0] === url) await cache.delete(old);
     }
     await cache.put(key, new Response(bytes, { headers }));
+    return true;
   } catch {
-    // (quota): the next visit fetches it again
+    return false; // (quota): the next visit fetches it again
   }
 }
 

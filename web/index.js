@@ -30,8 +30,23 @@ function compiledCore(url, onProgress) {
   return compiled.get(url);
 }
 
+// KEPT_KEY + url, in localStorage, is the hash of the core the Cache API
+// keeps for url: known at once, where opening the Cache API took ~0.3 s on
+// a first visit, before the download could start. A page may start that
+// download earlier still, with <link rel="preload" as="fetch"
+// crossorigin href=...> when the key is absent (the playground does).
+export const KEPT_KEY = "wasmsand-core ";
+function kept(url) {
+  try {
+    return localStorage.getItem(KEPT_KEY + url); // (null: not kept)
+  } catch {
+    return undefined; // no localStorage (a worker, storage disabled): look in the cache
+  }
+}
+
 async function loadCore(url, onProgress) {
-  const cache = CORE_SHA256 ? await openCache() : null;
+  const known = CORE_SHA256 ? kept(url) : null;
+  const cache = known === CORE_SHA256 || known === undefined ? await openCache() : null;
   const hit = cache && await cache.match(cacheKey(url, CORE_SHA256)).catch(() => null);
   if (hit) {
     try {
@@ -47,9 +62,12 @@ async function loadCore(url, onProgress) {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
   const bytes = collect(res.clone(), url, onProgress);
-  if (cache) {
+  if (CORE_SHA256) {
     bytes.then((b) => whenIdle(async () => {
-      if (await hashHex(b) === CORE_SHA256) await store(cache, url, CORE_SHA256, b, WASM);
+      const c = cache || await openCache();
+      if (c && await hashHex(b) === CORE_SHA256 && await store(c, url, CORE_SHA256, b, WASM)) {
+        try { localStorage.setItem(KEPT_KEY + url, CORE_SHA256); } catch { /* (looked up in the cache next time) */ }
+      }
     })).catch(() => {});
   }
   try {
