@@ -65,7 +65,7 @@ function preloadPython(options) {
 
 // serve returns the message handler: calls run in order (a persisted save
 // finishes before the next run starts); post(msg, transfer) answers.
-// hooks.before(method, args) may return a promise awaited before the call
+// hooks.before(method, args, core) may return a promise awaited before the call
 // (the browser fetches a run's programs ahead); hooks.after() runs after it.
 export function serve(corePromise, post, hooks = {}) {
   let queue = Promise.resolve();
@@ -101,7 +101,7 @@ export function serve(corePromise, post, hooks = {}) {
         args[at] = JSON.parse(args[at]);
       } catch (_) { /* the core reports it */ }
     }
-    if (hooks.before) await hooks.before(method, args);
+    if (hooks.before) await hooks.before(method, args, core);
     if (method === "run") await loadPython(core, args);
     if (method === "create") preloadPython(args[0]);
     globalThis.__wasmsandStdin = stdin;

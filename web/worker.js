@@ -57,12 +57,20 @@ async function ensure(cache, { file, sha256, size }) {
   ready.set(file, { data, sha256: sum });
 }
 
-// prefetch fetches what a command line names: every word that is a
-// command of some asset (an over-approximation: `echo sort` fetches sort).
-async function prefetch(cmd) {
-  const want = new Map();
+// prefetch fetches what a command line names: every word that runs some
+// asset's program in sandbox id (an over-approximation: `echo sort` fetches
+// sort).
+async function prefetch(core, id, cmd) {
+  const names = new Set();
   for (const w of String(cmd).split(/[\s;&|()<>{}`$"'\\=!]+/)) {
     const name = w.slice(w.lastIndexOf("/") + 1);
+    if (byCommand.has(name)) names.add(name);
+  }
+  if (names.size === 0) return;
+  // (a builtin of the same name, as echo, printf or test, runs no program)
+  const r = core.programs(id, [...names]);
+  const want = new Map();
+  for (const name of r && Array.isArray(r.value) ? r.value : names) {
     for (const f of byCommand.get(name) || []) if (!taken.has(f.file)) want.set(f.file, f);
   }
   if (want.size === 0) return;
@@ -202,7 +210,7 @@ onmessage = ({ data }) => {
     }));
     corePromise.catch(() => {});
     handler = serve(corePromise, (msg, transfer) => postMessage(msg, transfer), {
-      before: (method, args) => (method === "run" ? prefetch(args[1]) : null),
+      before: (method, args, core) => (method === "run" ? prefetch(core, args[0], args[1]) : null),
       after: flushCache,
     });
     for (const m of early.splice(0)) handler(m);

@@ -33,6 +33,7 @@ import (
 	"github.com/wasmsand/wasmsand/platform/js/idbstate"
 	"github.com/wasmsand/wasmsand/platform/js/pyodide"
 	"github.com/wasmsand/wasmsand/policy"
+	"github.com/wasmsand/wasmsand/shell/interp"
 	"github.com/wasmsand/wasmsand/vfs"
 )
 
@@ -75,6 +76,9 @@ func main() {
 		// needsPython(id, command) → whether the worker should load
 		// Pyodide before this run
 		"needsPython": needsPython,
+		// programs(id, names) → those of names that run a WebAssembly
+		// program (not a builtin), for the browser's fetch ahead of a run
+		"programs": programs,
 	}
 	obj := js.Global().Get("Object").New()
 	for name, f := range api {
@@ -587,6 +591,28 @@ func needsPython(args []js.Value) (any, error) {
 	}
 	return map[string]any{"python": python, "imports": list(imports), "packages": list(packages),
 		"index": pyConf[args[0].Int()].index}, nil
+}
+
+func programs(args []js.Value) (any, error) {
+	sb, err := sandbox(args)
+	if err != nil {
+		return nil, err
+	}
+	names := arg(args, 1)
+	if names.Type() != js.TypeObject {
+		return nil, &argError{"names: a list expected"}
+	}
+	out := []any{}
+	for i := range names.Length() {
+		n := names.Index(i)
+		if n.Type() != js.TypeString {
+			continue
+		}
+		if c, ok := sb.Command(n.String()); ok && c.Run == nil && !interp.IsBuiltin(n.String()) {
+			out = append(out, n.String())
+		}
+	}
+	return out, nil
 }
 
 // jsWriter hands output to a JS function as it comes.
