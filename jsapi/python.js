@@ -350,10 +350,10 @@ export function setupKey() {
 // readAt(dst, offset, length, position) reads the file's bytes
 // [position, position+length) into dst[offset...] (Node reads them straight
 // from the file; a page passes readBytes(file)); done() is called once the
-// file is no longer needed (after restore, or close()). → {image,
-// restore(module), close()}: image is what
-// loadPyodide's _loadSnapshot takes (as long as the snapshot: it sizes the
-// memory), only its header read.
+// file is no longer needed (after restore, or close()).
+// → {image, restore(module), close()}: image is what loadPyodide's
+// _loadSnapshot takes (as long as the snapshot, which sizes the memory;
+// only its header read).
 export function readSnapshot(readAt, done = () => {}) {
   const head = new Uint8Array(18);
   readAt(head, 0, 18, 0);
