@@ -44,7 +44,22 @@ function kept(url) {
   }
 }
 
+// A page may start the core's compile before this module has loaded (the
+// playground's index.html does): globalThis.wasmsandEarlyCore = {url,
+// sha256, module: a promise of the WebAssembly.Module, or null}, compiled
+// from the Cache API entry KEPT_KEY names. It is taken once, when it is
+// this url's and this build's.
+function early(url) {
+  const e = globalThis.wasmsandEarlyCore;
+  if (!e || e.url !== url || e.sha256 !== CORE_SHA256 || !e.module) return null;
+  globalThis.wasmsandEarlyCore = null;
+  return e.module;
+}
+
 async function loadCore(url, onProgress) {
+  const pre = CORE_SHA256 ? early(url) : null;
+  const m = pre && await pre.catch(() => null);
+  if (m instanceof WebAssembly.Module) return m;
   const known = CORE_SHA256 ? kept(url) : null;
   const cache = known === CORE_SHA256 || known === undefined ? await openCache() : null;
   const hit = cache && await cache.match(cacheKey(url, CORE_SHA256)).catch(() => null);
