@@ -116,6 +116,16 @@ await assert.rejects(sb.run("echo never", { signal: AbortSignal.abort() }), (e) 
 r = await sb.run("echo alive", { signal: new AbortController().signal });
 assert.strictEqual(r.stdout, "alive\n");
 
+// options of the wrong type are refused, naming the option (the core reads them field by field)
+const refused = (what) => (e) => e.code === "invalid_argument" && e.message.includes(what);
+await assert.rejects(Sandbox.create({ timeoutMs: "soon" }), refused("timeoutMs"));
+await assert.rejects(Sandbox.create({ env: { A: 1 } }), refused("env: A"));
+await assert.rejects(Sandbox.create({ allowNet: "http://x/" }), refused("allowNet"));
+await assert.rejects(sb.run("true", { timeoutMs: 1.5 }), refused("timeoutMs"));
+await assert.rejects(sb.run("true", { cwd: 7 }), refused("cwd"));
+r = await sb.run('echo "$X $(pwd)"', { env: { X: "x" }, cwd: "/tmp", timeoutMs: 5000 });
+assert.strictEqual(r.stdout, "x /tmp\n");
+
 // a pipeline stage hands on at most pipeBufferMb: a reader that wanted more is told
 const piped = await Sandbox.create({ pipeBufferMb: 1 });
 r = await piped.run("head -c 2000000 /dev/zero | wc -c");
