@@ -22,6 +22,8 @@ const themes = {
 const visible = (s) => s.replace(/\x1b\[[0-9;]*m/g, "").length;
 function setStatus(s) { $("status").textContent = s; }
 
+// whether the next prompt says that a reload allows typing into commands (see the end)
+const isolation = { say: false, said: false };
 const sessions = [];
 let current = null; // the session shown
 
@@ -90,6 +92,10 @@ class Session {
     this.cursor = 0;
     this.shownRow = 0;
     this.busy = false;
+    if (isolation.say) {
+      isolation.say = false;
+      this.term.write("\x1b[2m(reload the page once to type into running commands, such as read or python3)\x1b[0m\r\n");
+    }
     this.term.write(this.promptText());
     if (this.pasted.length) {
       this.submit(this.pasted.shift());
@@ -602,8 +608,15 @@ addEventListener("online", () => setStatus("online"));
 
 // The service worker keeps the site for the next visit and for offline use; it is
 // registered once the sandbox is up, so that its first caching does not slow the start.
+// A first visit is not cross-origin isolated (a static server sends no such headers; the
+// service worker adds them from the next load on), so a command cannot be typed into
+// (that needs SharedArrayBuffer): once the worker controls the page, the next prompt says
+// a reload gives it.
 start().finally(() => {
   if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    if (!self.crossOriginIsolated) {
+      navigator.serviceWorker.addEventListener("controllerchange", () => { isolation.say = !isolation.said; isolation.said = true; });
+    }
     navigator.serviceWorker.register("sw.js").catch(() => {});
   }
 });
