@@ -286,58 +286,25 @@ func initCore(args []js.Value) (any, error) {
 // manifestOf reads the manifest as JSON.parse made it, as far as the core
 // uses it (the worker passes it so: Go's decoder was slow enough under
 // GOOS=js that V8 optimised it at every start, on the CPU the start
-// needs).
+// needs). A field of the wrong type is an error, as in Go's decoder.
 func manifestOf(v js.Value) (core.Manifest, error) {
 	var m core.Manifest
-	isArray := js.Global().Get("Array").Get("isArray")
-	str := func(o js.Value, k string) string {
-		if x := o.Get(k); x.Type() == js.TypeString {
-			return x.String()
-		}
-		return ""
-	}
-	num := func(o js.Value, k string) int64 {
-		if x := o.Get(k); x.Type() == js.TypeNumber {
-			return int64(x.Float())
-		}
-		return 0
-	}
-	list := func(o js.Value, k string) (js.Value, int) {
-		if x := o.Get(k); isArray.Invoke(x).Bool() {
-			return x, x.Length()
-		}
-		return js.Undefined(), 0
-	}
-	as, n := list(v, "assets")
-	if n == 0 {
-		return m, fmt.Errorf("asset manifest: no assets")
-	}
-	for i := range n {
-		a := as.Index(i)
-		if a.Type() != js.TypeObject {
-			return m, fmt.Errorf("asset manifest: asset %d is not an object", i)
-		}
-		asset := core.Asset{Name: str(a, "name"), File: str(a, "file"), SHA256: str(a, "sha256"), Size: num(a, "size")}
-		cmds, nc := list(a, "commands")
-		for j := range nc {
-			if c := cmds.Index(j); c.Type() == js.TypeString {
-				asset.Commands = append(asset.Commands, c.String())
-			}
-		}
-		if env := a.Get("env"); env.Type() == js.TypeObject {
-			keys := js.Global().Get("Object").Call("keys", env)
-			asset.Env = map[string]string{}
-			for j := range keys.Length() {
-				k := keys.Index(j).String()
-				asset.Env[k] = str(env, k)
-			}
-		}
-		files, nf := list(a, "files")
-		for j := range nf {
-			f := files.Index(j)
-			asset.Files = append(asset.Files, core.AssetFile{Path: str(f, "path"), File: str(f, "file"), SHA256: str(f, "sha256"), Size: num(f, "size")})
+	o := &jsObject{v: v}
+	for _, a := range o.objects("assets") {
+		asset := core.Asset{Name: a.str("name"), File: a.str("file"), SHA256: a.str("sha256"), Size: int64(a.int("size")),
+			Commands: a.strs("commands"), Env: a.strMap("env")}
+		for _, f := range a.objects("files") {
+			asset.Files = append(asset.Files, core.AssetFile{Path: f.str("path"), File: f.str("file"), SHA256: f.str("sha256"), Size: int64(f.int("size"))})
+			o.keep(f.err)
 		}
 		m.Assets = append(m.Assets, asset)
+		o.keep(a.err)
+	}
+	if o.err == nil && len(m.Assets) == 0 {
+		o.err = fmt.Errorf("no assets")
+	}
+	if o.err != nil {
+		return m, fmt.Errorf("asset manifest: %w", o.err)
 	}
 	return m, nil
 }

@@ -22,6 +22,13 @@ type jsObject struct {
 	err error
 }
 
+// keep records err unless an error is recorded already.
+func (o *jsObject) keep(err error) {
+	if o.err == nil {
+		o.err = err
+	}
+}
+
 func (o *jsObject) get(k string, t js.Type, what string) (js.Value, bool) {
 	x := o.v.Get(k)
 	switch x.Type() {
@@ -30,10 +37,37 @@ func (o *jsObject) get(k string, t js.Type, what string) (js.Value, bool) {
 	case t:
 		return x, true
 	}
-	if o.err == nil {
-		o.err = fmt.Errorf("%s: %s expected", k, what)
-	}
+	o.keep(fmt.Errorf("%s: %s expected", k, what))
 	return x, false
+}
+
+// list is the array at k, or its length 0 (after an error, unless absent).
+func (o *jsObject) list(k, what string) (js.Value, int) {
+	x, ok := o.get(k, js.TypeObject, what)
+	if !ok {
+		return x, 0
+	}
+	if !js.Global().Get("Array").Call("isArray", x).Bool() {
+		o.keep(fmt.Errorf("%s: %s expected", k, what))
+		return x, 0
+	}
+	return x, x.Length()
+}
+
+// objects are the objects of the array at k, each read as o is; an error
+// in one is its own (the caller keeps it).
+func (o *jsObject) objects(k string) []*jsObject {
+	x, n := o.list(k, "a list of objects")
+	out := make([]*jsObject, 0, n)
+	for i := range n {
+		e := x.Index(i)
+		if e.Type() != js.TypeObject {
+			o.keep(fmt.Errorf("%s: %d: an object expected", k, i))
+			return nil
+		}
+		out = append(out, &jsObject{v: e})
+	}
+	return out
 }
 
 func (o *jsObject) int(k string) int {
@@ -43,9 +77,7 @@ func (o *jsObject) int(k string) int {
 	}
 	f := x.Float()
 	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		if o.err == nil {
-			o.err = fmt.Errorf("%s: an integer expected, not %v", k, f)
-		}
+		o.keep(fmt.Errorf("%s: an integer expected, not %v", k, f))
 		return 0
 	}
 	return int(f)
@@ -64,19 +96,15 @@ func (o *jsObject) bool(k string) bool {
 }
 
 func (o *jsObject) strs(k string) []string {
-	x, ok := o.get(k, js.TypeObject, "a list of strings")
-	if !ok {
+	x, n := o.list(k, "a list of strings")
+	if n == 0 {
 		return nil
 	}
-	if !js.Global().Get("Array").Call("isArray", x).Bool() {
-		o.err = fmt.Errorf("%s: a list of strings expected", k)
-		return nil
-	}
-	out := make([]string, x.Length())
+	out := make([]string, n)
 	for i := range out {
 		e := x.Index(i)
 		if e.Type() != js.TypeString {
-			o.err = fmt.Errorf("%s: a list of strings expected", k)
+			o.keep(fmt.Errorf("%s: a list of strings expected", k))
 			return nil
 		}
 		out[i] = e.String()
@@ -95,7 +123,7 @@ func (o *jsObject) strMap(k string) map[string]string {
 		name := keys.Index(i).String()
 		e := x.Get(name)
 		if e.Type() != js.TypeString {
-			o.err = fmt.Errorf("%s: %s: a string expected", k, name)
+			o.keep(fmt.Errorf("%s: %s: a string expected", k, name))
 			return nil
 		}
 		out[name] = e.String()

@@ -49,25 +49,17 @@ process.stdout.write(String(performance.now() - t0)); await sb.destroy();`;
   out["pyodide first run"] = { ms: firstRuns[1] };
 }
 
-// cold start: median of 3 new processes, import → create → first output
-const cold = [];
-for (let i = 0; i < 3; i++) {
+// cold start: median of 3 new processes (node with flags), import → create → first output
+const coldStart = (flags) => {
   const script = `const t0 = performance.now(); const { Sandbox } = await import(${JSON.stringify(path.join(input.pkg, "index.mjs"))});
 const sb = await Sandbox.create(); const r = await sb.run("echo hi"); if (r.stdout !== "hi\\n") process.exit(1);
 process.stdout.write(String(performance.now() - t0)); await sb.destroy();`;
-  cold.push(Number(execFileSync(process.execPath, ["--input-type=module", "-e", script]).toString()));
-}
-cold.sort((a, b) => a - b);
-out["cold start"] = { ms: cold[1] };
+  const ms = [];
+  for (let i = 0; i < 3; i++) ms.push(Number(execFileSync(process.execPath, [...flags, "--input-type=module", "-e", script]).toString()));
+  return { ms: ms.sort((a, b) => a - b)[1] };
+};
+out["cold start"] = coldStart([]);
 // the same with V8's background threads cut to one: how much of the start
 // goes to V8 optimising the core on the other threads (RATIONALE: start time)
-const one = [];
-for (let i = 0; i < 3; i++) {
-  const script = `const t0 = performance.now(); const { Sandbox } = await import(${JSON.stringify(path.join(input.pkg, "index.mjs"))});
-const sb = await Sandbox.create(); const r = await sb.run("echo hi"); if (r.stdout !== "hi\\n") process.exit(1);
-process.stdout.write(String(performance.now() - t0)); await sb.destroy();`;
-  one.push(Number(execFileSync(process.execPath, ["--v8-pool-size=1", "--input-type=module", "-e", script]).toString()));
-}
-one.sort((a, b) => a - b);
-out["cold start, one V8 thread"] = { ms: one[1] };
+out["cold start, one V8 thread"] = coldStart(["--v8-pool-size=1"]);
 process.stdout.write(JSON.stringify(out));
