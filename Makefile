@@ -54,6 +54,7 @@ test-npm: npm
 	cd build/npm-test && echo '{"name":"npm-test","private":true}' > package.json && \
 		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs && node python.mjs && node network.mjs && node tools.mjs
 	node node/test/pysnapshot.mjs build/npm/pyodide
+	node node/test/coreinit.mjs build/npm
 
 # The conformance suite in Node, through the package test-npm installed:
 # the same cases and known-failures.txt, plus the JS engine's own

@@ -5,23 +5,40 @@
 // (globalThis.Go) must be loaded first.
 import "../platform/js/host.js"; // globalThis.wasmsandInstallHost
 import { stdinReader } from "./stdin.js";
+import { recordInit, restoreInit } from "./coreinit.js";
 
 // startCore instantiates the core and hands it the assets:
 // instantiate(importObject) → {instance}; fetchAsset(name) → Uint8Array |
 // {error}; sha256(bytes) → hex, optional; abortFlag: an Int32Array over
 // shared memory, optional.
-export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, onFatal }) {
-  const go = new globalThis.Go();
-  go.argv = ["wasmsand"];
-  // the host's environment stays out; stacks never shrink, which lets guest
-  // imports take the quick way into Go (platform/js/host.go)
-  go.env = { GODEBUG: "gcshrinkstackoff=1" };
-  globalThis.wasmsandInstallHost(go);
-  const ready = new Promise((resolve) => { globalThis.__wasmsandCoreReady = resolve; });
-  const { instance } = await instantiate(go.importObject);
-  go.run(instance).catch((e) => onFatal(String(e)));
-  await ready;
-  const core = globalThis.__wasmsandCore;
+// init: {file, core}: the core's state after its start (jsapi/coreinit.js)
+// and the core's hash, put back instead of starting it when they fit, or
+// {record: true, core}: startCore then records that state and resolves to
+// {file} instead of starting the sandbox API.
+export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, onFatal, init }) {
+  const boot = async (restore) => {
+    const go = new globalThis.Go();
+    go.argv = ["wasmsand"];
+    // the host's environment stays out; stacks never shrink, which lets guest
+    // imports take the quick way into Go (platform/js/host.go)
+    go.env = { GODEBUG: "gcshrinkstackoff=1" };
+    globalThis.wasmsandInstallHost(go);
+    const ready = new Promise((resolve) => { globalThis.__wasmsandCoreReady = resolve; });
+    const recorder = init && init.record ? recordInit(go) : null;
+    const { instance } = await instantiate(go.importObject);
+    if (restore) {
+      if (!restoreInit(go, instance, init.file, init.core)) return null;
+    } else {
+      const fresh = recorder && new Uint8Array(instance.exports.mem.buffer).slice();
+      go.run(instance).catch((e) => onFatal(String(e)));
+      await ready;
+      if (recorder) return { file: recorder.finish(instance, fresh, init.core) };
+    }
+    await ready;
+    return globalThis.__wasmsandCore;
+  };
+  const core = (init && init.file && await boot(true)) || await boot(false);
+  if (init && init.record) return core;
   const manifest = fetchAsset("manifest.json");
   if (manifest.error) throw new Error("wasmsand: assets: " + manifest.error);
   const r = core.init(runtimeManifest(manifest), fetchAsset, sha256, abortFlag);

@@ -112,6 +112,23 @@ function fetchAsset(name) {
   }
 }
 
+// CORE_SHA256: the core's hash, written in by scripts/npm; the state the
+// core has after its start (wasmsand.init, jsapi/coreinit.js) is for it alone.
+// workerData.recordInit: the file to record that state into (scripts/npm),
+// instead of serving a sandbox.
+const CORE_SHA256 = typeof __WASMSAND_CORE_SHA256__ === "string" ? __WASMSAND_CORE_SHA256__ : "";
+const INIT_FILE = "wasmsand.init";
+function coreInit() {
+  if (!CORE_SHA256) return undefined;
+  if (workerData.recordInit) return { record: true, core: CORE_SHA256 };
+  try {
+    return { file: new Uint8Array(fs.readFileSync(path.join(dir, INIT_FILE))), core: CORE_SHA256 };
+  } catch (_) {
+    return undefined; // (none: the core starts the usual way)
+  }
+}
+const init = coreInit(); // (read while the main thread compiles the core)
+
 // The first message is {init: {module}}: the core compiled by the main
 // thread (once per process, while this thread was starting).
 let handler = null;
@@ -124,7 +141,15 @@ parentPort.on("message", (data) => {
       sha256: (b) => crypto.createHash("sha256").update(b).digest("hex"),
       abortFlag: workerData.abortFlag,
       onFatal: (msg) => parentPort.postMessage({ seq: 0, fatal: msg }),
+      init,
     });
+    if (workerData.recordInit) {
+      corePromise.then(({ file }) => {
+        fs.writeFileSync(workerData.recordInit, file);
+        parentPort.postMessage({ recorded: file.length });
+      }, (e) => parentPort.postMessage({ recorded: 0, error: String(e && e.message || e) }));
+      return;
+    }
     corePromise.catch(() => {}); // reported to each call
     handler = serve(corePromise, (msg, transfer) => parentPort.postMessage(msg, transfer));
     for (const m of early.splice(0)) handler(m);

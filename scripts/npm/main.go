@@ -26,6 +26,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/assets"
 	"github.com/wasmsand/wasmsand/assets/sbom"
+	"github.com/wasmsand/wasmsand/platform/instrument"
 )
 
 func main() {
@@ -40,6 +41,13 @@ func main() {
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	check(cmd.Run())
+	// its globals exported, so that its state after start-up can be put back
+	// into a new instance (jsapi/coreinit.js)
+	raw, err := os.ReadFile(core)
+	check(err)
+	raw, err = instrument.ExportGlobals(raw)
+	check(err)
+	check(os.WriteFile(core, raw, 0o644))
 	copyFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), filepath.Join(out, "wasm_exec.js"))
 
 	// the JS, bundled with the shared API (jsapi/) and host.js: Node's
@@ -47,9 +55,8 @@ func main() {
 	// Go's, loaded by path), the browser's entry and Web Worker (ESM, Go's
 	// glue bundled in)
 	wasmExec := filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")
-	raw, err := os.ReadFile(core)
-	check(err)
 	sum := sha256.Sum256(raw)
+	coreHash := map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:]))}
 	// the LLM tools' definitions, the Go package tools' (jsapi/tools.js)
 	defs := map[string]any{}
 	for _, f := range []string{"openai", "anthropic", "vercel"} {
@@ -60,7 +67,7 @@ func main() {
 	toolsJSON, err := json.Marshal(defs)
 	check(err)
 	withTools := map[string]string{"__WASMSAND_TOOLS__": string(toolsJSON)}
-	bundle("node/worker.cjs", filepath.Join(out, "worker.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
+	bundle("node/worker.cjs", filepath.Join(out, "worker.cjs"), api.PlatformNode, api.FormatCommonJS, nil, coreHash)
 	bundle("node/index.cjs", filepath.Join(out, "index.cjs"), api.PlatformNode, api.FormatCommonJS, nil, withTools)
 	bundle("node/net.cjs", filepath.Join(out, "net.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
 	bundle("web/worker.js", filepath.Join(out, "web", "worker.js"), api.PlatformBrowser, api.FormatESModule,
@@ -75,6 +82,11 @@ func main() {
 	copyPyodide("node_modules/pyodide", filepath.Join(out, "pyodide"))
 	writePackageJSON(filepath.Join(out, "package.json"))
 	copyFile("README.md", filepath.Join(out, "README.md"))
+	// the core's state once it has started, which a Node worker puts back
+	// instead of starting it (jsapi/coreinit.js)
+	cmd = exec.Command("node", "scripts/npm/core-init.mjs", out)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	check(cmd.Run())
 
 	fmt.Printf("npm: %s written; core %.2f MB, %.2f MB gzip, %.2f MB brotli\n", out,
 		mb(len(raw)), mb(gzipSize(raw)), mb(brotliSize(raw)))
@@ -127,7 +139,7 @@ func writePackageJSON(dst string) {
 			"./package.json":  "./package.json",
 		},
 		"engines": map[string]any{"node": ">=18"},
-		"files":   []string{"*.cjs", "*.mjs", "*.d.ts", "*.js", "web/", "wasmsand.wasm", "assets/", "pyodide/", "README.md"},
+		"files":   []string{"*.cjs", "*.mjs", "*.d.ts", "*.js", "web/", "wasmsand.wasm", "wasmsand.init", "assets/", "pyodide/", "README.md"},
 	}
 	out, err := json.MarshalIndent(pkg, "", "  ")
 	check(err)

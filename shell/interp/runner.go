@@ -6,11 +6,12 @@ package interp
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -217,7 +218,14 @@ func (cfg *Config) defaults(pid int) {
 		cfg.Now = time.Now
 	}
 	if cfg.Rand == nil {
-		cfg.Rand = rand.Uint64
+		// from the system's source, not the runtime's generator: that one's
+		// state is the same in every process started from the JS core's
+		// snapshot (jsapi/coreinit.js)
+		cfg.Rand = func() uint64 {
+			var b [8]byte
+			rand.Read(b[:])
+			return binary.LittleEndian.Uint64(b[:])
+		}
 	}
 	if cfg.NewPid == nil {
 		n := pid
