@@ -103,11 +103,28 @@ export function recordInit(go) {
     }
   }
   const resume = go._resume;
+  let calling = false;
   go._resume = function () {
-    if (recording) bad ??= "JS called into Go while the core started";
+    if (recording && !calling) bad ??= "JS called into Go while the core started";
+    if (recording && calling && go._pendingEvent) {
+      // a call made through call(): the replay hands Go the same event
+      // with the arguments of its own call
+      const e = go._pendingEvent;
+      log.push(["event", e.id, go._ids.get(e.this) ?? -1, e.args.length]);
+    }
     return resume.call(this);
   };
   return {
+    // call(f) records f, a call into the core (e.g. its init), as part of the
+    // start: restoreInit then takes that call's arguments and gives its result
+    call(f) {
+      calling = true;
+      try {
+        return f();
+      } finally {
+        calling = false;
+      }
+    },
     finish(instance, fresh, core) {
       recording = false;
       if (bad) throw new Error(bad);
@@ -139,9 +156,10 @@ export function recordInit(go) {
 
 // restoreInit puts the recorded state into instance (new, of the same core,
 // instantiated with go.importObject and not run) and makes go its Go object
-// as go.run would have; true when it did, false when file does not fit (the
-// instance must then be dropped).
-export function restoreInit(go, instance, file, core) {
+// as go.run would have. calls are the arguments of the calls recorded with
+// call(), in their order. It returns their results (an array), or false when
+// the file does not fit (the instance must then be dropped).
+export function restoreInit(go, instance, file, core, calls = []) {
   const magic = new TextEncoder().encode(MAGIC);
   if (!file || file.length < magic.length + 4 || new TextDecoder().decode(file.subarray(0, magic.length)) !== MAGIC) return false;
   const n = new DataView(file.buffer, file.byteOffset).getUint32(magic.length, true);
@@ -174,7 +192,7 @@ export function restoreInit(go, instance, file, core) {
   const resume = go._resume;
   go._resume = () => { throw new Error("wasmsand: the core's start is being restored"); };
   try {
-    return replay(go, h.log);
+    return replay(go, h.log, calls);
   } catch (_) {
     return false;
   } finally {
@@ -184,7 +202,9 @@ export function restoreInit(go, instance, file, core) {
 
 // replay makes the recorded calls again on go's value table, as Go's
 // wasm_exec.js would, and says whether each gave what it gave then.
-function replay(go, log) {
+function replay(go, log, calls) {
+  const results = [];
+  let event = null;
   const f64 = new DataView(new ArrayBuffer(8));
   const load = ([lo, hi]) => {
     f64.setUint32(0, lo, true);
@@ -226,6 +246,15 @@ function replay(go, log) {
   const unhex = (s) => Uint8Array.from(s.match(/../g) || [], (x) => parseInt(x, 16));
   for (const [name, ...a] of log) {
     switch (name) {
+      case "event": {
+        // (Go has set the previous call's result by now)
+        if (event) results.push(event.result);
+        const args = calls[results.length];
+        if (!args || args.length !== a[2] || a[1] >= go._values.length) return false;
+        event = { id: a[0], this: a[1] < 0 ? undefined : go._values[a[1]], args };
+        go._pendingEvent = event;
+        break;
+      }
       case "syscall/js.finalizeRef": {
         const id = a[0];
         go._goRefCounts[id]--;
@@ -312,5 +341,6 @@ function replay(go, log) {
         return false;
     }
   }
-  return true;
+  if (event) results.push(event.result);
+  return results.length === calls.length && !go._pendingEvent ? results : false;
 }

@@ -11,11 +11,14 @@ import { recordInit, restoreInit } from "./coreinit.js";
 // instantiate(importObject) → {instance}; fetchAsset(name) → Uint8Array |
 // {error}; sha256(bytes) → hex, optional; abortFlag: an Int32Array over
 // shared memory, optional.
-// init: {file, core}: the core's state after its start (jsapi/coreinit.js)
-// and the core's hash, put back instead of starting it when they fit, or
-// {record: true, core}: startCore then records that state and resolves to
-// {file} instead of starting the sandbox API.
+// init: {file, core}: the core's state after its start and its init
+// (jsapi/coreinit.js) and the core's hash, put back instead of starting it
+// when they fit, or {record: true, core}: startCore then records that state
+// and resolves to {file} instead of starting the sandbox API.
 export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, onFatal, init }) {
+  const manifest = fetchAsset("manifest.json");
+  if (manifest.error) throw new Error("wasmsand: assets: " + manifest.error);
+  const initArgs = [runtimeManifest(manifest), fetchAsset, sha256, abortFlag];
   const boot = async (restore) => {
     const go = new globalThis.Go();
     go.argv = ["wasmsand"];
@@ -26,24 +29,24 @@ export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, on
     const ready = new Promise((resolve) => { globalThis.__wasmsandCoreReady = resolve; });
     const recorder = init && init.record ? recordInit(go) : null;
     const { instance } = await instantiate(go.importObject);
+    let r;
     if (restore) {
-      if (!restoreInit(go, instance, init.file, init.core)) return null;
+      const results = restoreInit(go, instance, init.file, init.core, [initArgs]);
+      if (!results) return null;
+      await ready;
+      r = results[0];
     } else {
       const fresh = recorder && new Uint8Array(instance.exports.mem.buffer).slice();
       go.run(instance).catch((e) => onFatal(String(e)));
       await ready;
-      if (recorder) return { file: recorder.finish(instance, fresh, init.core) };
+      const core = globalThis.__wasmsandCore;
+      r = recorder ? recorder.call(() => core.init(...initArgs)) : core.init(...initArgs);
+      if (recorder && !r.error) return { file: recorder.finish(instance, fresh, init.core) };
     }
-    await ready;
+    if (!r || r.error) throw new Error("wasmsand: assets: " + (r ? r.error.message : "no answer from the core"));
     return globalThis.__wasmsandCore;
   };
-  const core = (init && init.file && await boot(true)) || await boot(false);
-  if (init && init.record) return core;
-  const manifest = fetchAsset("manifest.json");
-  if (manifest.error) throw new Error("wasmsand: assets: " + manifest.error);
-  const r = core.init(runtimeManifest(manifest), fetchAsset, sha256, abortFlag);
-  if (r.error) throw new Error("wasmsand: assets: " + r.error.message);
-  return core;
+  return (init && init.file && await boot(true)) || await boot(false);
 }
 
 // runtimeManifest is the manifest as JSON.parse reads it, which the core

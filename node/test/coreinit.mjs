@@ -34,26 +34,29 @@ const newGo = () => {
   return { go, ready };
 };
 
-// record
+// record the start and the core's init, as node/worker.cjs makes them
+const manifest = () => JSON.parse(fs.readFileSync(path.join(dir, "assets", "manifest.json"), "utf8"));
+const fetchAsset = (name) => new Uint8Array(fs.readFileSync(path.join(dir, "assets", name)));
+const sha256 = (b) => crypto.createHash("sha256").update(b).digest("hex");
+const initArgs = () => [manifest(), fetchAsset, sha256, new Int32Array(new SharedArrayBuffer(4))];
 const a = newGo();
 const recorder = recordInit(a.go);
 const first = await WebAssembly.instantiate(module, a.go.importObject);
 const fresh = new Uint8Array(first.exports.mem.buffer).slice();
 a.go.run(first);
 await a.ready;
+const r0 = recorder.call(() => globalThis.__wasmsandCore.init(...initArgs()));
+check(!r0.error, "recorded init: " + JSON.stringify(r0.error || "ok"));
 const file = recorder.finish(first, fresh, core);
 check(file.length > 0 && file.length < bytes.length, `recorded ${file.length} bytes`);
 
 // restore, then use the core
 const b = newGo();
 const second = await WebAssembly.instantiate(module, b.go.importObject);
-check(restoreInit(b.go, second, file, core), "restored");
+const results = restoreInit(b.go, second, file, core, [initArgs()]);
+check(Array.isArray(results) && results.length === 1 && !results[0].error, "restored, with init's result");
 await b.ready;
 const api = globalThis.__wasmsandCore;
-const manifest = JSON.parse(fs.readFileSync(path.join(dir, "assets", "manifest.json"), "utf8"));
-const fetchAsset = (name) => new Uint8Array(fs.readFileSync(path.join(dir, "assets", name)));
-const init = api.init(manifest, fetchAsset);
-check(!init.error, "init: " + JSON.stringify(init.error || "ok"));
 const id = api.create("{}").value;
 const res = api.run(id, "echo hi; seq 3 | sort -r | tr '\\n' ' '", "{}").value;
 const out = new TextDecoder().decode(res && res.stdout);
@@ -62,11 +65,19 @@ check(out === "hi\n3 2 1 ", `a command on the restored core: ${JSON.stringify(ou
 // what does not fit is refused
 const refused = (f, c, what) => {
   const g = newGo();
-  return WebAssembly.instantiate(module, g.go.importObject).then((inst) => check(!restoreInit(g.go, inst, f, c), what));
+  return WebAssembly.instantiate(module, g.go.importObject).then((inst) => check(!restoreInit(g.go, inst, f, c, [initArgs()]), what));
 };
 await refused(file, "0".repeat(64), "refused: another core's");
 await refused(file.subarray(0, file.length - 1), core, "refused: a cut file");
 await refused(new Uint8Array(10), core, "refused: not a state file");
+{
+  // init given another manifest than the one it read then
+  const g = newGo();
+  const inst = await WebAssembly.instantiate(module, g.go.importObject);
+  const args = initArgs();
+  args[0].assets.pop();
+  check(!restoreInit(g.go, inst, file, core, [args]), "refused: init given another manifest");
+}
 // the environment changed: a global the core reads as it starts is not what
 // it was (in Node there is no IndexedDB; a browser has one)
 check(new TextDecoder("latin1").decode(file).includes('"IDBTransaction"'), "the recording reads globalThis.IDBTransaction");
@@ -80,7 +91,7 @@ const pkgFile = new Uint8Array(fs.readFileSync(path.join(dir, "wasmsand.init")))
 {
   const g = newGo();
   const inst = await WebAssembly.instantiate(module, g.go.importObject);
-  check(restoreInit(g.go, inst, pkgFile, core), "the package's wasmsand.init fits its core in a worker's environment");
+  check(restoreInit(g.go, inst, pkgFile, core, [initArgs()]), "the package's wasmsand.init fits its core in a worker's environment");
 }
 const script = `const { Sandbox } = await import(${JSON.stringify(path.join(dir, "index.mjs"))});
 const sb = await Sandbox.create(); const r = await sb.run("echo $RANDOM $SRANDOM"); process.stdout.write(r.stdout); await sb.destroy();`;

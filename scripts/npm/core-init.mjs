@@ -10,7 +10,8 @@ const out = path.join(dir, "wasmsand.init");
 fs.rmSync(out, { force: true });
 const module = await WebAssembly.compile(fs.readFileSync(path.join(dir, "wasmsand.wasm")));
 const worker = new Worker(path.join(dir, "worker.cjs"), {
-  workerData: { dir, recordInit: out }, env: {}, stdout: false, stderr: false,
+  // (as node/index.cjs starts a worker: the core records its init with these)
+  workerData: { dir, recordInit: out, abortFlag: new Int32Array(new SharedArrayBuffer(4)) }, env: {}, stdout: false, stderr: false,
 });
 const m = await new Promise((resolve, reject) => {
   worker.on("message", resolve);
