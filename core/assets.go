@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/wasmsand/wasmsand/assets"
+	"github.com/wasmsand/wasmsand/vfs"
 )
 
 // Manifest, Asset and AssetFile are the manifest format of `make assets`.
@@ -34,6 +36,7 @@ type AssetTools struct {
 	entries []*assetEntry
 	data    map[string]*assetFS // asset name → its data files
 	preinit sync.Map            // command → its preinitKey, made on first use
+	names   []string            // byCmd's commands, sorted (each New lists them)
 }
 
 type assetEntry struct {
@@ -88,20 +91,23 @@ func AssetToolsOf(m Manifest, fetch Fetcher) (*AssetTools, error) {
 		for _, c := range a.Commands {
 			if _, dup := t.byCmd[c]; !dup {
 				t.byCmd[c] = e
+				t.names = append(t.names, c)
 			}
 		}
 	}
+	sort.Strings(t.names)
 	return t, nil
 }
 
 // Commands lists every command of the manifest, sorted.
-func (t *AssetTools) Commands() []string {
-	out := make([]string, 0, len(t.byCmd))
-	for c := range t.byCmd {
-		out = append(out, c)
-	}
-	sort.Strings(out)
-	return out
+func (t *AssetTools) Commands() []string { return slices.Clone(t.names) }
+
+// Prepare builds ahead what each New with these tools and the default
+// filesystem starts from (that filesystem's template), so that the first
+// New does not: the JS core does it in its init, which its recorded start
+// includes (jsapi/coreinit.js).
+func (t *AssetTools) Prepare() {
+	vfs.NewDefault(vfs.Options{}, commandTable(Options{Tools: t}, nil).Names())
 }
 
 // Assets lists the manifest's assets.

@@ -280,6 +280,7 @@ func initCore(args []js.Value) (any, error) {
 		return nil, err
 	}
 	tools = t
+	t.Prepare()
 	return len(t.Commands()), nil
 }
 
