@@ -11,10 +11,10 @@ import { recordInit, restoreInit } from "./coreinit.js";
 // instantiate(importObject) → {instance}; fetchAsset(name) → Uint8Array |
 // {error}; sha256(bytes) → hex, optional; abortFlag: an Int32Array over
 // shared memory, optional.
-// init: {file, core}: the core's state after its start and its init
-// (jsapi/coreinit.js) and the core's hash, put back instead of starting it
-// when they fit, or {record: true, core}: startCore then records that state
-// and resolves to {file} instead of starting the sandbox API.
+// init: {file, core, onRecord}: the core's state after its start and its
+// init (jsapi/coreinit.js) and the core's hash, put back instead of starting
+// it when they fit. Otherwise, with onRecord, the start is recorded and
+// onRecord(file) gets the state (or onRecord(null, error)).
 export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, onFatal, init }) {
   const manifest = fetchAsset("manifest.json");
   if (manifest.error) throw new Error("wasmsand: assets: " + manifest.error);
@@ -27,7 +27,7 @@ export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, on
     go.env = { GODEBUG: "gcshrinkstackoff=1" };
     globalThis.wasmsandInstallHost(go);
     const ready = new Promise((resolve) => { globalThis.__wasmsandCoreReady = resolve; });
-    const recorder = init && init.record ? recordInit(go) : null;
+    const recorder = !restore && init && init.onRecord ? recordInit(go) : null;
     const { instance } = await instantiate(go.importObject);
     let r;
     if (restore) {
@@ -41,7 +41,15 @@ export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, on
       await ready;
       const core = globalThis.__wasmsandCore;
       r = recorder ? recorder.call(() => core.init(...initArgs)) : core.init(...initArgs);
-      if (recorder && !r.error) return { file: recorder.finish(instance, fresh, init.core) };
+      if (recorder && r && !r.error) {
+        let file = null, err = null;
+        try {
+          file = recorder.finish(instance, fresh, init.core);
+        } catch (e) {
+          err = e;
+        }
+        init.onRecord(file, err);
+      }
     }
     if (!r || r.error) throw new Error("wasmsand: assets: " + (r ? r.error.message : "no answer from the core"));
     return globalThis.__wasmsandCore;

@@ -120,7 +120,15 @@ const CORE_SHA256 = typeof __WASMSAND_CORE_SHA256__ === "string" ? __WASMSAND_CO
 const INIT_FILE = "wasmsand.init";
 function coreInit() {
   if (!CORE_SHA256) return undefined;
-  if (workerData.recordInit) return { record: true, core: CORE_SHA256 };
+  if (workerData.recordInit) {
+    return {
+      core: CORE_SHA256,
+      onRecord: (file, err) => {
+        if (file) fs.writeFileSync(workerData.recordInit, file);
+        parentPort.postMessage({ recorded: file ? file.length : 0, error: err && String(err.message || err) });
+      },
+    };
+  }
   try {
     return { file: new Uint8Array(fs.readFileSync(path.join(dir, INIT_FILE))), core: CORE_SHA256 };
   } catch (_) {
@@ -144,10 +152,7 @@ parentPort.on("message", (data) => {
       init,
     });
     if (workerData.recordInit) {
-      corePromise.then(({ file }) => {
-        fs.writeFileSync(workerData.recordInit, file);
-        parentPort.postMessage({ recorded: file.length });
-      }, (e) => parentPort.postMessage({ recorded: 0, error: String(e && e.message || e) }));
+      corePromise.catch((e) => parentPort.postMessage({ recorded: 0, error: String(e && e.message || e) }));
       return;
     }
     corePromise.catch(() => {}); // reported to each call
