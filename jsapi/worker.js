@@ -14,7 +14,8 @@ import { recordInit, restoreInit } from "./coreinit.js";
 // init: {file, core, onRecord}: the core's state after its start and its
 // init (jsapi/coreinit.js) and the core's hash, put back instead of starting
 // it when they fit. Otherwise, with onRecord, the start is recorded and
-// onRecord(file) gets the state (or onRecord(null, error)).
+// onRecord(file) gets the state (or onRecord(null, error)). onStarted(how),
+// optional, hears "restored" or "started".
 export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, onFatal, init }) {
   const manifest = fetchAsset("manifest.json");
   if (manifest.error) throw new Error("wasmsand: assets: " + manifest.error);
@@ -54,7 +55,9 @@ export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, on
     if (!r || r.error) throw new Error("wasmsand: assets: " + (r ? r.error.message : "no answer from the core"));
     return globalThis.__wasmsandCore;
   };
-  return (init && init.file && await boot(true)) || await boot(false);
+  const restored = init && init.file && await boot(true);
+  if (init && init.onStarted) init.onStarted(restored ? "restored" : "started");
+  return restored || await boot(false);
 }
 
 // runtimeManifest is the manifest as JSON.parse reads it, which the core

@@ -17,6 +17,10 @@ export async function openCache() {
 
 export const cacheKey = (url, sha256) => url + "?sha256=" + sha256;
 
+// The core's recorded start (jsapi/coreinit.js) is kept as the core's URL
+// with this suffix, under the core's sha256.
+export const STATE_SUFFIX = ".init";
+
 const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
 
 // hashHex is the hex SHA-256 of bytes (the browser's native digest).

@@ -5,7 +5,7 @@
 // run stops without ending its worker). persist: a name; the files are
 // kept in IndexedDB (by the core, platform/js/idbstate).
 import { CoreClient, CorePool, SandboxError, defineSandbox } from "../jsapi/sandbox.js";
-import { openCache, cacheKey, hashHex, store, readAll } from "./cache.js";
+import { openCache, cacheKey, hashHex, store, readAll, STATE_SUFFIX } from "./cache.js";
 import { createSandboxTools } from "../jsapi/tools.js";
 
 const here = new URL(".", import.meta.url);
@@ -28,6 +28,24 @@ function compiledCore(url, onProgress) {
     compiled.set(url, p);
   }
   return compiled.get(url);
+}
+
+// verified: url → a promise of whether the core compiled for url is
+// CORE_SHA256's: at once when it came from the Cache API, once the page is
+// idle when it was downloaded (its bytes are hashed then).
+const verified = new Map();
+
+// keepState keeps the core's recorded start, which the worker sent
+// (jsapi/coreinit.js), beside the core in the Cache API, once the core it
+// was recorded on is known to be this build's: the next visit's worker puts
+// it back instead of starting the core.
+function keepState(url, bytes) {
+  const ok = verified.get(url);
+  if (!CORE_SHA256 || !ok) return;
+  ok.then((yes) => yes && whenIdle(async () => {
+    const c = await openCache();
+    await store(c, url + STATE_SUFFIX, CORE_SHA256, bytes);
+  })).catch(() => {});
 }
 
 // KEPT_KEY + url, in localStorage, is the hash of the core the Cache API
@@ -59,13 +77,18 @@ function early(url) {
 async function loadCore(url, onProgress) {
   const pre = CORE_SHA256 ? early(url) : null;
   const m = pre && await pre.catch(() => null);
-  if (m instanceof WebAssembly.Module) return m;
+  if (m instanceof WebAssembly.Module) {
+    verified.set(url, Promise.resolve(true));
+    return m;
+  }
   const known = CORE_SHA256 ? kept(url) : null;
   const cache = known === CORE_SHA256 || known === undefined ? await openCache() : null;
   const hit = cache && await cache.match(cacheKey(url, CORE_SHA256)).catch(() => null);
   if (hit) {
     try {
-      return await WebAssembly.compileStreaming(hit);
+      const mod = await WebAssembly.compileStreaming(hit);
+      verified.set(url, Promise.resolve(true));
+      return mod;
     } catch {
       await cache.delete(cacheKey(url, CORE_SHA256)); // (a damaged entry)
     }
@@ -78,12 +101,16 @@ async function loadCore(url, onProgress) {
   if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
   const bytes = collect(res.clone(), url, onProgress);
   if (CORE_SHA256) {
-    bytes.then((b) => whenIdle(async () => {
+    const same = bytes.then((b) => whenIdle(async () => {
+      const ok = await hashHex(b) === CORE_SHA256;
       const c = cache || await openCache();
-      if (c && await hashHex(b) === CORE_SHA256 && await store(c, url, CORE_SHA256, b, WASM)) {
+      if (ok && c && await store(c, url, CORE_SHA256, b, WASM)) {
         try { localStorage.setItem(KEPT_KEY + url, CORE_SHA256); } catch { /* (looked up in the cache next time) */ }
       }
-    })).catch(() => {});
+      return ok;
+    }));
+    same.catch(() => {});
+    verified.set(url, same);
   }
   try {
     return await WebAssembly.compileStreaming(res);
@@ -137,9 +164,14 @@ export const Sandbox = defineSandbox({
       idle: (c) => pool.keep(c),
     }, { onProgress: opts.onProgress });
     core.poolKey = key;
-    worker.onmessage = ({ data }) => core.receive(data);
+    worker.onmessage = ({ data }) => {
+      if (data && data.state) keepState(urls.coreUrl, data.state);
+      else if (data && data.started) performance.mark("wasmsand:core-" + data.started); // (for profiling: how the worker's core started)
+      else core.receive(data);
+    };
     worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
-    const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag };
+    const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag,
+      coreSha256: CORE_SHA256 };
     worker.postMessage({ init }); // (it fetches the manifest while the core compiles)
     compiledCore(urls.coreUrl, opts.onProgress).then(
       (module) => worker.postMessage({ module }),

@@ -11,7 +11,7 @@
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
 import { installPython, readSnapshot, readBytes } from "../jsapi/python.js";
-import { openCache, cacheKey, hashHex, store, readAll } from "./cache.js";
+import { openCache, cacheKey, hashHex, store, readAll, STATE_SUFFIX } from "./cache.js";
 
 let base = "";
 let byCommand = new Map(); // command → [{file, sha256, size}] (its module, then its data files)
@@ -188,6 +188,17 @@ function installPyodide(url) {
   });
 }
 
+// readState reads the core's recorded start from the Cache API (null: none).
+async function readState(coreUrl, sha256) {
+  try {
+    const cache = await openCache();
+    const hit = cache && await cache.match(cacheKey(coreUrl + STATE_SUFFIX, sha256));
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
 let handler = null;
 const early = [];
 let gotModule = null; // resolves with the {module} message: the core the page compiled, or null
@@ -196,17 +207,28 @@ let gotModule = null; // resolves with the {module} message: the core the page c
 // core compiled: the manifest is fetched meanwhile.
 onmessage = ({ data }) => {
   if (data.init) {
-    const { coreUrl, assetsUrl, pyodideUrl, abortFlag } = data.init;
+    const { coreUrl, assetsUrl, pyodideUrl, abortFlag, coreSha256 } = data.init;
     base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
     if (pyodideUrl) installPyodide(pyodideUrl.endsWith("/") ? pyodideUrl : pyodideUrl + "/");
     const module = new Promise((resolve) => { gotModule = resolve; })
       .then((m) => m || WebAssembly.compileStreaming(fetch(coreUrl))); // (the page could not: the worker compiles it)
     if (data.init.module) gotModule(data.init.module);
-    const corePromise = Promise.all([loadManifest(), module]).then(([, mod]) => startCore({
+    // the core's recorded start, kept by an earlier visit (web/index.js:
+    // keepState), read while the core compiles; a start that could not be
+    // put back is recorded and sent to the page to keep
+    const state = coreSha256 ? readState(coreUrl, coreSha256) : null;
+    const corePromise = Promise.all([loadManifest(), module, state]).then(([, mod, file]) => startCore({
       instantiate: async (imports) => ({ instance: await WebAssembly.instantiate(mod, imports) }),
       fetchAsset,
-      abortFlag,
+      // (always a flag, so that the recorded start fits a page with shared
+      // memory and one without: an unshared one is never set)
+      abortFlag: abortFlag || new Int32Array(1),
       onFatal: (msg) => postMessage({ seq: 0, fatal: msg }),
+      init: coreSha256 ? {
+        file, core: coreSha256,
+        onRecord: (f) => { if (f) postMessage({ state: f }, [f.buffer]); },
+        onStarted: (how) => postMessage({ started: how }),
+      } : undefined,
     }));
     corePromise.catch(() => {});
     handler = serve(corePromise, (msg, transfer) => postMessage(msg, transfer), {

@@ -197,6 +197,11 @@ try {
   await p.waitForFunction(() => window.ready === true);
   assert.strictEqual((await run("cached")).out, "1\n");
   refuseCore = false;
+  // the core's start, recorded on an earlier visit and kept beside it, was
+  // put back instead of run (jsapi/coreinit.js)
+  assert.ok(keys.some((k) => /\/wasmsand\.wasm\.init\?sha256=[0-9a-f]{64}$/.test(k)), keys.join(" "));
+  const started = await p.evaluate(() => performance.getEntriesByType("mark").map((m) => m.name).filter((n) => n.startsWith("wasmsand:core-")));
+  assert.deepStrictEqual(started, ["wasmsand:core-restored"]);
 
   // python3 as Pyodide in the worker, over the same files
   const checkPython = (py) => {
