@@ -86,15 +86,24 @@ export function recordInit(go) {
       if (typeof f !== "function") continue;
       const spec = mod === "gojs" ? CALLS[name] : undefined;
       if (mod === "gojs" && !spec && QUIET.has(name)) continue;
-      fns[name] = (...a) => {
-        if (!recording) return f(...a);
-        if (!spec) {
-          bad ??= `${mod}.${name} called while the core starts`;
+      if (!spec) {
+        // (host.js's, used by every guest: a fixed arity, no array a call)
+        fns[name] = f.length <= 6 ? (a, b, c, d, e, g) => {
+          if (recording) bad ??= `${mod}.${name} called while the core starts`;
+          return f(a, b, c, d, e, g);
+        } : (...a) => {
+          if (recording) bad ??= `${mod}.${name} called while the core starts`;
           return f(...a);
-        }
-        const sp = a[0] >>> 0;
+        };
+        continue;
+      }
+      // (Go's imports take the stack pointer alone; these stay for the
+      // instance's life, so they cost one test once recording has ended)
+      fns[name] = (sp) => {
+        if (!recording) return f(sp);
+        sp >>>= 0;
         const op = [name, ...spec.args.map(([at, k]) => read(sp, at, k))];
-        const r = f(...a);
+        const r = f(sp);
         const after = go._inst.exports.getsp() >>> 0;
         for (const [at, k] of spec.res || []) op.push(read(k.endsWith("@") ? after : sp, at, k.replace("@", "")));
         log.push(op);
