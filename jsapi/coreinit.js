@@ -74,9 +74,9 @@ function reader(go) {
 }
 
 // recordInit wraps go's imports (before the core is instantiated with them);
-// finish(instance, fresh) — once the core waits for its first call, fresh being
-// a copy of the instance's memory from before go.run — returns the file, or
-// throws what made the start impossible to record.
+// finish(instance, fresh, core) — once the core waits for its first call,
+// fresh being a copy of the instance's memory from before go.run — returns
+// encode(), which makes the file.
 export function recordInit(go) {
   const log = [];
   let recording = true, bad = null;
@@ -134,33 +134,46 @@ export function recordInit(go) {
         calling = false;
       }
     },
+    // finish(instance, fresh, core) ends the recording and takes what the
+    // state is made of; the returned encode() makes the file from it later,
+    // off the start's path. It throws what made the start impossible to record.
     finish(instance, fresh, core) {
       recording = false;
       if (bad) throw new Error(bad);
       if (go.exited || go._pendingEvent || go._scheduledTimeouts.size) throw new Error("the core is not idle");
-      const mem = new Uint8Array(instance.exports.mem.buffer);
-      const pages = [], parts = [];
-      for (let p = 0; p * PAGE < mem.length; p++) {
-        const now = mem.subarray(p * PAGE, (p + 1) * PAGE);
-        const was = p * PAGE < fresh.length ? fresh.subarray(p * PAGE, (p + 1) * PAGE) : null;
-        let same = true;
-        for (let i = 0; i < PAGE; i++) if (now[i] !== (was ? was[i] : 0)) { same = false; break; }
-        if (!same) { pages.push(p); parts.push(now.slice()); }
-      }
+      const mem = new Uint8Array(instance.exports.mem.buffer).slice();
       const globals = {};
       for (const [name, g] of Object.entries(instance.exports)) {
         if (name.startsWith(GLOBAL_PREFIX)) globals[name] = String(g.value);
       }
-      const head = new TextEncoder().encode(JSON.stringify({ core, size: mem.length, pages, globals, log }));
-      const magic = new TextEncoder().encode(MAGIC);
-      const out = new Uint8Array(magic.length + 4 + head.length + parts.length * PAGE);
-      out.set(magic);
-      new DataView(out.buffer).setUint32(magic.length, head.length, true);
-      out.set(head, magic.length + 4);
-      parts.forEach((b, i) => out.set(b, magic.length + 4 + head.length + i * PAGE));
-      return out;
+      return () => encode(mem, fresh, { core, size: mem.length, globals, log });
     },
   };
+}
+
+// encode writes the file: the header, then the pages of mem that differ from
+// fresh (a new instance's memory).
+function encode(mem, fresh, head) {
+  const now = new Int32Array(mem.buffer, mem.byteOffset, mem.length >> 2);
+  const was = new Int32Array(fresh.buffer, fresh.byteOffset, fresh.length >> 2);
+  const words = PAGE >> 2;
+  const pages = [];
+  for (let p = 0; p * PAGE < mem.length; p++) {
+    for (let i = p * words, end = i + words; i < end; i++) {
+      if (now[i] !== (i < was.length ? was[i] : 0)) {
+        pages.push(p);
+        break;
+      }
+    }
+  }
+  const json = new TextEncoder().encode(JSON.stringify({ ...head, pages }));
+  const magic = new TextEncoder().encode(MAGIC);
+  const out = new Uint8Array(magic.length + 4 + json.length + pages.length * PAGE);
+  out.set(magic);
+  new DataView(out.buffer).setUint32(magic.length, json.length, true);
+  out.set(json, magic.length + 4);
+  pages.forEach((p, i) => out.set(mem.subarray(p * PAGE, (p + 1) * PAGE), magic.length + 4 + json.length + i * PAGE));
+  return out;
 }
 
 // restoreInit puts the recorded state into instance (new, of the same core,

@@ -14,8 +14,8 @@ import { recordInit, restoreInit } from "./coreinit.js";
 // init: {file, core, onRecord}: the core's state after its start and its
 // init (jsapi/coreinit.js) and the core's hash, put back instead of starting
 // it when they fit. Otherwise, with onRecord, the start is recorded and
-// onRecord(file) gets the state (or onRecord(null, error)). onStarted(how),
-// optional, hears "restored" or "started".
+// onRecord(file) gets the state (or onRecord(null, error)), recordDelayMs
+// after the start. onStarted(how), optional, hears "restored" or "started".
 export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, onFatal, init }) {
   const manifest = fetchAsset("manifest.json");
   if (manifest.error) throw new Error("wasmsand: assets: " + manifest.error);
@@ -43,21 +43,33 @@ export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, on
       const core = globalThis.__wasmsandCore;
       r = recorder ? recorder.call(() => core.init(...initArgs)) : core.init(...initArgs);
       if (recorder && r && !r.error) {
-        let file = null, err = null;
+        // (the file is made after recordDelayMs, off the start's path)
+        let encode = null;
         try {
-          file = recorder.finish(instance, fresh, init.core);
+          encode = recorder.finish(instance, fresh, init.core);
         } catch (e) {
-          err = e;
+          init.onRecord(null, e);
         }
-        init.onRecord(file, err);
+        if (encode) {
+          setTimeout(() => {
+            let file = null, err = null;
+            try {
+              file = encode();
+            } catch (e) {
+              err = e;
+            }
+            init.onRecord(file, err);
+          }, init.recordDelayMs || 0);
+        }
       }
     }
     if (!r || r.error) throw new Error("wasmsand: assets: " + (r ? r.error.message : "no answer from the core"));
     return globalThis.__wasmsandCore;
   };
   const restored = init && init.file && await boot(true);
+  const core = restored || await boot(false);
   if (init && init.onStarted) init.onStarted(restored ? "restored" : "started");
-  return restored || await boot(false);
+  return core;
 }
 
 // runtimeManifest is the manifest as JSON.parse reads it, which the core

@@ -93,13 +93,12 @@ async function loadCore(url, onProgress) {
       await cache.delete(cacheKey(url, CORE_SHA256)); // (a damaged entry)
     }
   }
-  // The first visit compiles the response as it arrives; a copy of it gives the
-  // progress and the bytes to keep, which are written to the cache once the page
-  // has settled (writing 10 MB while the core compiles and starts slowed the
-  // first prompt by ~0.5 s here).
+  // The first visit downloads the core with progress, compiles the bytes, and
+  // keeps them in the cache once the page has settled (writing 10 MB while the
+  // core compiles and starts slowed the first prompt by ~0.5 s here).
   const res = await fetch(url);
   if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
-  const bytes = collect(res.clone(), url, onProgress);
+  const bytes = collect(res, url, onProgress);
   if (CORE_SHA256) {
     const same = bytes.then((b) => whenIdle(async () => {
       const ok = await hashHex(b) === CORE_SHA256;
@@ -112,11 +111,11 @@ async function loadCore(url, onProgress) {
     same.catch(() => {});
     verified.set(url, same);
   }
-  try {
-    return await WebAssembly.compileStreaming(res);
-  } catch (e) {
-    return WebAssembly.compile(await bytes); // (served without the application/wasm type)
-  }
+  // Compiled once whole: Chromium's streaming compile of the 10 MB core
+  // finished 150–550 ms after its last byte here, a compile of the bytes in
+  // ~70 ms (and a first visit has no compiled-code cache to gain from the
+  // stream; a later one compiles from the Cache API, which keeps one).
+  return WebAssembly.compile(await bytes);
 }
 
 // collect reads res whole, reporting the download to onProgress as the worker
@@ -132,12 +131,17 @@ async function collect(res, url, onProgress) {
 }
 
 // whenIdle runs f once the page has had a quiet moment (or after 5 s).
+// (an idle moment of the page while a worker starts is not one: the page's
+// work then delays the worker, so f waits for a core to have started too)
+let coreStarted;
+const started = new Promise((resolve) => { coreStarted = resolve; });
+setTimeout(() => coreStarted(), 10000);
 function whenIdle(f) {
-  return new Promise((resolve) => {
+  return started.then(() => new Promise((resolve) => {
     const run = () => resolve(f());
     if (typeof requestIdleCallback === "function") requestIdleCallback(run, { timeout: 5000 });
     else setTimeout(run, 1000);
-  });
+  }));
 }
 
 export const Sandbox = defineSandbox({
@@ -166,12 +170,17 @@ export const Sandbox = defineSandbox({
     core.poolKey = key;
     worker.onmessage = ({ data }) => {
       if (data && data.state) keepState(urls.coreUrl, data.state);
-      else if (data && data.started) performance.mark("wasmsand:core-" + data.started); // (for profiling: how the worker's core started)
+      else if (data && data.started) {
+        performance.mark("wasmsand:core-" + data.started); // (for profiling: how the worker's core started)
+        setTimeout(coreStarted, 500); // (its first calls, such as create, come next)
+      }
       else core.receive(data);
     };
     worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
+    // stateKept: the Cache API may hold the core's recorded start, kept with the
+    // core (opening the Cache API for nothing took ~0.3 s of a first visit)
     const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag,
-      coreSha256: CORE_SHA256 };
+      coreSha256: CORE_SHA256, stateKept: CORE_SHA256 !== "" && [CORE_SHA256, undefined].includes(kept(urls.coreUrl)) };
     worker.postMessage({ init }); // (it fetches the manifest while the core compiles)
     compiledCore(urls.coreUrl, opts.onProgress).then(
       (module) => worker.postMessage({ module }),

@@ -207,7 +207,7 @@ let gotModule = null; // resolves with the {module} message: the core the page c
 // core compiled: the manifest is fetched meanwhile.
 onmessage = ({ data }) => {
   if (data.init) {
-    const { coreUrl, assetsUrl, pyodideUrl, abortFlag, coreSha256 } = data.init;
+    const { coreUrl, assetsUrl, pyodideUrl, abortFlag, coreSha256, stateKept } = data.init;
     base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
     if (pyodideUrl) installPyodide(pyodideUrl.endsWith("/") ? pyodideUrl : pyodideUrl + "/");
     const module = new Promise((resolve) => { gotModule = resolve; })
@@ -216,7 +216,7 @@ onmessage = ({ data }) => {
     // the core's recorded start, kept by an earlier visit (web/index.js:
     // keepState), read while the core compiles; a start that could not be
     // put back is recorded and sent to the page to keep
-    const state = coreSha256 ? readState(coreUrl, coreSha256) : null;
+    const state = coreSha256 && stateKept ? readState(coreUrl, coreSha256) : null;
     const corePromise = Promise.all([loadManifest(), module, state]).then(([, mod, file]) => startCore({
       instantiate: async (imports) => ({ instance: await WebAssembly.instantiate(mod, imports) }),
       fetchAsset,

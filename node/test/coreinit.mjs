@@ -47,7 +47,7 @@ a.go.run(first);
 await a.ready;
 const r0 = recorder.call(() => globalThis.__wasmsandCore.init(...initArgs()));
 check(!r0.error, "recorded init: " + JSON.stringify(r0.error || "ok"));
-const file = recorder.finish(first, fresh, core);
+const file = recorder.finish(first, fresh, core)();
 check(file.length > 0 && file.length < bytes.length, `recorded ${file.length} bytes`);
 
 // restore, then use the core
