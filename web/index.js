@@ -35,6 +35,15 @@ function compiledCore(url, onProgress) {
 // idle when it was downloaded (its bytes are hashed then).
 const verified = new Map();
 
+// keptStart reads the core's recorded start kept beside it (null: none),
+// while the core compiles; only where the core was kept (opening the Cache
+// API for nothing took ~0.3 s of a first visit).
+function keptStart(url) {
+  if (!CORE_SHA256 || ![CORE_SHA256, undefined].includes(kept(url))) return Promise.resolve(null);
+  return openCache().then((c) => c && c.match(cacheKey(url + STATE_SUFFIX, CORE_SHA256)))
+    .then((r) => (r ? r.arrayBuffer() : null)).catch(() => null);
+}
+
 // keepState keeps the core's recorded start, which the worker sent
 // (jsapi/coreinit.js), beside the core in the Cache API, once the core it
 // was recorded on is known to be this build's: the next visit's worker puts
@@ -177,14 +186,13 @@ export const Sandbox = defineSandbox({
       else core.receive(data);
     };
     worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
-    // stateKept: the Cache API may hold the core's recorded start, kept with the
-    // core (opening the Cache API for nothing took ~0.3 s of a first visit)
     const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag,
-      coreSha256: CORE_SHA256, stateKept: CORE_SHA256 !== "" && [CORE_SHA256, undefined].includes(kept(urls.coreUrl)) };
+      coreSha256: CORE_SHA256 };
     worker.postMessage({ init }); // (it fetches the manifest while the core compiles)
     compiledCore(urls.coreUrl, opts.onProgress).then(
       (module) => worker.postMessage({ module }),
       () => worker.postMessage({ module: null })); // the worker fetches and compiles it itself
+    keptStart(urls.coreUrl).then((b) => worker.postMessage({ kept: b }, b ? [b] : []));
     return core;
   },
 

@@ -11,7 +11,7 @@
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
 import { installPython, readSnapshot, readBytes } from "../jsapi/python.js";
-import { openCache, cacheKey, hashHex, store, readAll, STATE_SUFFIX } from "./cache.js";
+import { openCache, cacheKey, hashHex, store, readAll } from "./cache.js";
 
 let base = "";
 let byCommand = new Map(); // command → [{file, sha256, size}] (its module, then its data files)
@@ -121,15 +121,17 @@ function fetchAsset(name) {
 // loadManifest: from the network when it answers (a new build), else the
 // cached copy (offline after a first visit).
 async function loadManifest() {
-  const cache = await openCache();
   const key = base + "manifest.json";
   let data;
   try {
     const res = await fetch(key, { cache: "no-cache" });
     if (!res.ok) throw new Error(`GET ${key}: ${res.status}`);
     data = new Uint8Array(await res.arrayBuffer());
-    if (cache) await cache.put(key, new Response(data.slice())).catch(() => {});
+    // (kept for offline use, off the start's path)
+    const copy = data.slice();
+    openCache().then((c) => c && c.put(key, new Response(copy))).catch(() => {});
   } catch (e) {
+    const cache = await openCache();
     const hit = cache && await cache.match(key);
     if (!hit) throw e;
     data = new Uint8Array(await hit.arrayBuffer());
@@ -188,35 +190,26 @@ function installPyodide(url) {
   });
 }
 
-// readState reads the core's recorded start from the Cache API (null: none).
-async function readState(coreUrl, sha256) {
-  try {
-    const cache = await openCache();
-    const hit = cache && await cache.match(cacheKey(coreUrl + STATE_SUFFIX, sha256));
-    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
-  } catch {
-    return null;
-  }
-}
-
 let handler = null;
 const early = [];
 let gotModule = null; // resolves with the {module} message: the core the page compiled, or null
+let gotKept = null; // resolves with the {kept} message: the core's recorded start the page read, or null
 
 // The page sends {init} as it makes this worker, then {module} once it has the
 // core compiled: the manifest is fetched meanwhile.
 onmessage = ({ data }) => {
   if (data.init) {
-    const { coreUrl, assetsUrl, pyodideUrl, abortFlag, coreSha256, stateKept } = data.init;
+    const { coreUrl, assetsUrl, pyodideUrl, abortFlag, coreSha256 } = data.init;
     base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
     if (pyodideUrl) installPyodide(pyodideUrl.endsWith("/") ? pyodideUrl : pyodideUrl + "/");
     const module = new Promise((resolve) => { gotModule = resolve; })
       .then((m) => m || WebAssembly.compileStreaming(fetch(coreUrl))); // (the page could not: the worker compiles it)
     if (data.init.module) gotModule(data.init.module);
-    // the core's recorded start, kept by an earlier visit (web/index.js:
-    // keepState), read while the core compiles; a start that could not be
-    // put back is recorded and sent to the page to keep
-    const state = coreSha256 && stateKept ? readState(coreUrl, coreSha256) : null;
+    // the core's recorded start, kept by an earlier visit, which the page
+    // reads while the core compiles (web/index.js: keptStart); a start that
+    // could not be put back is recorded and sent to the page to keep
+    const state = coreSha256 ? new Promise((resolve) => { gotKept = resolve; })
+      .then((b) => (b ? new Uint8Array(b) : null)) : null;
     const corePromise = Promise.all([loadManifest(), module, state]).then(([, mod, file]) => startCore({
       instantiate: async (imports) => ({ instance: await WebAssembly.instantiate(mod, imports) }),
       fetchAsset,
@@ -240,6 +233,10 @@ onmessage = ({ data }) => {
   }
   if ("module" in data && gotModule) {
     gotModule(data.module);
+    return;
+  }
+  if ("kept" in data && gotKept) {
+    gotKept(data.kept);
     return;
   }
   if (handler) handler(data);
