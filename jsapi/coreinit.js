@@ -50,6 +50,8 @@ const QUIET = new Set(["runtime.wasmWrite", "runtime.resetMemoryDataView", "runt
 
 const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 
+const utf8 = new TextDecoder();
+
 function reader(go) {
   const mem = () => go._inst.exports.mem.buffer;
   const dv = () => new DataView(mem());
@@ -61,7 +63,7 @@ function reader(go) {
       case "v": return [dv().getUint32(a, true), dv().getUint32(a + 4, true)];
       case "i": return i64(a);
       case "b": return dv().getUint8(a);
-      case "s": return new TextDecoder().decode(new Uint8Array(mem(), i64(a), i64(a + 8)));
+      case "s": return utf8.decode(new Uint8Array(mem(), i64(a), i64(a + 8)));
       case "B": return hex(new Uint8Array(mem(), i64(a), i64(a + 8)));
       case "V": {
         const p = i64(a), n = i64(a + 8), out = [];
@@ -183,11 +185,11 @@ function encode(mem, fresh, head) {
 // the file does not fit (the instance must then be dropped).
 export function restoreInit(go, instance, file, core, calls = []) {
   const magic = new TextEncoder().encode(MAGIC);
-  if (!file || file.length < magic.length + 4 || new TextDecoder().decode(file.subarray(0, magic.length)) !== MAGIC) return false;
+  if (!file || file.length < magic.length + 4 || utf8.decode(file.subarray(0, magic.length)) !== MAGIC) return false;
   const n = new DataView(file.buffer, file.byteOffset).getUint32(magic.length, true);
   let h;
   try {
-    h = JSON.parse(new TextDecoder().decode(file.subarray(magic.length + 4, magic.length + 4 + n)));
+    h = JSON.parse(utf8.decode(file.subarray(magic.length + 4, magic.length + 4 + n)));
   } catch (_) {
     return false;
   }

@@ -220,6 +220,7 @@ onmessage = ({ data }) => {
       init: coreSha256 ? {
         file, core: coreSha256,
         onRecord: (f) => { if (f) postMessage({ state: f }, [f.buffer]); },
+        recordDelayMs: 1000, // (off a first visit's start: its page's first calls come first)
         onStarted: (how) => postMessage({ started: how }),
       } : undefined,
     }));

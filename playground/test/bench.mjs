@@ -54,7 +54,14 @@ for (let i = 0; i < 3; i++) {
   await page.reload();
   await page.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
   const warm = Date.now() - t2;
-  runs.push({ cold, firstLs, warm, fetched: [...fetched] });
+  // a later reload: the core from the Cache API with its compiled code, and
+  // its recorded start kept (jsapi/coreinit.js)
+  await page.waitForTimeout(1500);
+  const t3 = Date.now();
+  await page.reload();
+  await page.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
+  const later = Date.now() - t3;
+  runs.push({ cold, firstLs, warm, later, fetched: [...fetched] });
   await context.close();
 }
 await browser.close();
@@ -67,6 +74,7 @@ const jb = path.resolve("node_modules/just-bash/dist/bundle/browser.js");
 console.log(`${"playground (median of 3, headless Chromium)".padEnd(52)} ${"time".padStart(10)}  target`);
 console.log(`${"usable prompt, empty caches".padEnd(52)} ${ms(med("cold")).padStart(10)}  ≤ 1500 ms`);
 console.log(`${"usable prompt, warm caches (a reload)".padEnd(52)} ${ms(med("warm")).padStart(10)}  ≤ 300 ms`);
+console.log(`${"usable prompt, a later reload".padEnd(52)} ${ms(med("later")).padStart(10)}`);
 console.log(`${"first `ls /` output after Enter".padEnd(52)} ${ms(med("firstLs")).padStart(10)}`);
 console.log(`fetched before the first command: ${files.length} files, ${mb(ours.raw)} as served, ${mb(ours.gz)} gzip, ${mb(ours.br)} brotli (target ≤ 2.5 MB compressed)`);
 for (const f of files.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size).slice(0, 4)) {
