@@ -184,17 +184,20 @@ function encode(mem, fresh, head) {
 // call(), in their order. It returns their results (an array), or false when
 // the file does not fit (the instance must then be dropped).
 export function restoreInit(go, instance, file, core, calls = []) {
+  try {
+    return restore(go, instance, file, core, calls);
+  } catch (_) {
+    return false; // (a damaged file)
+  }
+}
+
+function restore(go, instance, file, core, calls) {
   const magic = new TextEncoder().encode(MAGIC);
   if (!file || file.length < magic.length + 4 || utf8.decode(file.subarray(0, magic.length)) !== MAGIC) return false;
   const n = new DataView(file.buffer, file.byteOffset).getUint32(magic.length, true);
-  let h;
-  try {
-    h = JSON.parse(utf8.decode(file.subarray(magic.length + 4, magic.length + 4 + n)));
-  } catch (_) {
-    return false;
-  }
+  const h = JSON.parse(utf8.decode(file.subarray(magic.length + 4, magic.length + 4 + n)));
   const base = magic.length + 4 + n;
-  if (h.core !== core || file.length !== base + h.pages.length * PAGE) return false;
+  if (h.core !== core || !Array.isArray(h.pages) || !Array.isArray(h.log) || file.length !== base + h.pages.length * PAGE) return false;
   const memory = instance.exports.mem;
   if (memory.buffer.byteLength > h.size) return false;
   if (memory.buffer.byteLength < h.size) memory.grow((h.size - memory.buffer.byteLength) / 65536);
@@ -217,8 +220,6 @@ export function restoreInit(go, instance, file, core, calls = []) {
   go._resume = () => { throw new Error("wasmsand: the core's start is being restored"); };
   try {
     return replay(go, h.log, calls);
-  } catch (_) {
-    return false;
   } finally {
     go._resume = resume;
   }

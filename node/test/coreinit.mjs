@@ -71,6 +71,16 @@ await refused(file, "0".repeat(64), "refused: another core's");
 await refused(file.subarray(0, file.length - 1), core, "refused: a cut file");
 await refused(new Uint8Array(10), core, "refused: not a state file");
 {
+  // a header that parses but is not a state's
+  const magic = new TextEncoder().encode("wasmsand-init 1\n");
+  const head = new TextEncoder().encode(JSON.stringify({ core, size: 65536, pages: 3, log: {} }));
+  const f = new Uint8Array(magic.length + 4 + head.length);
+  f.set(magic);
+  new DataView(f.buffer).setUint32(magic.length, head.length, true);
+  f.set(head, magic.length + 4);
+  await refused(f, core, "refused: a damaged header");
+}
+{
   // init given another manifest than the one it read then
   const g = newGo();
   const inst = await WebAssembly.instantiate(module, g.go.importObject);
