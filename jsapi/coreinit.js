@@ -148,9 +148,23 @@ export function recordInit(go) {
       for (const [name, g] of Object.entries(instance.exports)) {
         if (name.startsWith(GLOBAL_PREFIX)) globals[name] = String(g.value);
       }
-      return () => encode(mem, fresh, { core, size: mem.length, globals, log });
+      const probe = fingerprint(fresh);
+      return () => encode(mem, fresh, { core, size: mem.length, probe, globals, log });
     },
   };
+}
+
+// fingerprint sums 256 pages spread over a new instance's memory (its data
+// segments): the recorded core's, checked before its state is put back.
+function fingerprint(mem) {
+  const words = new Int32Array(mem.buffer, mem.byteOffset, mem.length >> 2);
+  const pages = mem.length / PAGE;
+  let h = 0x811c9dc5;
+  for (let k = 0; k < 256; k++) {
+    const start = Math.floor((k * pages) / 256) * (PAGE >> 2);
+    for (let i = start; i < start + (PAGE >> 2) && i < words.length; i++) h = Math.imul(h ^ words[i], 0x01000193);
+  }
+  return `${mem.length}:${(h >>> 0).toString(16)}`;
 }
 
 // encode writes the file: the header, then the pages of mem that differ from
@@ -199,7 +213,8 @@ function restore(go, instance, file, core, calls) {
   const base = magic.length + 4 + n;
   if (h.core !== core || !Array.isArray(h.pages) || !Array.isArray(h.log) || file.length !== base + h.pages.length * PAGE) return false;
   const memory = instance.exports.mem;
-  if (memory.buffer.byteLength > h.size) return false;
+  // (a core other than the recorded one, under the same name, has other data)
+  if (memory.buffer.byteLength > h.size || fingerprint(new Uint8Array(memory.buffer)) !== h.probe) return false;
   if (memory.buffer.byteLength < h.size) memory.grow((h.size - memory.buffer.byteLength) / 65536);
   const mem = new Uint8Array(memory.buffer);
   h.pages.forEach((p, i) => mem.set(file.subarray(base + i * PAGE, base + (i + 1) * PAGE), p * PAGE));

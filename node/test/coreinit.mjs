@@ -81,6 +81,14 @@ await refused(new Uint8Array(10), core, "refused: not a state file");
   await refused(f, core, "refused: a damaged header");
 }
 {
+  // another core under the recorded one's hash: its memory is not the recorded core's
+  const g = newGo();
+  const inst = await WebAssembly.instantiate(module, g.go.importObject);
+  const mem = new Uint8Array(inst.exports.mem.buffer);
+  mem[Math.floor(mem.length / 4096 / 256) * 4096 + 100] ^= 1; // (in a page the check sums)
+  check(!restoreInit(g.go, inst, file, core, [initArgs()]), "refused: a new instance whose data is not the recorded core's");
+}
+{
   // init given another manifest than the one it read then
   const g = newGo();
   const inst = await WebAssembly.instantiate(module, g.go.importObject);
