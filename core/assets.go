@@ -102,12 +102,16 @@ func AssetToolsOf(m Manifest, fetch Fetcher) (*AssetTools, error) {
 // Commands lists every command of the manifest, sorted.
 func (t *AssetTools) Commands() []string { return slices.Clone(t.names) }
 
-// Prepare builds ahead what each New with these tools and the default
-// filesystem starts from (that filesystem's template), so that the first
-// New does not: the JS core does it in its init, which its recorded start
-// includes (jsapi/coreinit.js).
-func (t *AssetTools) Prepare() {
+// Prepare builds ahead what each New with these tools, the default engine
+// and the default filesystem starts from (the engine, the filesystem's
+// template), so that the first New does not: the JS core does it in its
+// init, which its recorded start includes (jsapi/coreinit.js).
+func (t *AssetTools) Prepare(ctx context.Context) error {
+	if _, err := defaultEngine(ctx); err != nil {
+		return newErr(CodeInternal, "Prepare", "", err)
+	}
 	vfs.NewDefault(vfs.Options{}, commandTable(Options{Tools: t}, nil).Names())
+	return nil
 }
 
 // Assets lists the manifest's assets.

@@ -280,7 +280,9 @@ func initCore(args []js.Value) (any, error) {
 		return nil, err
 	}
 	tools = t
-	t.Prepare()
+	if err := t.Prepare(context.Background()); err != nil {
+		return nil, err
+	}
 	return len(t.Commands()), nil
 }
 

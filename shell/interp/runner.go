@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	mrand "math/rand/v2"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -62,6 +63,11 @@ type Config struct {
 	// Now and Rand stand in for the host's clock and randomness.
 	Now  func() time.Time
 	Rand func() uint64
+	// seed seeds $RANDOM: Rand when given, else the clock with the runtime's
+	// generator (as bash seeds it from the time), which is cheap where
+	// Rand's default (the system's source) is not: ~10 ms at a JS core's
+	// first use, for a timer the system source arms
+	seed func() uint64
 	// Sequential runs pipeline stages one after another over bounded
 	// buffers and background jobs at once, without goroutines (GOOS=js,
 	// where a shell may run inside a host call that must not block).
@@ -217,15 +223,22 @@ func (cfg *Config) defaults(pid int) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.seed == nil {
+		cfg.seed = cfg.Rand
+	}
 	if cfg.Rand == nil {
-		// from the system's source, not the runtime's generator: that one's
-		// state is the same in every process started from the JS core's
-		// snapshot (jsapi/coreinit.js)
+		// ($SRANDOM) from the system's source, not the runtime's generator:
+		// that one's state is the same in every process started from the JS
+		// core's recorded start (jsapi/coreinit.js)
 		cfg.Rand = func() uint64 {
 			var b [8]byte
 			rand.Read(b[:])
 			return binary.LittleEndian.Uint64(b[:])
 		}
+	}
+	if cfg.seed == nil {
+		// (the clock tells restored processes apart)
+		cfg.seed = func() uint64 { return mrand.Uint64() ^ uint64(time.Now().UnixNano())*0x9e3779b97f4a7c15 }
 	}
 	if cfg.NewPid == nil {
 		n := pid
@@ -250,8 +263,8 @@ func New(cfg *Config, env []string, dir string, pid, ppid int) *Runner {
 		hashed: newCmdHash(),
 	}
 	r.mainSig = r.sig
-	r.rseed = uint32(cfg.Rand())
-	r.rseed32 = uint32(cfg.Rand())
+	r.rseed = uint32(cfg.seed())
+	r.rseed32 = uint32(cfg.seed())
 	r.opts.braceexpand = true
 	r.opts.hashall = true
 	r.opts.interactiveComments = true
