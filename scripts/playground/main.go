@@ -10,6 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 )
 
 func main() {
@@ -32,6 +35,9 @@ func main() {
 		{"build/npm/assets", "assets"},
 		{"build/npm/pyodide", "pyodide"},
 	}
+	if err := checkInlineKeys(); err != nil {
+		fail(err)
+	}
 	for _, c := range copies {
 		if err := copyTree(c.from, filepath.Join(out, c.to)); err != nil {
 			fail(err)
@@ -47,6 +53,49 @@ func main() {
 		return nil
 	})
 	fmt.Printf("playground: %s (%.1f MB)\n", out, float64(size)/1e6)
+}
+
+// checkInlineKeys: index.html's inline script (a classic script, which cannot
+// import them) repeats the Cache API's name, its key format and the
+// localStorage key of web/cache.js and web/index.js; the build stops when they
+// differ, so that the early core never looks in the wrong place.
+func checkInlineKeys() error {
+	read := func(p string) (string, error) {
+		b, err := os.ReadFile(p)
+		return string(b), err
+	}
+	page, err := read("playground/index.html")
+	if err != nil {
+		return err
+	}
+	cacheJS, err := read("web/cache.js")
+	if err != nil {
+		return err
+	}
+	indexJS, err := read("web/index.js")
+	if err != nil {
+		return err
+	}
+	constant := func(src, name string) string {
+		m := regexp.MustCompile(`export const ` + name + ` = "([^"]*)";`).FindStringSubmatch(src)
+		if m == nil {
+			return ""
+		}
+		return m[1]
+	}
+	cache, kept := constant(cacheJS, "CACHE"), constant(indexJS, "KEPT_KEY")
+	const key = `url + "?sha256=" + sha256`
+	for _, c := range []struct{ in, want, what string }{
+		{cacheJS, key, "web/cache.js's cacheKey"},
+		{page, `caches.open("` + cache + `")`, "web/cache.js's CACHE " + strconv.Quote(cache)},
+		{page, `localStorage.getItem("` + kept + `" + url)`, "web/index.js's KEPT_KEY " + strconv.Quote(kept)},
+		{page, `c.match(` + key + `)`, "web/cache.js's key format"},
+	} {
+		if cache == "" || kept == "" || !strings.Contains(c.in, c.want) {
+			return fmt.Errorf("playground/index.html's inline script no longer matches %s: update it (looked for %s)", c.what, c.want)
+		}
+	}
+	return nil
 }
 
 func copyTree(from, to string) error {
