@@ -33,12 +33,8 @@ func (m *module) detachable(p []byte) bool {
 // segments decodes a data section whose segments are all active at constant offsets.
 func segments(p []byte) (segs []Segment, err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			f, ok := r.(failure)
-			if !ok {
-				panic(r)
-			}
-			segs, err = nil, f.err
+		if e := failed(recover()); e != nil {
+			segs, err = nil, e
 		}
 	}()
 	r := reader{b: p}
@@ -71,12 +67,8 @@ func segments(p []byte) (segs []Segment, err error) {
 // the module's bytes.
 func DetachedData(instrumented []byte) (segs []Segment, ok bool, err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			f, isFailure := r.(failure)
-			if !isFailure {
-				panic(r)
-			}
-			segs, ok, err = nil, false, f.err
+		if e := failed(recover()); e != nil {
+			segs, ok, err = nil, false, e
 		}
 	}()
 	r := reader{b: instrumented, pos: len(header)}

@@ -8,12 +8,8 @@ import "strconv"
 // as the GOOS=js core's (jsapi/coreinit.js). Malformed input gives an error.
 func ExportGlobals(wasm []byte) (out []byte, err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			f, ok := r.(failure)
-			if !ok {
-				panic(r)
-			}
-			out, err = nil, f.err
+		if e := failed(recover()); e != nil {
+			out, err = nil, e
 		}
 	}()
 	m := parse(wasm)

@@ -164,12 +164,8 @@ var header = []byte{0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00}
 // wrapping ErrUnsupported.
 func (o Options) Instrument(wasm []byte) (out []byte, st Stats, err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			f, ok := r.(failure)
-			if !ok {
-				panic(r)
-			}
-			out, st, err = nil, Stats{}, f.err
+		if e := failed(recover()); e != nil {
+			out, st, err = nil, Stats{}, e
 		}
 	}()
 	if o.Interval == 0 {
@@ -796,10 +792,7 @@ func (w *writer) String() string { return fmt.Sprintf("%+v", w.stats) }
 // globals (GlobalExportPrefix+index; none unless it exports PreinitExport).
 func PreinitGlobals(instrumented []byte) (names []string) {
 	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(failure); !ok {
-				panic(r)
-			}
+		if failed(recover()) != nil {
 			names = nil
 		}
 	}()

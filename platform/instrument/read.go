@@ -14,6 +14,19 @@ var ErrUnsupported = errors.New("unsupported by the instrumenter")
 // (an index out of range) still surfaces as a panic in tests and fuzzing.
 type failure struct{ err error }
 
+// failed is the error of a recovered failure (nil when nothing was
+// recovered); anything else panics on.
+func failed(r any) error {
+	if r == nil {
+		return nil
+	}
+	f, ok := r.(failure)
+	if !ok {
+		panic(r)
+	}
+	return f.err
+}
+
 func fail(format string, args ...any) {
 	panic(failure{fmt.Errorf("instrument: "+format, args...)})
 }
