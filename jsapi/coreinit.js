@@ -16,7 +16,7 @@
 // bytes (4 KiB each) in the header's order: the pages that differ from a new
 // instance's memory.
 
-const MAGIC = "wasmsand-init 1\n";
+const MAGIC = new TextEncoder().encode("wasmsand-init 1\n");
 const PAGE = 4096;
 const GLOBAL_PREFIX = "wasmsand.global."; // (platform/instrument.GlobalExportPrefix)
 const NAN_HEAD = 0x7ff80000;
@@ -90,13 +90,8 @@ export function recordInit(go) {
       if (mod === "gojs" && !spec && QUIET.has(name)) continue;
       if (!spec) {
         // (host.js's, used by every guest: a fixed arity, no array a call)
-        fns[name] = f.length <= 6 ? (a, b, c, d, e, g) => {
-          if (recording) bad ??= `${mod}.${name} called while the core starts`;
-          return f(a, b, c, d, e, g);
-        } : (...a) => {
-          if (recording) bad ??= `${mod}.${name} called while the core starts`;
-          return f(...a);
-        };
+        const note = () => { if (recording) bad ??= `${mod}.${name} called while the core starts`; };
+        fns[name] = f.length <= 6 ? (a, b, c, d, e, g) => (note(), f(a, b, c, d, e, g)) : (...a) => (note(), f(...a));
         continue;
       }
       // (Go's imports take the stack pointer alone; these stay for the
@@ -183,12 +178,12 @@ function encode(mem, fresh, head) {
     }
   }
   const json = new TextEncoder().encode(JSON.stringify({ ...head, pages }));
-  const magic = new TextEncoder().encode(MAGIC);
-  const out = new Uint8Array(magic.length + 4 + json.length + pages.length * PAGE);
-  out.set(magic);
-  new DataView(out.buffer).setUint32(magic.length, json.length, true);
-  out.set(json, magic.length + 4);
-  pages.forEach((p, i) => out.set(mem.subarray(p * PAGE, (p + 1) * PAGE), magic.length + 4 + json.length + i * PAGE));
+  const base = MAGIC.length + 4 + json.length;
+  const out = new Uint8Array(base + pages.length * PAGE);
+  out.set(MAGIC);
+  new DataView(out.buffer).setUint32(MAGIC.length, json.length, true);
+  out.set(json, MAGIC.length + 4);
+  pages.forEach((p, i) => out.set(mem.subarray(p * PAGE, (p + 1) * PAGE), base + i * PAGE));
   return out;
 }
 
@@ -206,11 +201,10 @@ export function restoreInit(go, instance, file, core, calls = []) {
 }
 
 function restore(go, instance, file, core, calls) {
-  const magic = new TextEncoder().encode(MAGIC);
-  if (!file || file.length < magic.length + 4 || utf8.decode(file.subarray(0, magic.length)) !== MAGIC) return false;
-  const n = new DataView(file.buffer, file.byteOffset).getUint32(magic.length, true);
-  const h = JSON.parse(utf8.decode(file.subarray(magic.length + 4, magic.length + 4 + n)));
-  const base = magic.length + 4 + n;
+  if (!file || file.length < MAGIC.length + 4 || MAGIC.some((b, i) => file[i] !== b)) return false;
+  const n = new DataView(file.buffer, file.byteOffset).getUint32(MAGIC.length, true);
+  const h = JSON.parse(utf8.decode(file.subarray(MAGIC.length + 4, MAGIC.length + 4 + n)));
+  const base = MAGIC.length + 4 + n;
   if (h.core !== core || !Array.isArray(h.pages) || !Array.isArray(h.log) || file.length !== base + h.pages.length * PAGE) return false;
   const memory = instance.exports.mem;
   // (a core other than the recorded one, under the same name, has other data)
@@ -309,20 +303,16 @@ function replay(go, log, calls) {
       case "syscall/js.stringVal":
         if (!same(store(a[0]), a[1])) return false;
         break;
-      case "syscall/js.valueGet":
+      case "syscall/js.valueGet": // (a name or an index)
+      case "syscall/js.valueIndex":
         if (!same(store(Reflect.get(load(a[0]), a[1])), a[2])) return false;
         break;
       case "syscall/js.valueSet":
+      case "syscall/js.valueSetIndex":
         Reflect.set(load(a[0]), a[1], load(a[2]));
         break;
       case "syscall/js.valueDelete":
         Reflect.deleteProperty(load(a[0]), a[1]);
-        break;
-      case "syscall/js.valueIndex":
-        if (!same(store(Reflect.get(load(a[0]), a[1])), a[2])) return false;
-        break;
-      case "syscall/js.valueSetIndex":
-        Reflect.set(load(a[0]), a[1], load(a[2]));
         break;
       case "syscall/js.valueCall": {
         const [r, ok] = attempt(() => {

@@ -225,6 +225,10 @@ func (cfg *Config) defaults(pid int) {
 	}
 	if cfg.seed == nil {
 		cfg.seed = cfg.Rand
+		if cfg.seed == nil {
+			// (the clock tells restored processes apart)
+			cfg.seed = func() uint64 { return mrand.Uint64() ^ uint64(time.Now().UnixNano())*0x9e3779b97f4a7c15 }
+		}
 	}
 	if cfg.Rand == nil {
 		// ($SRANDOM) from the system's source, not the runtime's generator:
@@ -235,10 +239,6 @@ func (cfg *Config) defaults(pid int) {
 			rand.Read(b[:])
 			return binary.LittleEndian.Uint64(b[:])
 		}
-	}
-	if cfg.seed == nil {
-		// (the clock tells restored processes apart)
-		cfg.seed = func() uint64 { return mrand.Uint64() ^ uint64(time.Now().UnixNano())*0x9e3779b97f4a7c15 }
 	}
 	if cfg.NewPid == nil {
 		n := pid
