@@ -67,6 +67,11 @@ export interface CreateOptions {
   assetsUrl?: string | URL;
   /** Browser: URL of the core (default: wasmsand.wasm beside the package's web/ directory). */
   coreUrl?: string | URL;
+  /** Browser: URL of the core's recorded start, which a first visit puts back instead of
+   *  starting the core (default: the package's wasmsand.browser.init when coreUrl is not given,
+   *  else none; "" for none). A start recorded on another core or in another environment is
+   *  refused and the core starts as usual. */
+  coreStateUrl?: string | URL;
   /** Browser: URL of Pyodide's files, for python: "pyodide" (default: pyodide/ beside the package's
    *  web/ directory). */
   pyodideUrl?: string | URL;

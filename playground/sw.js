@@ -13,7 +13,7 @@ const SHELL = ["./", "index.html", "app.js", "boot.js", "app.css", "web/index.js
 
 const REFRESH_AFTER_MS = 3000;
 
-const loaderKept = (path) => path.endsWith("/wasmsand.wasm") || path.includes("/assets/");
+const loaderKept = (path) => path.endsWith("/wasmsand.wasm") || path.endsWith("/wasmsand.browser.init") || path.includes("/assets/");
 
 self.addEventListener("install", (e) => {
   self.skipWaiting();

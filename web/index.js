@@ -35,13 +35,27 @@ function compiledCore(url, onProgress) {
 // idle when it was downloaded (its bytes are hashed then).
 const verified = new Map();
 
-// keptStart reads the core's recorded start kept beside it (null: none),
-// while the core compiles; only where the core was kept (opening the Cache
-// API for nothing took ~0.3 s of a first visit).
-function keptStart(url) {
-  if (!CORE_SHA256 || ![CORE_SHA256, undefined].includes(kept(url))) return Promise.resolve(null);
-  return openCache().then((c) => c && c.match(cacheKey(url + STATE_SUFFIX, CORE_SHA256)))
-    .then((r) => (r ? r.arrayBuffer() : null)).catch(() => null);
+// keptStart reads the core's recorded start, while the core compiles: the
+// one kept beside the core, where the core was kept (opening the Cache API
+// for nothing took ~0.3 s of a first visit); else the one the package ships
+// (stateUrl, recorded in headless Chromium by scripts/npm), which a first
+// visit puts back instead of running Go's start and the core's init (~0.4 s
+// here). → {bytes, shipped} or null. A start that does not fit this browser
+// is refused by the worker (jsapi/coreinit.js), which then records its own.
+async function keptStart(url, stateUrl) {
+  if (!CORE_SHA256) return null;
+  try {
+    if ([CORE_SHA256, undefined].includes(kept(url))) {
+      const c = await openCache();
+      const r = c && await c.match(cacheKey(url + STATE_SUFFIX, CORE_SHA256));
+      if (r) return { bytes: await r.arrayBuffer(), shipped: false };
+    }
+    if (!stateUrl) return null;
+    const res = await fetch(stateUrl);
+    return res.ok ? { bytes: await res.arrayBuffer(), shipped: true } : null;
+  } catch {
+    return null;
+  }
 }
 
 // keepState keeps the core's recorded start, which the worker sent
@@ -56,6 +70,10 @@ function keepState(url, bytes) {
     await store(c, url + STATE_SUFFIX, CORE_SHA256, bytes);
   })).catch(() => {});
 }
+
+// SHIPPED_STATE: the package's recorded start in a browser's worker, beside
+// wasmsand.wasm (its URL is coreStateUrl; scripts/npm/browser-init.mjs).
+const SHIPPED_STATE = "wasmsand.browser.init";
 
 // KEPT_KEY + url, in localStorage, is the hash of the core the Cache API
 // keeps for url: known at once, where opening the Cache API took ~0.3 s on
@@ -158,6 +176,9 @@ export const Sandbox = defineSandbox({
     const urls = {
       worker: String(opts.workerUrl || new URL("worker.js", here)),
       coreUrl: String(opts.coreUrl || new URL("../wasmsand.wasm", here)),
+      // (the package's recorded start fits its own core only: none for another)
+      coreStateUrl: opts.coreStateUrl !== undefined ? String(opts.coreStateUrl || "")
+        : opts.coreUrl ? "" : String(new URL("../" + SHIPPED_STATE, here)),
       assetsUrl: String(opts.assetsUrl || new URL("../assets/", here)),
       pyodideUrl: String(opts.pyodideUrl || new URL("../pyodide/", here)),
     };
@@ -177,10 +198,13 @@ export const Sandbox = defineSandbox({
       idle: (c) => pool.keep(c),
     }, { onProgress: opts.onProgress });
     core.poolKey = key;
+    let shipped = null; // the package's recorded start, sent to the worker: kept once it fitted
     worker.onmessage = ({ data }) => {
       if (data && data.state) keepState(urls.coreUrl, data.state);
       else if (data && data.started) {
         performance.mark("wasmsand:core-" + data.started); // (for profiling: how the worker's core started)
+        if (shipped && data.started === "restored") keepState(urls.coreUrl, shipped);
+        shipped = null;
         setTimeout(coreStarted, 500); // (its first calls, such as create, come next)
       }
       else core.receive(data);
@@ -192,7 +216,10 @@ export const Sandbox = defineSandbox({
     compiledCore(urls.coreUrl, opts.onProgress).then(
       (module) => worker.postMessage({ module }),
       () => worker.postMessage({ module: null })); // the worker fetches and compiles it itself
-    keptStart(urls.coreUrl).then((b) => worker.postMessage({ kept: b }, b ? [b] : []));
+    keptStart(urls.coreUrl, urls.coreStateUrl).then((k) => {
+      if (k && k.shipped) shipped = k.bytes.slice(0);
+      worker.postMessage({ kept: k && k.bytes }, k ? [k.bytes] : []);
+    });
     return core;
   },
 

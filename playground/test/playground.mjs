@@ -56,6 +56,8 @@ try {
   await page.goto(base);
   await ready();
   console.log(`usable prompt after ${Date.now() - t0} ms (cold)`);
+  const how = await page.evaluate(() => performance.getEntriesByType("mark").map((m) => m.name).filter((n) => n.startsWith("wasmsand:core-")));
+  check(how.join() === "wasmsand:core-restored", "a first visit puts back the core's recorded start (wasmsand.browser.init): " + how.join());
   await page.screenshot({ path: path.join(shots, "1-start.png") });
 
   await typeCommand("echo hello $((6*7))");

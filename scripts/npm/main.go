@@ -87,6 +87,11 @@ func main() {
 	cmd = exec.Command("node", "scripts/npm/core-init.mjs", out)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	check(cmd.Run())
+	// and the one a browser's worker has, which a page's first visit puts back
+	// (web/index.js); recorded in headless Chromium (make deps installs it)
+	cmd = exec.Command("node", "scripts/npm/browser-init.mjs", out)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	check(cmd.Run())
 
 	fmt.Printf("npm: %s written; core %.2f MB, %.2f MB gzip, %.2f MB brotli\n", out,
 		mb(len(raw)), mb(gzipSize(raw)), mb(brotliSize(raw)))
@@ -139,7 +144,7 @@ func writePackageJSON(dst string) {
 			"./package.json":  "./package.json",
 		},
 		"engines": map[string]any{"node": ">=18"},
-		"files":   []string{"*.cjs", "*.mjs", "*.d.ts", "*.js", "web/", "wasmsand.wasm", "wasmsand.init", "assets/", "pyodide/", "README.md"},
+		"files":   []string{"*.cjs", "*.mjs", "*.d.ts", "*.js", "web/", "wasmsand.wasm", "wasmsand.init", "wasmsand.browser.init", "assets/", "pyodide/", "README.md"},
 	}
 	out, err := json.MarshalIndent(pkg, "", "  ")
 	check(err)

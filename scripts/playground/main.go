@@ -32,6 +32,7 @@ func main() {
 		{"node_modules/@xterm/xterm/LICENSE", "vendor/LICENSE.xterm"},
 		{"build/npm/web", "web"},
 		{"build/npm/wasmsand.wasm", "wasmsand.wasm"},
+		{"build/npm/wasmsand.browser.init", "wasmsand.browser.init"},
 		{"build/npm/assets", "assets"},
 		{"build/npm/pyodide", "pyodide"},
 	}

@@ -28,6 +28,14 @@ window.tests = {
     await sb.destroy();
     return out;
   },
+  // a recorded start that does not fit (the Node package's, given as this
+  // core's) is refused: the core starts as usual, in a worker of its own
+  async misfit() {
+    const sb = await Sandbox.create({ coreUrl: "/wasmsand.wasm", coreStateUrl: "/wasmsand.init" });
+    const out = (await sb.run("echo ok")).stdout;
+    await sb.destroy();
+    return out;
+  },
   async limits() {
     const out = {};
     const sb = await Sandbox.create({ fsLimitMb: 8, maxProcesses: 16, memoryLimitMb: 32 });
@@ -171,6 +179,12 @@ try {
   const cu = out.progress.filter((p) => p.asset === "coreutils.wasm");
   assert.ok(cu.length > 1 && cu.at(-1).loaded === cu.at(-1).total && cu[0].loaded < cu[0].total, JSON.stringify(cu));
 
+  // a first visit put back the package's recorded start (wasmsand.browser.init)
+  const marks = () => p.evaluate(() => performance.getEntriesByType("mark").map((m) => m.name).filter((n) => n.startsWith("wasmsand:core-")));
+  assert.deepStrictEqual(await marks(), ["wasmsand:core-restored"]);
+  assert.strictEqual(await run("misfit"), "ok\n");
+  assert.deepStrictEqual(await marks(), ["wasmsand:core-restored", "wasmsand:core-started"]);
+
   const lim = await run("limits");
   assert.deepStrictEqual([lim.loop, lim.guestLoop], [124, 124]);
   assert.deepStrictEqual(lim.flood, [141, true]);
@@ -200,8 +214,7 @@ try {
   // the core's start, recorded on an earlier visit and kept beside it, was
   // put back instead of run (jsapi/coreinit.js)
   assert.ok(keys.some((k) => /\/wasmsand\.wasm\.init\?sha256=[0-9a-f]{64}$/.test(k)), keys.join(" "));
-  const started = await p.evaluate(() => performance.getEntriesByType("mark").map((m) => m.name).filter((n) => n.startsWith("wasmsand:core-")));
-  assert.deepStrictEqual(started, ["wasmsand:core-restored"]);
+  assert.deepStrictEqual(await marks(), ["wasmsand:core-restored"]);
 
   // python3 as Pyodide in the worker, over the same files
   const checkPython = (py) => {
