@@ -110,11 +110,18 @@ function preloadPython(options) {
 // finishes before the next run starts); post(msg, transfer) answers.
 // hooks.before(method, args, core) may return a promise awaited before the call
 // (the browser fetches a run's programs ahead); hooks.after() runs after it.
+// hooks.answer(method, args), optional, may answer a call without the core,
+// before it has started: a promise of {value}, or of undefined to call it.
 export function serve(corePromise, post, hooks = {}) {
   let queue = Promise.resolve();
   // a sandbox's events (create's events option), as they happen
   globalThis.__wasmsandEvent = (id, json) => post({ seq: 0, event: { id, ...JSON.parse(json) } });
   const handle = async ({ seq, method, args }) => {
+    const early = hooks.answer && await hooks.answer(method, args);
+    if (early) {
+      post({ seq, value: early.value });
+      return;
+    }
     let core;
     try {
       core = await corePromise;

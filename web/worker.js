@@ -78,6 +78,22 @@ async function prefetch(core, id, cmd) {
   await Promise.all([...want.values()].map((f) => ensure(cache, f).catch(() => {})));
 }
 
+// nothingKept answers persistLoad(name) before the core has started when
+// IndexedDB has no database for name: nothing was saved (a first visit),
+// and creating the database there (~0.1 s, platform/js/idbstate) can wait
+// for the first save, off the first prompt's path.
+async function nothingKept(name) {
+  if (typeof name !== "string" || name === "" || name.includes("\0")) return undefined; // (the core reports it)
+  try {
+    if (typeof indexedDB !== "object" || typeof indexedDB.databases !== "function") return undefined;
+    const dbs = await indexedDB.databases();
+    return dbs.some((d) => d.name === IDB_PREFIX + name) ? undefined : { value: null };
+  } catch {
+    return undefined;
+  }
+}
+const IDB_PREFIX = "wasmsand:"; // (platform/js/idbstate: a store's database name)
+
 async function flushCache() {
   if (toCache.length === 0) return;
   const cache = await openCache();
@@ -227,6 +243,7 @@ onmessage = ({ data }) => {
     corePromise.catch(() => {});
     handler = serve(corePromise, (msg, transfer) => postMessage(msg, transfer), {
       before: (method, args, core) => (method === "run" ? prefetch(core, args[0], args[1]) : null),
+      answer: (method, args) => (method === "persistLoad" ? nothingKept(args[0]) : undefined),
       after: flushCache,
     });
     for (const m of early.splice(0)) handler(m);
