@@ -36,6 +36,13 @@ window.tests = {
     await sb.destroy();
     return out;
   },
+  // what a restored start must not share with every other first visit
+  async random() {
+    const sb = await Sandbox.create();
+    const out = (await sb.run("echo $RANDOM-$RANDOM-$RANDOM $SRANDOM; head -c 16 /dev/urandom | od -An -tx1")).stdout;
+    await sb.destroy();
+    return out;
+  },
   async limits() {
     const out = {};
     const sb = await Sandbox.create({ fsLimitMb: 8, maxProcesses: 16, memoryLimitMb: 32 });
@@ -215,6 +222,22 @@ try {
   // put back instead of run (jsapi/coreinit.js)
   assert.ok(keys.some((k) => /\/wasmsand\.wasm\.init\?sha256=[0-9a-f]{64}$/.test(k)), keys.join(" "));
   assert.deepStrictEqual(await marks(), ["wasmsand:core-restored"]);
+
+  // two first visits, both from the shipped start, get their own $RANDOM,
+  // $SRANDOM and /dev/urandom
+  const visits = [];
+  for (let i = 0; i < 2; i++) {
+    const other = await browser.newContext();
+    const q = await other.newPage();
+    await q.goto(base);
+    await q.waitForFunction(() => window.ready === true);
+    visits.push(await q.evaluate(() => window.tests.random()));
+    assert.deepStrictEqual(await q.evaluate(() => performance.getEntriesByType("mark").map((m) => m.name)), ["wasmsand:core-restored"]);
+    await other.close();
+  }
+  const [a, b] = visits.map((v) => v.split(/\s+/).filter(Boolean));
+  assert.strictEqual(a.length, 18, visits[0]);
+  assert.ok(a[0] !== b[0] && a[1] !== b[1] && a.slice(2).join() !== b.slice(2).join(), JSON.stringify(visits));
 
   // python3 as Pyodide in the worker, over the same files
   const checkPython = (py) => {
