@@ -26,6 +26,7 @@ func main() {
 		{"playground/boot.js", "boot.js"},
 		{"playground/app.css", "app.css"},
 		{"playground/sw.js", "sw.js"},
+		{"playground/_headers", "_headers"},
 		{"node_modules/@xterm/xterm/lib/xterm.mjs", "vendor/xterm.mjs"},
 		{"node_modules/@xterm/xterm/css/xterm.css", "vendor/xterm.css"},
 		{"node_modules/@xterm/addon-fit/lib/addon-fit.mjs", "vendor/addon-fit.mjs"},
