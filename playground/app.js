@@ -123,6 +123,7 @@ class Session {
 
   async run(cmd) {
     const t = this.term;
+    this.ran = true;
     this.running = new AbortController();
     setStatus("running…");
     // With SharedArrayBuffer (the service worker's headers) what is typed goes to
@@ -599,8 +600,31 @@ async function start() {
   await fromURL(s);
   setStatus("");
   s.prompt();
+  warmUp(s);
   window.wasmsandPlayground = { ready: true, get sandbox() { return current.sb; }, get term() { return current.term; },
     sessions, isolated: self.crossOriginIsolated };
+}
+
+// warmUp runs a program once in a throwaway fork while the page is idle, before the first
+// command: the first run of a program (coreutils fetched and instrumented, the core's path
+// for running one compiled by the browser) is then not paid by the first command typed.
+// Nothing of it shows in the workspace (a fork; forks are not persisted).
+function warmUp(s) {
+  const go = async () => {
+    if (s.ran) return;
+    let f = null;
+    try {
+      f = await s.sb.fork();
+      await f.run("ls / > /dev/null");
+    } catch { /* (offline, or the worker restarted: the first command pays it) */ } finally {
+      if (f) f.destroy().catch(() => {});
+    }
+  };
+  // (a second after the prompt: a command typed at once would wait for it instead)
+  setTimeout(() => {
+    if (typeof requestIdleCallback === "function") requestIdleCallback(go, { timeout: 3000 });
+    else go();
+  }, 1000);
 }
 
 addEventListener("offline", () => setStatus("offline: programs not used here before cannot be fetched"));
