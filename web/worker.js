@@ -78,6 +78,8 @@ async function prefetch(core, id, cmd) {
   await Promise.all([...want.values()].map((f) => ensure(cache, f).catch(() => {})));
 }
 
+const IDB_PREFIX = "wasmsand:"; // (platform/js/idbstate: a store's database name)
+
 // nothingKept answers persistLoad(name) before the core has started when
 // IndexedDB has no database for name: nothing was saved (a first visit),
 // and creating the database there (~0.1 s, platform/js/idbstate) can wait
@@ -92,8 +94,6 @@ async function nothingKept(name) {
     return undefined;
   }
 }
-const IDB_PREFIX = "wasmsand:"; // (platform/js/idbstate: a store's database name)
-
 async function flushCache() {
   if (toCache.length === 0) return;
   const cache = await openCache();

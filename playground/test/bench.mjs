@@ -38,56 +38,52 @@ async function lsOutput(page) {
   return Date.now() - t1;
 }
 
+// newPage is a page in a new profile (empty caches); usable(page, load)
+// times load() to a usable prompt.
+async function newPage() {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 760 } });
+  return context.newPage();
+}
+async function usable(page, load) {
+  const t = Date.now();
+  await load();
+  await page.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
+  return Date.now() - t;
+}
+
 const runs = [];
 for (let i = 0; i < 3; i++) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 760 } });
-  const page = await context.newPage();
+  const page = await newPage();
   const fetched = new Set();
   let ready = false;
   page.on("request", (r) => {
     const u = new URL(r.url());
     if (!ready && u.origin + "/" === base) fetched.add(u.pathname === "/" ? "/index.html" : u.pathname);
   });
-  const t0 = Date.now();
-  await page.goto(base);
-  await page.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
-  const cold = Date.now() - t0;
+  const cold = await usable(page, () => page.goto(base));
   ready = true;
   const firstLs = await lsOutput(page);
   await page.waitForTimeout(500); // (the service worker keeps what it fetched)
-  const t2 = Date.now();
-  await page.reload();
-  await page.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
-  const warm = Date.now() - t2;
+  const warm = await usable(page, () => page.reload());
   // a later reload: the core from the Cache API with its compiled code, and
   // its recorded start kept (jsapi/coreinit.js)
   await page.waitForTimeout(1500);
-  const t3 = Date.now();
-  await page.reload();
-  await page.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
-  const later = Date.now() - t3;
-  await context.close();
+  const later = await usable(page, () => page.reload());
+  await page.context().close();
   // the first reload where the host sends the headers of _headers (the test
   // server's ?coi): the first visit is isolated already
-  const coiContext = await browser.newContext({ viewport: { width: 1200, height: 760 } });
-  const coiPage = await coiContext.newPage();
-  await coiPage.goto(base + "?coi");
-  await coiPage.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
+  const coiPage = await newPage();
+  await usable(coiPage, () => coiPage.goto(base + "?coi"));
   await coiPage.waitForTimeout(1500);
-  const t4 = Date.now();
-  await coiPage.reload();
-  await coiPage.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
-  const coiWarm = Date.now() - t4;
-  await coiContext.close();
+  const coiWarm = await usable(coiPage, () => coiPage.reload());
+  await coiPage.context().close();
   // the first `ls /` typed as a person would, 2 s after the prompt: the page has
   // run a program once meanwhile (app.js: warmUp)
-  const slowContext = await browser.newContext({ viewport: { width: 1200, height: 760 } });
-  const slowPage = await slowContext.newPage();
-  await slowPage.goto(base);
-  await slowPage.waitForFunction(() => window.wasmsandPlayground && window.wasmsandPlayground.ready, null, { timeout: 60000 });
+  const slowPage = await newPage();
+  await usable(slowPage, () => slowPage.goto(base));
   await slowPage.waitForTimeout(2000);
   const slowLs = await lsOutput(slowPage);
-  await slowContext.close();
+  await slowPage.context().close();
   runs.push({ cold, firstLs, warm, later, coiWarm, slowLs, fetched: [...fetched] });
 }
 await browser.close();
