@@ -81,13 +81,23 @@ export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIn
       indexURL, jsglobals: {}, env: { HOME: "/home/user" }, args: [],
       stdin: () => null, stdout: () => {}, stderr: () => {},
     };
-    const snap = snapshot ? await snapshot().catch(() => null) : null;
-    try {
-      py = await loadPyodide(snap ? { ...opts, _loadSnapshot: snap.image, createPyodideModule: snapshotModule(snap, loadAsm) } : opts);
-    } catch (e) {
-      if (!snap) throw e;
-      snap.close();
-      py = await loadPyodide(opts); // a snapshot of another build: start afresh
+    // The snapshot is read, and Pyodide's module script loaded, while Pyodide
+    // fetches its wasm and stdlib: in a browser each takes a few hundred ms,
+    // one after another they were most of a first python run.
+    const snap = snapshot ? snapshot().catch(() => null) : null;
+    if (snap) {
+      const asm = loadAsm();
+      asm.catch(() => {}); // (looked at through snapshotModule)
+      try {
+        py = await loadPyodide({ ...opts, createPyodideModule: snapshotModule(snap, () => asm),
+          _loadSnapshot: snap.then((s) => (s ? s.image : Promise.reject(new Error("no snapshot")))) });
+      } catch (e) {
+        const s = await snap;
+        if (s) s.close();
+        py = await loadPyodide(opts); // no snapshot, or one of another build: start afresh
+      }
+    } else {
+      py = await loadPyodide(opts);
     }
     lockDown(py);
     HOSTFS = hostFS(py, () => umask);
@@ -417,13 +427,14 @@ export function readSnapshot(readAt, done = () => {}) {
 }
 
 // snapshotModule is loadPyodide's createPyodideModule for a snapshot from
-// readSnapshot: Pyodide's module, its restoreSnapshot replaced by the
-// snapshot's own (the stock one is given the header only). loadAsm() →
-// Promise<pyodide.asm.mjs's default export>; after(module), optional, is
-// called once the memory is restored.
-export function snapshotModule(snap, loadAsm, after = () => {}) {
+// readSnapshot (or a promise of one): Pyodide's module, its restoreSnapshot
+// replaced by the snapshot's own (the stock one is given the header only).
+// loadAsm() → Promise<pyodide.asm.mjs's default export>; after(module),
+// optional, is called once the memory is restored.
+export function snapshotModule(snapshot, loadAsm, after = () => {}) {
   return async (settings) => {
-    const m = await (await loadAsm())(settings);
+    const [snap, make] = await Promise.all([snapshot, loadAsm()]);
+    const m = await make(settings);
     const stock = m.API.restoreSnapshot;
     m.API.restoreSnapshot = (t) => {
       const meta = stock(t.subarray(0, new DataView(t.buffer, t.byteOffset).getUint32(4, true)));

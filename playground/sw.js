@@ -1,7 +1,7 @@
 // The playground's service worker: every file of the site is answered from the cache
 // when it is there (and refreshed from the network a little later), else fetched and kept, so a
 // second visit starts without the network and works with it off; and with the headers
-// of cross-origin isolation (see isolated). The core and the programs are not its to
+// of cross-origin isolation (see isolated). The core, the programs and Pyodide's large files are not its to
 // keep: the page's loader keeps them by their sha256 (web/cache.js), and fetches the
 // manifest before its cached copy so a new build is seen at once.
 const CACHE = "wasmsand-playground-v1";
@@ -13,7 +13,8 @@ const SHELL = ["./", "index.html", "app.js", "boot.js", "app.css", "web/index.js
 
 const REFRESH_AFTER_MS = 3000;
 
-const loaderKept = (path) => path.endsWith("/wasmsand.wasm") || path.endsWith("/wasmsand.browser.init") || path.includes("/assets/");
+const loaderKept = (path) => path.endsWith("/wasmsand.wasm") || path.endsWith("/wasmsand.browser.init") || path.includes("/assets/") ||
+  /\/pyodide\/(pyodide\.asm\.(wasm|mjs)|python_stdlib\.zip|snapshot\.bin)$/.test(path); // (web/worker.js: PYODIDE_FILES)
 
 self.addEventListener("install", (e) => {
   self.skipWaiting();

@@ -211,7 +211,7 @@ export const Sandbox = defineSandbox({
     };
     worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
     const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag,
-      coreSha256: CORE_SHA256 };
+      coreSha256: CORE_SHA256, pyodideOwn: !opts.pyodideUrl }; // (the package's own Pyodide: the worker knows its files' sha256)
     worker.postMessage({ init }); // (it fetches the manifest while the core compiles)
     compiledCore(urls.coreUrl, opts.onProgress).then(
       (module) => worker.postMessage({ module }),

@@ -186,6 +186,8 @@ try {
   await ready();
   await typeCommand("echo offline-$((1+1)); wc -l < a.txt");
   check(await waitFor("offline-2"), "with the network off, the page, the core and the guests come from the cache");
+  await typeCommand("python3 -c 'print(6 * 7, \"offline\")'");
+  check(await waitFor("\n42 offline"), "and Pyodide, used before, from the loader's cache (web/worker.js: PYODIDE_FILES)");
   await context.setOffline(false);
   await page.screenshot({ path: path.join(shots, "3-after-reload.png") });
 

@@ -70,8 +70,19 @@ func main() {
 	bundle("node/worker.cjs", filepath.Join(out, "worker.cjs"), api.PlatformNode, api.FormatCommonJS, nil, coreHash)
 	bundle("node/index.cjs", filepath.Join(out, "index.cjs"), api.PlatformNode, api.FormatCommonJS, nil, withTools)
 	bundle("node/net.cjs", filepath.Join(out, "net.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
+	// Pyodide first: the web worker keeps its large files by their sha256
+	copyPyodide("node_modules/pyodide", filepath.Join(out, "pyodide"))
+	pyFiles := map[string]string{}
+	for _, f := range []string{"pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "snapshot.bin"} {
+		b, err := os.ReadFile(filepath.Join(out, "pyodide", f))
+		check(err)
+		s := sha256.Sum256(b)
+		pyFiles[f] = hex.EncodeToString(s[:])
+	}
+	pyJSON, err := json.Marshal(pyFiles)
+	check(err)
 	bundle("web/worker.js", filepath.Join(out, "web", "worker.js"), api.PlatformBrowser, api.FormatESModule,
-		map[string]string{"wasm_exec": wasmExec}, nil)
+		map[string]string{"wasm_exec": wasmExec}, map[string]string{"__WASMSAND_PYODIDE_FILES__": string(pyJSON)})
 	// the page keeps the core in the Cache API under its hash (web/cache.js)
 	bundle("web/index.js", filepath.Join(out, "web", "index.js"), api.PlatformBrowser, api.FormatESModule, nil,
 		map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:])), "__WASMSAND_TOOLS__": string(toolsJSON)})
@@ -79,7 +90,6 @@ func main() {
 		copyFile(filepath.Join("node", f), filepath.Join(out, f))
 	}
 	copyAssets(assets, filepath.Join(out, "assets"))
-	copyPyodide("node_modules/pyodide", filepath.Join(out, "pyodide"))
 	writePackageJSON(filepath.Join(out, "package.json"))
 	copyFile("README.md", filepath.Join(out, "README.md"))
 	// the core's state once it has started, which a Node worker puts back
