@@ -546,13 +546,27 @@ function applyTheme() {
 $("theme").onclick = () => { dark = !dark; store.set("dark", dark); applyTheme(); };
 
 // -- start --
+// The downloads under way show as one bar (python's files come four at a time): each
+// stays counted until the last of them has finished.
+const downloads = new Map(); // asset → {loaded, total}
 function progress(p) {
   if (!p || !p.asset) return;
   const total = p.total || 0;
-  $("progress").hidden = !!p.cached || (total > 0 && p.loaded >= total);
-  $("progress-bar").max = total || 1;
-  $("progress-bar").value = p.loaded;
-  $("progress-text").textContent = `${p.asset}: ${(p.loaded / 1e6).toFixed(1)}${total ? " / " + (total / 1e6).toFixed(1) : ""} MB`;
+  if (p.cached) downloads.delete(p.asset);
+  else downloads.set(p.asset, { loaded: p.loaded, total, done: total > 0 && p.loaded >= total });
+  const all = [...downloads.values()];
+  if (all.every((d) => d.done)) downloads.clear();
+  $("progress").hidden = downloads.size === 0;
+  if (downloads.size === 0) return;
+  const sum = (k) => all.reduce((n, d) => n + d[k], 0);
+  // (the largest first; "pyodide", of total 1, marks its start after its files)
+  const names = [...downloads.keys()].filter((a) => !downloads.get(a).done)
+    .sort((a, b) => downloads.get(b).total - downloads.get(a).total);
+  const label = names.length > 1 ? `${names[0]} and ${names.length - 1} more` : names[0];
+  $("progress-bar").max = sum("total") || 1;
+  $("progress-bar").value = sum("loaded");
+  $("progress-text").textContent = downloads.get(names[0]).total <= 1 ? `${label}: starting…`
+    : `${label}: ${(sum("loaded") / 1e6).toFixed(1)}${sum("total") ? " / " + (sum("total") / 1e6).toFixed(1) : ""} MB`;
 }
 
 // A URL can bring a ready state: #run=COMMAND runs a command, #manifest=URL fetches

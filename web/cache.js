@@ -43,6 +43,13 @@ export async function store(cache, url, sha256, bytes, headers) {
   }
 }
 
+// bodyLength is a response's Content-Length when it counts the body's bytes
+// as read (not a compressed response's), else 0 (unknown).
+export function bodyLength(res) {
+  const enc = (res.headers.get("content-encoding") || "identity").toLowerCase();
+  return enc === "identity" ? Number(res.headers.get("content-length")) || 0 : 0;
+}
+
 // readAll reads a response's body whole, calling report(loaded) as each part
 // arrives (a download's progress).
 export async function readAll(res, report) {

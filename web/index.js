@@ -5,7 +5,7 @@
 // run stops without ending its worker). persist: a name; the files are
 // kept in IndexedDB (by the core, platform/js/idbstate).
 import { CoreClient, CorePool, SandboxError, defineSandbox } from "../jsapi/sandbox.js";
-import { openCache, cacheKey, hashHex, store, readAll, STATE_SUFFIX } from "./cache.js";
+import { openCache, cacheKey, hashHex, store, readAll, bodyLength, STATE_SUFFIX } from "./cache.js";
 import { createSandboxTools } from "../jsapi/tools.js";
 
 const here = new URL(".", import.meta.url);
@@ -14,6 +14,9 @@ const pool = new CorePool(1);
 // CORE_SHA256: the core's hash, written in by scripts/npm when it bundles
 // this file ("" unbundled: the core is then fetched each time).
 const CORE_SHA256 = typeof __WASMSAND_CORE_SHA256__ === "string" ? __WASMSAND_CORE_SHA256__ : "";
+// CORE_SIZE: its size, for the download's progress when the server compresses it
+// (Content-Length then counts the compressed bytes)
+const CORE_SIZE = typeof __WASMSAND_CORE_SIZE__ === "number" ? __WASMSAND_CORE_SIZE__ : 0;
 const WASM = { "content-type": "application/wasm" };
 
 // compiledCore: the core, compiled once per page (here, while the first
@@ -148,7 +151,7 @@ async function loadCore(url, onProgress) {
 // collect reads res whole, reporting the download to onProgress as the worker
 // reports the guests' ({asset, loaded, total}).
 async function collect(res, url, onProgress) {
-  const total = Number(res.headers.get("content-length")) || 0;
+  const total = bodyLength(res) || (url === String(new URL("../wasmsand.wasm", here)) ? CORE_SIZE : 0);
   const asset = url.slice(url.lastIndexOf("/") + 1);
   const b = await readAll(res, (loaded) => {
     if (!onProgress) return;

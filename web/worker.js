@@ -11,7 +11,7 @@
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
 import { installPython, readSnapshot, readBytes } from "../jsapi/python.js";
-import { openCache, cacheKey, hashHex, store, readAll } from "./cache.js";
+import { openCache, cacheKey, hashHex, store, readAll, bodyLength } from "./cache.js";
 
 let base = "";
 let byCommand = new Map(); // command → [{file, sha256, size}] (its module, then its data files)
@@ -25,11 +25,12 @@ const clean = (name) => name.split("/").filter((p) => p && p !== "." && p !== ".
 
 
 // download fetches a file with progress events by the byte (total: the
-// response's length, else the manifest's size).
+// manifest's size, else the response's length when it is the body's: a
+// compressed response's counts the compressed bytes).
 async function download(file, size, url = base + file) {
   const res = await netFetch(url);
   if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
-  const total = Number(res.headers.get("content-length")) || size || 0;
+  const total = size || bodyLength(res);
   return readAll(res, (loaded) => progress({ asset: file, loaded, total }));
 }
 
@@ -195,7 +196,7 @@ globalThis.__wasmsandHTTP = (op, a) => {
   return { status: xhr.status, statusText: xhr.statusText, headers, body: body.subarray(0, a.maxBytes), url: xhr.responseURL || a.url };
 };
 
-// PYODIDE_FILES: the sha256 of the package's own Pyodide files that are
+// PYODIDE_FILES: the sha256 and size of the package's own Pyodide files that are
 // worth keeping (scripts/npm writes them in). Those the worker keeps in the
 // Cache API as it keeps programs, and reads from there: through a service
 // worker, reading the 18 MB snapshot took 0.4-1.1 s here, ~0.15 s from the
@@ -209,13 +210,13 @@ const PYODIDE_FILES = typeof __WASMSAND_PYODIDE_FILES__ === "object" ? __WASMSAN
 // first python run: the snapshot alone is 18 MB); null when it cannot be had
 // (the caller fetches it as usual and reports that error).
 async function pyodideFile(url, file) {
-  const sha256 = PYODIDE_FILES[file];
+  const { sha256, size } = PYODIDE_FILES[file];
   const headers = { "content-type": file.endsWith(".wasm") ? "application/wasm" : file.endsWith(".mjs") ? "text/javascript" : "application/octet-stream" };
   try {
     const cache = await openCache();
     const hit = cache && await cache.match(cacheKey(url + file, sha256)).catch(() => null);
     if (hit) return hit;
-    const data = await download("pyodide/" + file, 0, url + file);
+    const data = await download("pyodide/" + file, size, url + file);
     if (await hashHex(data) !== sha256) return null;
     setTimeout(() => openCache().then((c) => store(c, url + file, sha256, data, headers)).catch(() => {}), 2000);
     return new Response(data, { headers });

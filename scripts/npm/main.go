@@ -72,12 +72,16 @@ func main() {
 	bundle("node/net.cjs", filepath.Join(out, "net.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
 	// Pyodide first: the web worker keeps its large files by their sha256
 	copyPyodide("node_modules/pyodide", filepath.Join(out, "pyodide"))
-	pyFiles := map[string]string{}
+	type pyFile struct {
+		SHA256 string `json:"sha256"`
+		Size   int    `json:"size"`
+	}
+	pyFiles := map[string]pyFile{}
 	for _, f := range []string{"pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "snapshot.bin"} {
 		b, err := os.ReadFile(filepath.Join(out, "pyodide", f))
 		check(err)
 		s := sha256.Sum256(b)
-		pyFiles[f] = hex.EncodeToString(s[:])
+		pyFiles[f] = pyFile{hex.EncodeToString(s[:]), len(b)}
 	}
 	pyJSON, err := json.Marshal(pyFiles)
 	check(err)
@@ -85,7 +89,8 @@ func main() {
 		map[string]string{"wasm_exec": wasmExec}, map[string]string{"__WASMSAND_PYODIDE_FILES__": string(pyJSON)})
 	// the page keeps the core in the Cache API under its hash (web/cache.js)
 	bundle("web/index.js", filepath.Join(out, "web", "index.js"), api.PlatformBrowser, api.FormatESModule, nil,
-		map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:])), "__WASMSAND_TOOLS__": string(toolsJSON)})
+		map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:])), "__WASMSAND_CORE_SIZE__": strconv.Itoa(len(raw)),
+			"__WASMSAND_TOOLS__": string(toolsJSON)})
 	for _, f := range []string{"index.mjs", "index.d.ts"} {
 		copyFile(filepath.Join("node", f), filepath.Join(out, f))
 	}
