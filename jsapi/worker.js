@@ -96,14 +96,30 @@ async function loadPython(core, args) {
   } catch (_) { /* py.loadError() has it */ }
 }
 
-// preloadPython starts loading Pyodide as a sandbox that asks for it by
-// name is made, so that its first python run waits less (loading goes on
-// between runs). By default python3 is Pyodide too, loaded on first use.
+// Calls queued or in flight, and when the last one ended: preloadPython
+// waits for a quiet moment.
+let pending = 0;
+let quietSince = 0;
+const QUIET_MS = 1000;
+
+// preloadPython starts loading Pyodide once a sandbox that asks for it by
+// name has been made and the worker has been quiet for a second, so that its
+// first python run waits less (loading goes on between runs) and the calls
+// that follow create do not wait for it: loading holds the thread for a few
+// hundred ms at a time. A run that needs python before then loads it itself.
+// By default python3 is Pyodide too, loaded on first use.
 function preloadPython(options) {
   const py = globalThis.__wasmsandPython;
   if (!py || py.loaded() || !options || options.python !== "pyodide") return;
-  // (after create has answered: loading's first steps hold the thread)
-  setTimeout(() => py.load().catch(() => { /* py.loadError() has it */ }), 0);
+  const when = () => {
+    if (py.loaded()) return;
+    if (pending > 0 || performance.now() - quietSince < QUIET_MS) {
+      setTimeout(when, 250);
+      return;
+    }
+    py.load().catch(() => { /* py.loadError() has it */ });
+  };
+  setTimeout(when, QUIET_MS);
 }
 
 // serve returns the message handler: calls run in order (a persisted save
@@ -170,6 +186,11 @@ export function serve(corePromise, post, hooks = {}) {
     if (hooks.after) await hooks.after();
   };
   return (msg) => {
-    queue = queue.then(() => handle(msg)).catch((e) => post({ seq: msg.seq, error: { code: "internal", message: String(e && e.message || e) } }));
+    pending++;
+    queue = queue.then(() => handle(msg)).catch((e) => post({ seq: msg.seq, error: { code: "internal", message: String(e && e.message || e) } }))
+      .finally(() => {
+        pending--;
+        quietSince = performance.now();
+      });
   };
 }

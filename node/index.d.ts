@@ -43,7 +43,7 @@ export interface CreateOptions {
   pipeBufferMb?: number;
   /** What python3 is: "pyodide" (default), Pyodide's CPython 3.14 in the same worker, over the
    *  same files, loaded before the first run that names python (~1 s from the package's snapshot;
-   *  asked for by name, it starts loading as the sandbox is made) and reused after; or "wasi",
+   *  asked for by name, it starts loading once the worker has been quiet for a second after the sandbox is made) and reused after; or "wasi",
    *  CPython 3.11 as a WASI program like every other command (as natively: no packages). */
   python?: "wasi" | "pyodide";
   /** With python: "pyodide", where packages come from: a URL or (Node) a directory holding Pyodide's

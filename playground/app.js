@@ -124,6 +124,7 @@ class Session {
   async run(cmd) {
     const t = this.term;
     this.ran = true;
+    if (/(^|[^\w.-])(python3?|pip3?)([^\w.-]|$)/.test(cmd)) store.set("python", true); // (boot.js preloads it next time)
     this.running = new AbortController();
     setStatus("running…");
     // With SharedArrayBuffer (the service worker's headers) what is typed goes to

@@ -21,5 +21,9 @@ export function progress(p) {
   for (const f of listeners) f(p);
 }
 
-export const first = Sandbox.create({ persist: "playground-" + workspace, onProgress: progress });
+// Someone who ran python here before finds Pyodide loaded again once the page is
+// quiet (python: "pyodide" preloads it; its files are in the Cache API by then), so
+// that their first python3 does not wait ~1.5 s for it. app.js sets the key.
+const pythonUser = (() => { try { return localStorage.getItem("wasmsand-playground:python") === "true"; } catch { return false; } })();
+export const first = Sandbox.create({ persist: "playground-" + workspace, onProgress: progress, ...(pythonUser ? { python: "pyodide" } : {}) });
 first.catch(() => {}); // (app.js reports it)

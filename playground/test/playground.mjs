@@ -186,6 +186,13 @@ try {
   await ready();
   await typeCommand("echo offline-$((1+1)); wc -l < a.txt");
   check(await waitFor("offline-2"), "with the network off, the page, the core and the guests come from the cache");
+  // python was run here before: the page loads Pyodide again once it is quiet (boot.js)
+  let preloaded = false;
+  for (let i = 0; i < 100 && !preloaded; i++) {
+    await page.waitForTimeout(200);
+    for (const w of page.workers()) preloaded ||= await w.evaluate(() => !!globalThis.__wasmsandPython && globalThis.__wasmsandPython.loaded()).catch(() => false);
+  }
+  check(preloaded, "Pyodide is loaded again after a reload, before any python command, where python was used before");
   await typeCommand("python3 -c 'print(6 * 7, \"offline\")'");
   check(await waitFor("\n42 offline"), "and Pyodide, used before, from the loader's cache (web/worker.js: PYODIDE_FILES)");
   await context.setOffline(false);
