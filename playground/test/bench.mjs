@@ -9,6 +9,7 @@ import zlib from "node:zlib";
 import { serve, launch } from "../../web/test/harness.mjs";
 
 const root = path.resolve(process.argv[2] || "build/playground");
+const jbDir = process.argv[3] && path.resolve(process.argv[3]); // (scripts/bench/playground.go: just-bash bundled)
 const { base, close } = await serve(root, fs.readFileSync(path.join(root, "index.html"), "utf8"));
 const browser = await launch();
 const ms = (t) => `${Math.round(t)} ms`;
@@ -97,6 +98,36 @@ for (let i = 0; i < 3; i++) {
   await rushed.context().close();
   runs.push({ cold, coldAtOnce, firstLs, warm, later, coiWarm, slowLs, fetched: [...fetched] });
 }
+
+// just-bash's browser build, bundled (jbDir): a page that makes a Bash and runs `ls /`,
+// timed from navigation to its output, with empty caches and on a reload
+const jbRuns = [];
+if (jbDir) {
+  const page0 = `<!doctype html><meta charset="utf-8">
+<script type="importmap">{"imports": {"node:zlib": "./zlib-stub.js"}}</script>
+<script type="module">
+import { Bash } from "./just-bash.js";
+const r = await new Bash().exec("ls /");
+window.jb = { out: r.stdout, code: r.exitCode };
+</script>`;
+  const jb = await serve(jbDir, page0);
+  for (let i = 0; i < 3; i++) {
+    const page = await newPage();
+    const done = () => page.waitForFunction(() => window.jb, null, { timeout: 30000 });
+    let t = Date.now();
+    await page.goto(jb.base);
+    await done();
+    const cold = Date.now() - t;
+    if (!(await page.evaluate(() => window.jb.out)).includes("tmp")) throw new Error("just-bash: no ls output");
+    await page.waitForTimeout(1000);
+    t = Date.now();
+    await page.reload();
+    await done();
+    jbRuns.push({ cold, warm: Date.now() - t });
+    await page.context().close();
+  }
+  jb.close();
+}
 await browser.close();
 close();
 
@@ -112,6 +143,12 @@ console.log(`${"usable prompt, a later reload".padEnd(52)} ${ms(med("later")).pa
 console.log(`${"usable prompt, first reload, host sends _headers".padEnd(52)} ${ms(med("coiWarm")).padStart(10)}`);
 console.log(`${"first `ls /` output after Enter".padEnd(52)} ${ms(med("firstLs")).padStart(10)}`);
 console.log(`${"the same, typed 2 s after the prompt".padEnd(52)} ${ms(med("slowLs")).padStart(10)}`);
+const sorted = (a) => a.slice().sort((x, y) => x - y)[1];
+console.log(`${"navigation to the first `ls /` output, empty caches".padEnd(52)} ${ms(sorted(runs.map((r) => r.cold + r.firstLs))).padStart(10)}`);
+if (jbRuns.length) {
+  console.log(`${"just-bash (bundled, a bare page): new Bash(), `ls /`".padEnd(52)} ${ms(sorted(jbRuns.map((r) => r.cold))).padStart(10)}  (empty caches)`);
+  console.log(`${"  the same, a reload".padEnd(52)} ${ms(sorted(jbRuns.map((r) => r.warm))).padStart(10)}`);
+}
 console.log(`fetched before the first command: ${files.length} files, ${mb(ours.raw)} as served, ${mb(ours.gz)} gzip, ${mb(ours.br)} brotli (target ≤ 2.5 MB compressed)`);
 for (const f of files.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size).slice(0, 4)) {
   console.log(`  ${path.relative(root, f)}: ${mb(fs.statSync(f).size)} (${mb(sizes([f]).br)} brotli)`);
