@@ -250,6 +250,9 @@ function installPyodide(url, own) {
       const blob = URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: "text/javascript" }));
       try {
         return (await import(/* webpackIgnore: true */ blob)).default;
+      } catch {
+        // (a Content-Security-Policy without blob: in script-src)
+        return (await import(/* webpackIgnore: true */ url + "pyodide.asm.mjs")).default;
       } finally {
         URL.revokeObjectURL(blob);
       }
