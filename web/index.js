@@ -18,6 +18,7 @@ const CORE_SHA256 = typeof __WASMSAND_CORE_SHA256__ === "string" ? __WASMSAND_CO
 // (Content-Length then counts the compressed bytes)
 const CORE_SIZE = typeof __WASMSAND_CORE_SIZE__ === "number" ? __WASMSAND_CORE_SIZE__ : 0;
 const WASM = { "content-type": "application/wasm" };
+const OWN_CORE = String(new URL("../wasmsand.wasm", here)); // the package's own core (CORE_SHA256's, CORE_SIZE's)
 
 // compiledCore: the core, compiled once per page (here, while the first
 // worker starts) and sent to each worker. It is read from the Cache API
@@ -151,7 +152,7 @@ async function loadCore(url, onProgress) {
 // collect reads res whole, reporting the download to onProgress as the worker
 // reports the guests' ({asset, loaded, total}).
 async function collect(res, url, onProgress) {
-  const total = bodyLength(res) || (url === String(new URL("../wasmsand.wasm", here)) ? CORE_SIZE : 0);
+  const total = bodyLength(res) || (url === OWN_CORE ? CORE_SIZE : 0);
   const asset = url.slice(url.lastIndexOf("/") + 1);
   const b = await readAll(res, (loaded) => {
     if (!onProgress) return;
@@ -178,7 +179,7 @@ export const Sandbox = defineSandbox({
   newCore(opts) {
     const urls = {
       worker: String(opts.workerUrl || new URL("worker.js", here)),
-      coreUrl: String(opts.coreUrl || new URL("../wasmsand.wasm", here)),
+      coreUrl: String(opts.coreUrl || OWN_CORE),
       // (the package's recorded start fits its own core only: none for another)
       coreStateUrl: opts.coreStateUrl !== undefined ? String(opts.coreStateUrl || "")
         : opts.coreUrl ? "" : String(new URL("../" + SHIPPED_STATE, here)),

@@ -131,7 +131,8 @@ window.jb = { out: r.stdout, code: r.exitCode };
 await browser.close();
 close();
 
-const med = (k) => runs.map((r) => r[k]).sort((a, b) => a - b)[1];
+const median = (list) => list.slice().sort((a, b) => a - b)[1]; // (of 3)
+const med = (k) => median(runs.map((r) => r[k]));
 const files = runs[0].fetched.map((p) => path.join(root, p)).filter((f) => fs.existsSync(f) && fs.statSync(f).isFile());
 const ours = sizes(files);
 const jb = path.resolve("node_modules/just-bash/dist/bundle/browser.js");
@@ -143,11 +144,10 @@ console.log(`${"usable prompt, a later reload".padEnd(52)} ${ms(med("later")).pa
 console.log(`${"usable prompt, first reload, host sends _headers".padEnd(52)} ${ms(med("coiWarm")).padStart(10)}`);
 console.log(`${"first `ls /` output after Enter".padEnd(52)} ${ms(med("firstLs")).padStart(10)}`);
 console.log(`${"the same, typed 2 s after the prompt".padEnd(52)} ${ms(med("slowLs")).padStart(10)}`);
-const sorted = (a) => a.slice().sort((x, y) => x - y)[1];
-console.log(`${"navigation to the first `ls /` output, empty caches".padEnd(52)} ${ms(sorted(runs.map((r) => r.cold + r.firstLs))).padStart(10)}`);
+console.log(`${"navigation to the first `ls /` output, empty caches".padEnd(52)} ${ms(median(runs.map((r) => r.cold + r.firstLs))).padStart(10)}`);
 if (jbRuns.length) {
-  console.log(`${"just-bash (bundled, a bare page): new Bash(), `ls /`".padEnd(52)} ${ms(sorted(jbRuns.map((r) => r.cold))).padStart(10)}  (empty caches)`);
-  console.log(`${"  the same, a reload".padEnd(52)} ${ms(sorted(jbRuns.map((r) => r.warm))).padStart(10)}`);
+  console.log(`${"just-bash (bundled, a bare page): new Bash(), `ls /`".padEnd(52)} ${ms(median(jbRuns.map((r) => r.cold))).padStart(10)}  (empty caches)`);
+  console.log(`${"  the same, a reload".padEnd(52)} ${ms(median(jbRuns.map((r) => r.warm))).padStart(10)}`);
 }
 console.log(`fetched before the first command: ${files.length} files, ${mb(ours.raw)} as served, ${mb(ours.gz)} gzip, ${mb(ours.br)} brotli (target ≤ 2.5 MB compressed)`);
 for (const f of files.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size).slice(0, 4)) {
