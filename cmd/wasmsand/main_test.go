@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -375,6 +376,42 @@ func TestImportMountSaveLoad(t *testing.T) {
 	}
 	out, _, _ = cli(t, "", "run", "--load", state, "-c", "read -r m < m; echo $m")
 	assert.Equal(t, "8\n", out)
+}
+
+// TestHostMountAttacks is a guest with a read-write mount trying, with real
+// coreutils, what would raise a local user's rights on the host (SECURITY.md,
+// "Host mounts"); platform/hostdir/guard_test.go has the finer cases.
+func TestHostMountAttacks(t *testing.T) {
+	host := t.TempDir()
+	script := `cp /bin/cat /mnt/h/prog
+chmod 4755 /mnt/h/prog; chmod 6777 /mnt/h/prog; chmod u+s,g+s,+t /mnt/h/prog
+mkdir /mnt/h/d; chmod 3777 /mnt/h/d
+chown 0:0 /mnt/h/prog
+ln -s /etc/shadow /mnt/h/shadow
+ln -s ../../../etc /mnt/h/d/up
+mkfifo /mnt/h/fifo
+ln -s d /mnt/h/ok && echo made-ok
+stat -c %a /mnt/h/prog /mnt/h/d`
+	out, errOut, _ := cli(t, "", "run", "--mount", host+":/mnt/h", "-c", script)
+	assert.Contains(t, out, "made-ok")
+	for _, want := range []string{"chown", "shadow", "up", "fifo"} {
+		assert.Regexp(t, want+".*(Operation not permitted|not permitted)", errOut)
+	}
+	umask := syscall.Umask(0)
+	syscall.Umask(umask)
+	for _, name := range []string{"prog", "d"} {
+		fi, err := os.Lstat(filepath.Join(host, name))
+		require.NoError(t, err)
+		assert.Zero(t, fi.Mode()&(os.ModeSetuid|os.ModeSetgid|os.ModeSticky), "%s: %v", name, fi.Mode())
+		assert.Zero(t, fi.Mode().Perm()&os.FileMode(umask), "%s: the host's umask %03o applies: %v", name, umask, fi.Mode())
+	}
+	for _, name := range []string{"shadow", "d/up", "fifo"} {
+		_, err := os.Lstat(filepath.Join(host, name))
+		assert.True(t, os.IsNotExist(err), name)
+	}
+	fi, err := os.Stat(filepath.Join(host, "prog"))
+	require.NoError(t, err)
+	assert.Equal(t, os.Getuid(), int(fi.Sys().(*syscall.Stat_t).Uid), "the owner is the host process's")
 }
 
 func TestShellSubcommand(t *testing.T) {

@@ -105,6 +105,12 @@ func (h *FS) OpenFile(name string, flag int, perm fs.FileMode) (hackpadfs.File, 
 	if err != nil {
 		return nil, mapErr("open", name, err)
 	}
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_TRUNC) != 0 {
+		if err := dropSetID(f); err != nil {
+			f.Close()
+			return nil, mapErr("open", name, err)
+		}
+	}
 	return &file{File: f, h: h, name: name}, nil
 }
 
@@ -181,6 +187,9 @@ func (h *FS) Rename(oldname, newname string) error {
 	if !fs.ValidPath(oldname) || !fs.ValidPath(newname) {
 		return &hackpadfs.LinkError{Op: "rename", Old: oldname, New: newname, Err: syscall.EINVAL}
 	}
+	if err := h.checkMove(oldname, newname, true); err != nil {
+		return linkErr("rename", oldname, newname, err)
+	}
 	return linkErr("rename", oldname, newname, h.root.Rename(oldname, newname))
 }
 
@@ -197,14 +206,21 @@ func (h *FS) Link(oldname, newname string) error {
 	if !fs.ValidPath(oldname) || !fs.ValidPath(newname) {
 		return &hackpadfs.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.EINVAL}
 	}
+	if err := h.checkMove(oldname, newname, false); err != nil {
+		return linkErr("link", oldname, newname, err)
+	}
 	return linkErr("link", oldname, newname, h.root.Link(oldname, newname))
 }
 
-// Symlink creates a symlink with any target text; following it later is
-// what os.Root confines.
+// Symlink creates a symlink whose target stays inside the root (guard.go):
+// os.Root would refuse to follow any other, but a host program walking the
+// directory later would not.
 func (h *FS) Symlink(target, name string) error {
 	if !fs.ValidPath(name) {
 		return &hackpadfs.LinkError{Op: "symlink", Old: target, New: name, Err: syscall.EINVAL}
+	}
+	if err := h.checkLinkAt(name, target); err != nil {
+		return linkErr("symlink", target, name, err)
 	}
 	return linkErr("symlink", target, name, h.root.Symlink(target, name))
 }
@@ -221,21 +237,27 @@ func (h *FS) Chmod(name string, mode fs.FileMode) error {
 	if err := check("chmod", name); err != nil {
 		return err
 	}
-	return mapErr("chmod", name, h.root.Chmod(name, mode))
+	return mapErr("chmod", name, h.root.Chmod(name, hostMode(mode)))
 }
 
 func (h *FS) Chown(name string, uid, gid int) error {
 	if err := check("chown", name); err != nil {
 		return err
 	}
-	return mapErr("chown", name, h.root.Chown(name, uid, gid))
+	if _, err := h.root.Stat(name); err != nil {
+		return mapErr("chown", name, err)
+	}
+	return mapErr("chown", name, checkOwner(uid, gid))
 }
 
 func (h *FS) Lchown(name string, uid, gid int) error {
 	if err := check("lchown", name); err != nil {
 		return err
 	}
-	return mapErr("lchown", name, h.root.Lchown(name, uid, gid))
+	if _, err := h.root.Lstat(name); err != nil {
+		return mapErr("lchown", name, err)
+	}
+	return mapErr("lchown", name, checkOwner(uid, gid))
 }
 
 func (h *FS) Chtimes(name string, atime, mtime time.Time) error {
@@ -271,7 +293,15 @@ func (h *FS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	if err := check("open", name); err != nil {
 		return err
 	}
-	return mapErr("open", name, h.root.WriteFile(name, data, perm))
+	f, err := h.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.(*file).Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // file wraps *os.File so Stat and directory entries report vfs metadata
@@ -321,8 +351,8 @@ func (f *file) Seek(off int64, whence int) (int64, error) {
 func (f *file) Truncate(size int64) error    { return f.fix("truncate", f.File.Truncate(size)) }
 func (f *file) Sync() error                  { return f.fix("sync", f.File.Sync()) }
 func (f *file) Close() error                 { return f.fix("close", f.File.Close()) }
-func (f *file) Chmod(mode fs.FileMode) error { return f.fix("chmod", f.File.Chmod(mode)) }
-func (f *file) Chown(uid, gid int) error     { return f.fix("chown", f.File.Chown(uid, gid)) }
+func (f *file) Chmod(mode fs.FileMode) error { return f.fix("chmod", f.File.Chmod(hostMode(mode))) }
+func (f *file) Chown(uid, gid int) error     { return f.fix("chown", checkOwner(uid, gid)) }
 
 func (f *file) Stat() (fs.FileInfo, error) {
 	fi, err := f.File.Stat()
