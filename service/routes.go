@@ -73,6 +73,32 @@ func (s *Server) Handler() http.Handler {
 	return mux
 }
 
+// RawBody tells whether a request's body is bytes (a file upload) rather
+// than JSON, by the routes table: the HTTP front (internal/httpguard)
+// requires application/json for every other body.
+func RawBody(r *http.Request) bool {
+	for _, rt := range routes {
+		if _, raw := rt.request.([]byte); raw && r.Method == rt.method && pathMatches(rt.path, r.URL.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathMatches compares a path with a route's (each {param} one segment).
+func pathMatches(pattern, p string) bool {
+	ps, qs := strings.Split(pattern, "/"), strings.Split(p, "/")
+	if len(ps) != len(qs) {
+		return false
+	}
+	for i := range ps {
+		if ps[i] != qs[i] && !(strings.HasPrefix(ps[i], "{") && qs[i] != "") {
+			return false
+		}
+	}
+	return true
+}
+
 // OpenAPI is the API's OpenAPI 3.1 document, schemas made from the Go types.
 func OpenAPI() map[string]any {
 	schemas := map[string]any{}

@@ -32,13 +32,17 @@ const usage = `usage:
   wasmsand run-wasm [options] MODULE [ARGS...]   (a WASI preview1 plugin, under --policy)
   wasmsand serve [options] [--listen ADDR] [--token TOKEN]... [--max-sessions N]
                  [--idle-ttl DURATION] [--max-body MB] [--client-policy]
+                 [--allow-host NAME]... [--allow-origin ORIGIN]...
                                the HTTP service: JSON sessions (create, run with
                                server-sent events, files, snapshots, fork), its OpenAPI
                                document at /v1/openapi.json; tokens (also $WASMSAND_TOKENS,
                                comma-separated) are required off loopback;
                                --client-policy lets a create request give its own policy
                                (network, limits up to these, capabilities; never host
-                               mounts, host variables, secrets or audit files)
+                               mounts, host variables, secrets or audit files);
+                               Host must be a loopback name, the listen address or an
+                               --allow-host name; a browser page's requests (Origin) are
+                               refused unless --allow-origin names it (also for mcp)
   wasmsand version [--sbom] [--assets DIR|URL]
                                the version; --sbom: the software bill of materials (CycloneDX
                                JSON) of this program's Go modules and of the guest programs
@@ -60,6 +64,7 @@ const usage = `usage:
                                call a tool: its result on stdout, or its error on
                                stderr (exit 1); status updates on stderr
   wasmsand mcp [options] [--listen ADDR [--token TOKEN]] [--shared]
+               [--allow-host NAME]... [--allow-origin ORIGIN]...
                                serve sandboxes to agents over MCP: on stdin/stdout, or
                                streamable HTTP at http://ADDR/mcp (a token is required
                                off loopback; also $WASMSAND_MCP_TOKEN); each MCP session
@@ -215,11 +220,15 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fl.DurationVar(&so.idleTTL, "idle-ttl", 30*time.Minute, "")
 		fl.Int64Var(&so.maxBodyMB, "max-body", 64, "")
 		fl.BoolVar(&so.clientPolicy, "client-policy", false, "")
+		fl.Var(&so.front.allowHosts, "allow-host", "")
+		fl.Var(&so.front.allowOrigins, "allow-origin", "")
 	}
 	if sub == "mcp" {
 		fl.StringVar(&m.listen, "listen", "", "")
 		fl.StringVar(&m.token, "token", "", "")
 		fl.BoolVar(&m.shared, "shared", false, "")
+		fl.Var(&m.front.allowHosts, "allow-host", "")
+		fl.Var(&m.front.allowOrigins, "allow-origin", "")
 	}
 	if err := fl.Parse(args[1:]); err != nil {
 		fmt.Fprintf(stderr, "wasmsand %s: %v\n%s", sub, err, usage)

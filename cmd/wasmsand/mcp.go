@@ -22,6 +22,7 @@ import (
 type mcpOptions struct {
 	listen, token string
 	shared        bool
+	front         httpFront
 }
 
 // serveMCP serves the MCP tools (mcpserver) on stdin/stdout, or on
@@ -64,7 +65,7 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 		return exitSetup
 	}
 	fmt.Fprintf(stderr, "wasmsand mcp: serving on http://%s/mcp\n", l.Addr())
-	hs := &http.Server{Handler: mcpHandler(srv, m.token), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: m.front.guard(m.listen, nil, mcpHandler(srv, m.token)), ReadHeaderTimeout: 10 * time.Second}
 	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintln(stderr, "wasmsand mcp:", err)
 		return 1
@@ -73,9 +74,12 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 }
 
 // mcpHandler is streamable HTTP at /mcp (and /), behind the bearer token
-// when there is one.
+// when there is one; serveMCP puts it behind the servers' front door.
 func mcpHandler(srv *mcpserver.Server, token string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() }, nil)
+	// (the SDK's own Host check knows loopback names only: httpguard, in
+	// front of this, does it with the operator's --allow-host names too)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
+		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")

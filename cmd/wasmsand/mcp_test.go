@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -254,5 +256,68 @@ func TestServeClientPolicy(t *testing.T) {
 		}
 		hs.Close()
 		svc.Close()
+	}
+}
+
+// TestServersFrontDoor: serve and mcp --listen, on loopback without a token,
+// refuse what a web page could send them (a rebinding Host, a foreign
+// Origin, a JSON body typed as text/plain) and take what the operator
+// allows (internal/httpguard).
+func TestServersFrontDoor(t *testing.T) {
+	o := &cliOptions{timeout: 5 * time.Second, memory: 256}
+	svc := newService(o, &serveOptions{})
+	defer svc.Close()
+	msrv := mcpserver.New(mcpserver.Options{NewSandbox: func(ctx context.Context) (*core.Sandbox, error) { return setup(ctx, o.clone()) }})
+	defer msrv.Close()
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	for _, srv := range []struct {
+		name, path, body string
+		handler          func(front httpFront, listen string) http.Handler
+		ok               int
+	}{
+		{"serve", "/v1/sessions", `{}`, func(f httpFront, l string) http.Handler {
+			return serveHandler(&serveOptions{listen: l, front: f}, svc)
+		}, 201},
+		{"mcp", "/mcp", initialize, func(f httpFront, l string) http.Handler {
+			return f.guard(l, nil, mcpHandler(msrv, ""))
+		}, 200},
+	} {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		front := httpFront{allowHosts: multiFlag{"box.internal"}, allowOrigins: multiFlag{"https://app.example,https://other.example"}}
+		hs := &http.Server{Handler: srv.handler(front, l.Addr().String())}
+		go hs.Serve(l)
+		send := func(host, ct string, hdr ...string) (int, string) {
+			req, _ := http.NewRequest("POST", "http://"+l.Addr().String()+srv.path, strings.NewReader(srv.body))
+			req.Host = host
+			req.Header.Set("Content-Type", ct)
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for i := 0; i+1 < len(hdr); i += 2 {
+				req.Header.Set(hdr[i], hdr[i+1])
+			}
+			res, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			return res.StatusCode, string(b)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		sessions := svc.Sessions()
+		st, body := send(fmt.Sprintf("attacker.example:%d", port), "application/json")
+		assert.Equal(t, 421, st, "%s: %s", srv.name, body)
+		assert.Contains(t, body, "host_not_allowed", srv.name)
+		st, body = send(l.Addr().String(), "application/json", "Origin", "https://attacker.example")
+		assert.Equal(t, 403, st, srv.name)
+		assert.Contains(t, body, "origin_not_allowed", srv.name)
+		st, body = send(l.Addr().String(), "text/plain")
+		assert.Equal(t, 415, st, srv.name)
+		assert.Contains(t, body, "unsupported_media_type", srv.name)
+		assert.Equal(t, sessions, svc.Sessions(), "nothing was made")
+
+		st, body = send(fmt.Sprintf("localhost:%d", port), "application/json")
+		assert.Equal(t, srv.ok, st, "%s: %s", srv.name, body)
+		st, body = send(fmt.Sprintf("box.internal:%d", port), "application/json", "Origin", "https://other.example")
+		assert.Equal(t, srv.ok, st, "%s: %s", srv.name, body)
+		hs.Close()
 	}
 }

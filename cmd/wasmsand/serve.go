@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/internal/httpguard"
 	"github.com/wasmsand/wasmsand/service"
 )
 
@@ -23,6 +24,29 @@ type serveOptions struct {
 	idleTTL      time.Duration
 	maxBodyMB    int64
 	clientPolicy bool
+	front        httpFront
+}
+
+// httpFront is what serve and mcp --listen accept beyond loopback names
+// and no page at all (internal/httpguard).
+type httpFront struct {
+	allowHosts, allowOrigins multiFlag
+}
+
+// guard puts h behind the servers' one front door.
+func (f httpFront) guard(listen string, raw func(*http.Request) bool, h http.Handler) http.Handler {
+	split := func(m multiFlag) (out []string) {
+		for _, v := range m {
+			for _, s := range strings.Split(v, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					out = append(out, s)
+				}
+			}
+		}
+		return out
+	}
+	return httpguard.Handler(httpguard.Options{Listen: listen, AllowHosts: split(f.allowHosts),
+		AllowOrigins: split(f.allowOrigins), RawBody: raw}, h)
 }
 
 // newService is the HTTP service over sandboxes made from the CLI's
@@ -59,6 +83,11 @@ func newService(o *cliOptions, so *serveOptions) *service.Server {
 	})
 }
 
+// serveHandler is the service behind the servers' front door.
+func serveHandler(so *serveOptions, svc *service.Server) http.Handler {
+	return so.front.guard(so.listen, service.RawBody, svc.Handler())
+}
+
 func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
 	if env := os.Getenv("WASMSAND_TOKENS"); env != "" {
 		for _, t := range strings.Split(env, ",") {
@@ -86,7 +115,7 @@ func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
 		return exitSetup
 	}
 	fmt.Fprintf(stderr, "wasmsand serve: serving on http://%s (API: http://%s%s)\n", l.Addr(), l.Addr(), service.OpenAPIPath)
-	hs := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
+	hs := &http.Server{Handler: serveHandler(so, svc), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
 	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintln(stderr, "wasmsand serve:", err)
 		return 1
