@@ -449,6 +449,18 @@ func (sb *Sandbox) Cwd() string {
 	return sh.Dir()
 }
 
+// Timeout is a run's time limit unless RunOptions.Timeout says otherwise.
+func (sb *Sandbox) Timeout() time.Duration { return sb.opt.Timeout }
+
+// ShorterTimeout is a client's timeout (ms, 0: none asked) as a server
+// applies it: it can only shorten the sandbox's own.
+func (sb *Sandbox) ShorterTimeout(ms int) time.Duration {
+	if d := time.Duration(ms) * time.Millisecond; ms > 0 && d < sb.opt.Timeout {
+		return d
+	}
+	return 0
+}
+
 // FS gives direct access to the sandbox's file tree.
 func (sb *Sandbox) FS() *vfs.FS { return sb.fs }
 

@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -207,7 +206,7 @@ type RunIn struct {
 	Command   string `json:"command" jsonschema:"the bash script to run (several lines are fine)"`
 	Stdin     string `json:"stdin,omitempty" jsonschema:"text given to the script on its standard input"`
 	Cwd       string `json:"cwd,omitempty" jsonschema:"working directory for this run (default: where the last run left it; /home/user at first)"`
-	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"timeout for this run in milliseconds (default: the server's)"`
+	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"timeout for this run in milliseconds (default and most: the server's)"`
 	Session   string `json:"session,omitempty" jsonschema:"the session to run in (default: this client's own; fork returns others)"`
 }
 
@@ -316,10 +315,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunIn) (*
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	opt := core.RunOptions{Cwd: in.Cwd, Stdin: strings.NewReader(in.Stdin)}
-	if in.TimeoutMs > 0 {
-		opt.Timeout = time.Duration(in.TimeoutMs) * time.Millisecond
-	}
+	opt := core.RunOptions{Cwd: in.Cwd, Stdin: strings.NewReader(in.Stdin), Timeout: x.sb.ShorterTimeout(in.TimeoutMs)}
 	res, err := x.sb.Run(ctx, in.Command, opt)
 	if err != nil {
 		return nil, RunOut{}, toolErr(err)

@@ -335,7 +335,7 @@ type RunRequest struct {
 	Command   string            `json:"command" jsonschema:"the bash script"`
 	Stdin     string            `json:"stdin,omitempty"`
 	Cwd       string            `json:"cwd,omitempty" jsonschema:"working directory for this run"`
-	TimeoutMs int               `json:"timeout_ms,omitempty"`
+	TimeoutMs int               `json:"timeout_ms,omitempty" jsonschema:"this run's timeout in ms (only shortens the session's)"`
 	Env       map[string]string `json:"env,omitempty" jsonschema:"variables for this run only"`
 	// Stream answers with server-sent events (also asked by Accept:
 	// text/event-stream): "stdout" and "stderr" chunks ({"text"} or
@@ -473,10 +473,7 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request, token string) erro
 	if strings.TrimSpace(req.Command) == "" {
 		return errf(400, "invalid_argument", "command is empty")
 	}
-	opt := core.RunOptions{Stdin: strings.NewReader(req.Stdin), Cwd: req.Cwd, Env: req.Env}
-	if req.TimeoutMs > 0 {
-		opt.Timeout = time.Duration(req.TimeoutMs) * time.Millisecond
-	}
+	opt := core.RunOptions{Stdin: strings.NewReader(req.Stdin), Cwd: req.Cwd, Env: req.Env, Timeout: x.sb.ShorterTimeout(req.TimeoutMs)}
 	stream := req.Stream || strings.Contains(r.Header.Get("Accept"), "text/event-stream")
 	x.run.Lock()
 	defer x.run.Unlock()

@@ -179,6 +179,8 @@ func TestMCPHTTP(t *testing.T) {
 	assert.Contains(t, msg, `no session "s1" in this MCP session`, "another client's own session")
 	_, msg = call(t, b, "run", map[string]any{"command": "true", "session": "s9"})
 	assert.Contains(t, msg, "names starting with")
+	out, _ = call(t, a, "run", map[string]any{"command": "while :; do :; done", "timeout_ms": 600000})
+	assert.Equal(t, true, out["timed_out"], "a run's timeout_ms cannot raise the operator's 5 s")
 }
 
 type bearer struct{ token string }
@@ -217,6 +219,12 @@ func TestServe(t *testing.T) {
 	out := post("/v1/sessions/"+id+"/run", `{"command": "echo $FROM_CLI $FROM_REQ; while :; do :; done"}`)
 	assert.Equal(t, "1 2\n", out["stdout"])
 	assert.Equal(t, true, out["timed_out"], "the CLI's 5 s timeout holds: a request cannot raise it")
+	o.timeout = time.Second
+	id = post("/v1/sessions", `{}`)["id"].(string)
+	start := time.Now()
+	out = post("/v1/sessions/"+id+"/run", `{"command": "while :; do :; done", "timeout_ms": 600000}`)
+	assert.Equal(t, true, out["timed_out"], "nor can a run's timeout_ms")
+	assert.Less(t, time.Since(start), time.Minute)
 }
 
 // TestServeClientPolicy: a client's policy is refused unless the operator
