@@ -165,6 +165,7 @@ fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzEval$$' -fuzztime $(FUZZ_EVAL) ./shell/arith/
 	$(GO) test -run XXX -fuzz '^FuzzMatch$$' -fuzztime $(FUZZ_MATCH) ./shell/pattern/
 	$(GO) test -run XXX -fuzz '^FuzzParseRequest$$' -fuzztime $(FUZZ_NET) ./policy/
+	$(GO) test -run XXX -fuzz '^FuzzDenyRespelling$$' -fuzztime $(FUZZ_NET) ./policy/
 	$(GO) test -run XXX -fuzz '^FuzzReadRequest$$' -fuzztime $(FUZZ_NET) ./nettools/
 	$(GO) test -run XXX -fuzz '^FuzzFromMarshal$$' -fuzztime $(FUZZ_MARSHAL) ./toolrt/
 	$(GO) test -run XXX -fuzz '^FuzzDecodeHeader$$' -fuzztime $(FUZZ_MARSHAL) ./cmd/wasmsand/

@@ -163,11 +163,15 @@ func ambiguousPath(p string) bool {
 }
 
 // normalizePath decodes the escapes of unreserved characters ("%61" is
-// "a", as every server reads it) and writes the others in upper case, so
-// that one path has one spelling (RFC 3986 6.2.2).
+// "a", as every server reads it), writes the others in upper case and
+// makes repeated slashes one, as most servers read them, so that one path
+// has one spelling (RFC 3986 6.2.2).
 func normalizePath(p string) string {
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
+		if p[i] == '/' && i > 0 && p[i-1] == '/' {
+			continue
+		}
 		if p[i] == '%' && i+2 < len(p) {
 			if v, err := strconv.ParseUint(p[i+1:i+3], 16, 8); err == nil {
 				c := byte(v)
@@ -309,8 +313,36 @@ func (ru rule) matches(r *Request, deny bool) bool {
 	if ambiguousPath(p) {
 		return deny // a deny rule refuses what it cannot judge
 	}
-	p = normalizePath(p)
-	return p == ru.path || strings.HasPrefix(p, ru.path+"/")
+	p, rp := normalizePath(p), ru.path
+	if deny {
+		// a deny rule takes every spelling a server might read as its path
+		p, rp = loosePath(p), loosePath(rp)
+	}
+	return p == rp || strings.HasPrefix(p, rp+"/")
+}
+
+// loosePath is a path as the most forgiving server reads it, for deny
+// rules: any case, and each segment without trailing spaces, tabs, line
+// ends or dots ("/v1/Admin%20" and "/v1/admin." are "/v1/admin"), and
+// without empty segments.
+func loosePath(p string) string {
+	var out []string
+	for _, seg := range strings.Split(strings.ToLower(p), "/") {
+		for {
+			t := strings.TrimRight(seg, ". ")
+			for _, ws := range []string{"%20", "%09", "%0a", "%0b", "%0c", "%0d"} {
+				t = strings.TrimSuffix(t, ws)
+			}
+			if t == seg {
+				break
+			}
+			seg = t
+		}
+		if seg != "" { // (a segment of spaces alone is gone too)
+			out = append(out, seg)
+		}
+	}
+	return "/" + strings.Join(out, "/")
 }
 
 // CheckAddr checks the address a request is about to connect to (after

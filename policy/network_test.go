@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,6 +103,9 @@ func TestRules(t *testing.T) {
 		{"GET", "http://127.0.0.1:8080/anything", "127.0.0.1"},
 		{"GET", "http://2130706433:8080/", "127.0.0.1"},
 		{"GET", "http://internal.corp:9000/", "10.9.1.2"},
+		{"GET", "https://api.example.com/v1//users", pub},
+		{"GET", "https://api.example.com/v1/administrators", pub}, // not below the deny rule
+		{"GET", "https://api.example.com/v1/my%20file", pub},
 	} {
 		if err := check(c, ok.m, ok.u, ok.addr); err != nil {
 			t.Errorf("%s %s (%s): %v", ok.m, ok.u, ok.addr, err)
@@ -118,6 +123,15 @@ func TestRules(t *testing.T) {
 		{"GET", "https://api.example.com/v1/../admin", pub, "denied"},     // dot segment
 		{"GET", "https://api.example.com/v1;x=1", pub, "denied"},          // parameter
 		{"GET", "https://api.example.com/v1%5cadmin", pub, "denied"},      // encoded backslash
+		{"GET", "https://api.example.com/v1//admin", pub, "denied"},       // repeated slashes
+		{"GET", "https://api.example.com//v1///admin/", pub, "denied"},    //
+		{"GET", "https://api.example.com/v1/Admin", pub, "denied"},        // case
+		{"GET", "https://api.example.com/V1/ADMIN", pub, "denied"},        //
+		{"GET", "https://api.example.com/v1/admin%20", pub, "denied"},     // trailing space
+		{"GET", "https://api.example.com/v1/admin%09/x", pub, "denied"},   // tab
+		{"GET", "https://api.example.com/v1/admin.", pub, "denied"},       // trailing dot
+		{"GET", "https://api.example.com/v1/admin%2E", pub, "denied"},     // encoded dot
+		{"GET", "https://api.example.com/v1/ad%6Din%20.", pub, "denied"},  //
 		{"GET", "https://cdn.example.net/x.js", pub, "no rule"},           // the wildcard's own name
 		{"GET", "https://evilcdn.example.net/x.js", pub, "no rule"},       // not below it
 		{"GET", "https://api.example.com@evil.com/v1", pub, "no rule"},    // userinfo trick
@@ -241,4 +255,61 @@ func namesAddr(d *Decision, ip netip.Addr) bool {
 		}
 	}
 	return false
+}
+
+// refPath is a reference reading of a request path by the most forgiving
+// server: every escape decoded, dot segments and repeated slashes resolved,
+// any case, trailing spaces and dots of each segment dropped.
+func refPath(escaped string) (string, bool) {
+	p, err := url.PathUnescape(escaped)
+	if err != nil {
+		return "", false
+	}
+	p = strings.ReplaceAll(p, "\\", "/")
+	if i := strings.IndexByte(p, ';'); i >= 0 {
+		p = p[:i]
+	}
+	p = path.Clean("/" + strings.ToLower(p))
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		segs[i] = strings.TrimRight(seg, " \t\r\n\v\f.")
+	}
+	return path.Clean(strings.Join(segs, "/")), true
+}
+
+// FuzzDenyRespelling: whatever the spelling of a path, when the reference
+// reading puts it under a deny rule's path, the request is refused.
+func FuzzDenyRespelling(f *testing.F) {
+	for _, s := range []string{"/v1/admin", "/v1//admin", "/v1/Admin", "/v1/admin%20", "/v1/%61dmin", "/v1/./admin",
+		"/v1/x/../admin", "/v1/admin.", "/v1/ADMIN%2e", "/v1/adm%69n/", "/v1%2fadmin", "/v1\\admin", "/v1/admin;x"} {
+		f.Add(s)
+	}
+	c, err := Network{
+		Allow: []Rule{{URL: "https://api.example.com/"}},
+		Deny:  []Rule{{URL: "https://api.example.com/v1/admin"}},
+	}.Compile()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p
+		}
+		u := "https://api.example.com" + p
+		pu, err := url.Parse(u)
+		if err != nil || pu.RawQuery != "" || pu.Fragment != "" || pu.Host != "api.example.com" {
+			return
+		}
+		ref, ok := refPath(pu.EscapedPath())
+		if !ok || (ref != "/v1/admin" && !strings.HasPrefix(ref, "/v1/admin/")) {
+			return
+		}
+		r, err := ParseRequest("GET", u)
+		if err != nil {
+			return // refused
+		}
+		if _, err := c.Check(r); err == nil {
+			t.Fatalf("%q reads as %q under the deny rule, yet was allowed", p, ref)
+		}
+	})
 }
