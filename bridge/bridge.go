@@ -32,6 +32,12 @@ type Budget struct {
 	MaxRedirects     int           // default 10
 }
 
+// WithDefaults is b with its zero values replaced by the defaults.
+func (b Budget) WithDefaults() Budget {
+	b.withDefaults()
+	return b
+}
+
 func (b *Budget) withDefaults() {
 	if b.MaxRequests <= 0 {
 		b.MaxRequests = 1000

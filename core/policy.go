@@ -20,12 +20,7 @@ import (
 // mean something else on every platform); audit records are the events
 // of o.OnEvent, which the embedder writes where p.Audit says.
 func (o *Options) UsePolicy(p *policy.Policy, hostEnv func(string) (string, bool), secrets map[string]string, t bridge.Transport) error {
-	r := p.Resources
-	o.MemoryLimitMB = r.MemoryMB
-	o.Timeout = time.Duration(r.TimeoutSec * float64(time.Second))
-	o.KillGrace = time.Duration(r.KillGraceSec * float64(time.Second))
-	o.MaxProcesses, o.MaxFDs = r.MaxProcesses, r.MaxFDs
-	o.OutputLimit, o.FSLimitMB = r.OutputMB<<20, r.FSMB
+	o.UseResources(p.Resources)
 	if c := p.Capabilities; c.Clock == "fixed" {
 		d := &Deterministic{Seed: c.Seed}
 		if c.Epoch != "" {
@@ -70,6 +65,67 @@ func (o *Options) UsePolicy(p *policy.Policy, hostEnv func(string) (string, bool
 	return o.UseNetwork(p.Network.Rules(), p.Network.Budget, list, t)
 }
 
+// UseResources sets o's limits from a policy's resources (0: the default).
+func (o *Options) UseResources(r policy.Resources) {
+	o.MemoryLimitMB = r.MemoryMB
+	o.Timeout = time.Duration(r.TimeoutSec * float64(time.Second))
+	o.KillGrace = time.Duration(r.KillGraceSec * float64(time.Second))
+	o.MaxProcesses, o.MaxFDs = r.MaxProcesses, r.MaxFDs
+	o.OutputLimit, o.FSLimitMB = r.OutputMB<<20, r.FSMB
+}
+
+// Within lowers each of o's limits (defaults included) to ceiling's: what
+// a server's client asks for can never exceed what its operator set.
+func (o *Options) Within(ceiling Options) {
+	ceiling.withDefaults()
+	o.withDefaults()
+	o.MemoryLimitMB = min(o.MemoryLimitMB, ceiling.MemoryLimitMB)
+	o.Timeout = min(o.Timeout, ceiling.Timeout)
+	o.FSLimitMB = min(o.FSLimitMB, ceiling.FSLimitMB)
+	o.MaxInodes = min(o.MaxInodes, ceiling.MaxInodes)
+	o.MaxProcesses = min(o.MaxProcesses, ceiling.MaxProcesses)
+	o.OutputLimit = min(o.OutputLimit, ceiling.OutputLimit)
+	o.MaxFDs = min(o.MaxFDs, ceiling.MaxFDs)
+	o.BatchLimit = min(o.BatchLimit, ceiling.BatchLimit)
+	o.KillGrace = min(o.KillGrace, ceiling.KillGrace)
+}
+
+// ClientPolicy makes a policy a server's client sent fit under its
+// operator's: no host mounts, host variables, secrets or audit file (the
+// operator's to set); a network budget no larger than the operator's; and
+// no rule that reaches a loopback, private, link-local or other special
+// address unless a rule of the operator's reaches it too. Apply it with
+// UsePolicy, then Within the operator's limits.
+func ClientPolicy(p *policy.Policy, operator *policy.Policy) error {
+	for what, set := range map[string]bool{"filesystem.mounts": len(p.Filesystem.Mounts) > 0,
+		"environment.inherit": len(p.Environment.Inherit) > 0, "secrets": len(p.Secrets) > 0, "audit": p.Audit.File != ""} {
+		if set {
+			return &Error{Code: CodePermission, Op: "create", Err: fmt.Errorf("policy: %s is the operator's to set, not a client's", what)}
+		}
+	}
+	var ceiling policy.NetworkDoc
+	if operator != nil {
+		ceiling = operator.Network
+	}
+	if err := p.Network.Rules().SpecialWithin(ceiling.Rules()); err != nil {
+		return &Error{Code: CodePermission, Op: "create", Err: fmt.Errorf("policy: %v", err)}
+	}
+	b, c := budgetOf(p.Network.Budget), budgetOf(ceiling.Budget)
+	b, c = b.WithDefaults(), c.WithDefaults()
+	p.Network.Budget = policy.Budget{MaxRequests: min(b.MaxRequests, c.MaxRequests),
+		MaxBytesMB: int(min(b.MaxBytes, c.MaxBytes) >> 20), MaxResponseMB: int(min(b.MaxResponseBytes, c.MaxResponseBytes) >> 20),
+		RequestTimeoutSec: min(b.RequestTimeout, c.RequestTimeout).Seconds(), MaxRedirects: min(b.MaxRedirects, c.MaxRedirects)}
+	return nil
+}
+
+func budgetOf(b policy.Budget) bridge.Budget {
+	return bridge.Budget{
+		MaxRequests: b.MaxRequests, MaxBytes: int64(b.MaxBytesMB) << 20,
+		MaxResponseBytes: int64(b.MaxResponseMB) << 20, MaxRedirects: b.MaxRedirects,
+		RequestTimeout: time.Duration(b.RequestTimeoutSec * float64(time.Second)),
+	}
+}
+
 // UseNetwork gives the sandbox curl, wget and wasmsand-http (python's way
 // out) over a bridge with these rules, budget and secrets, reporting each
 // request to o.OnEvent; t replaces net/http (the JS build's transport), nil
@@ -79,11 +135,7 @@ func (o *Options) UseNetwork(n policy.Network, b policy.Budget, secrets []bridge
 	if len(n.Allow) == 0 {
 		return nil
 	}
-	client, err := bridge.New(n, bridge.Budget{
-		MaxRequests: b.MaxRequests, MaxBytes: int64(b.MaxBytesMB) << 20,
-		MaxResponseBytes: int64(b.MaxResponseMB) << 20, MaxRedirects: b.MaxRedirects,
-		RequestTimeout: time.Duration(b.RequestTimeoutSec * float64(time.Second)),
-	}, secrets...)
+	client, err := bridge.New(n, budgetOf(b), secrets...)
 	if err != nil {
 		return err
 	}

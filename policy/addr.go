@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -65,6 +66,7 @@ var (
 	nat64  = netip.MustParsePrefix("64:ff9b::/96")
 	sixto4 = netip.MustParsePrefix("2002::/16")
 	compat = netip.MustParsePrefix("::/96")
+	mapped = netip.MustParsePrefix("::ffff:0:0/96")
 )
 
 // embeddedV4 finds the IPv4 address an IPv6 address stands for.
@@ -186,4 +188,68 @@ func inetAton(parts []string) (netip.Addr, bool) {
 		last >>= 8
 	}
 	return netip.AddrFrom4(b), true
+}
+
+// SpecialWithin is an error naming the first allow rule of n that reaches
+// a special address (loopback, private, link-local...: by an address
+// literal, or a CIDR overlapping a special range) where no allow rule of
+// ceiling reaches it: inside one of its CIDRs, or the address and port of
+// one of its URLs. A server applies it to a client's rules, its operator's being
+// the ceiling. Rules by name need no check: a name never leads to a
+// special address (Decision.CheckAddr).
+func (n Network) SpecialWithin(ceiling Network) error {
+	c, err := n.Compile()
+	if err != nil {
+		return err
+	}
+	cc, err := ceiling.Compile()
+	if err != nil {
+		return err
+	}
+	covered := func(cr rule, p netip.Prefix) bool {
+		for _, r := range cc.allow {
+			switch {
+			case r.cidr.IsValid():
+				if r.cidr.Bits() <= p.Bits() && r.cidr.Contains(p.Addr()) {
+					return true
+				}
+			case r.addr.IsValid():
+				if cr.addr.IsValid() && r.addr.Unmap() == cr.addr.Unmap() && r.port == cr.port {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, r := range c.allow {
+		var p netip.Prefix
+		switch {
+		case r.cidr.IsValid():
+			p = r.cidr
+		case r.addr.IsValid():
+			p = netip.PrefixFrom(r.addr.Unmap(), r.addr.Unmap().BitLen())
+		default:
+			continue
+		}
+		why := ""
+		if p.IsSingleIP() {
+			why = Special(p.Addr())
+		} else {
+			for _, s := range special {
+				if s.prefix.Overlaps(p) {
+					why = s.what
+					break
+				}
+			}
+			for _, e := range []netip.Prefix{nat64, sixto4, compat, mapped} {
+				if why == "" && e.Overlaps(p) {
+					why = "IPv6 holding IPv4" // (which may be special ones)
+				}
+			}
+		}
+		if why != "" && !covered(r, p) {
+			return fmt.Errorf("network: rule %s reaches %s addresses, which the operator's policy does not", r.src, why)
+		}
+	}
+	return nil
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestParseHost(t *testing.T) {
@@ -312,4 +314,22 @@ func FuzzDenyRespelling(f *testing.F) {
 			t.Fatalf("%q reads as %q under the deny rule, yet was allowed", p, ref)
 		}
 	})
+}
+
+func TestSpecialWithin(t *testing.T) {
+	op := Network{Allow: []Rule{{CIDR: "10.1.0.0/16"}, {URL: "http://127.0.0.1:9000/"}, {URL: "https://api.example.com/"}}}
+	for _, ok := range []Rule{
+		{URL: "https://example.org/"}, {URL: "http://10.1.2.3/"}, {CIDR: "10.1.5.0/24"},
+		{URL: "http://127.0.0.1:9000/x"}, {CIDR: "93.184.216.0/24"},
+	} {
+		assert.NoError(t, Network{Allow: []Rule{ok}}.SpecialWithin(op), "%+v", ok)
+	}
+	for _, no := range []Rule{
+		{URL: "http://127.0.0.2/"}, {URL: "http://0x7f.0.0.1/"}, {URL: "http://127.0.0.1:8080/"}, {CIDR: "127.0.0.1"}, {URL: "http://[::1]/"}, {URL: "http://[::ffff:10.2.0.1]/"},
+		{CIDR: "10.0.0.0/8"}, {CIDR: "0.0.0.0/0"}, {CIDR: "::/0"}, {CIDR: "169.254.169.254"}, {CIDR: "64:ff9b::/96"},
+		{URL: "http://192.168.1.1/"}, {CIDR: "100.64.0.0/10"},
+	} {
+		assert.Error(t, Network{Allow: []Rule{no}}.SpecialWithin(op), "%+v", no)
+		assert.Error(t, Network{Allow: []Rule{no}}.SpecialWithin(Network{}), "%+v", no)
+	}
 }

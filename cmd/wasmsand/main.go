@@ -88,9 +88,11 @@ options:
   --policy FILE                a YAML policy: limits, environment, host mounts, network
                                rules and budget (policy/policy.go; flags given win)
   --profile NAME               restrictive, standard or permissive limits
-  --secret NAME[=VALUE]        a secret the policy declares (VALUE, else the host's
-                               variable NAME): sent only to its hosts, as
-                               {{secret:NAME}} in a header or injected; never seen inside
+  --secret NAME                a secret the policy declares, from the host's variable
+                               NAME: sent only to its hosts, as {{secret:NAME}} in a
+                               header or injected; never seen inside (NAME=VALUE works
+                               but warns: other users see command lines)
+  --secret-file NAME=PATH      the same, its value read from a file
   --events FILE                write what happens as JSON lines: runs, processes,
                                network requests (allowed or not, and why)
   -c SCRIPT                    run SCRIPT
@@ -136,6 +138,7 @@ var version = "0.1.0"
 type cliOptions struct {
 	imports, mounts, envs multiFlag
 	allowNet, secrets     multiFlag
+	secretFiles           multiFlag // NAME=PATH
 	policyFile, profile   string
 	set                   map[string]bool // flags given explicitly
 	events                string
@@ -202,6 +205,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	fl.Var(&o.allowNet, "allow-net", "")
 	fl.StringVar(&o.policyFile, "policy", "", "")
 	fl.Var(&o.secrets, "secret", "")
+	fl.Var(&o.secretFiles, "secret-file", "")
 	fl.StringVar(&o.events, "events", "", "")
 	fl.StringVar(&o.profile, "profile", "", "")
 	fl.StringVar(&o.cwd, "cwd", "", "")
@@ -236,6 +240,11 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	}
 	o.set = map[string]bool{}
 	fl.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	for _, v := range o.secrets {
+		if name, _, ok := strings.Cut(v, "="); ok {
+			fmt.Fprintf(stderr, "wasmsand: warning: --secret %s=VALUE puts the value where other users of this machine see it (ps, /proc); use --secret %s (from the environment) or --secret-file %s=PATH\n", name, name, name)
+		}
+	}
 	if o.memory <= 0 || o.timeout <= 0 {
 		fmt.Fprintf(stderr, "wasmsand %s: --memory and --timeout must be positive\n", sub)
 		return exitUsage

@@ -119,6 +119,19 @@ secrets:
 	assert.Contains(t, errOut, "secret API_KEY has no value")
 	_, errOut, _ = cli(t, "", "run", "--policy", pol, "--secret", "API_KEY=abcdefgh", "--secret", "OTHER=abcdefgh", "-c", "true")
 	assert.Contains(t, errOut, "--secret OTHER: the policy does not declare it")
+	assert.Contains(t, errOut, "warning: --secret API_KEY=VALUE puts the value where other users", "a value on the command line warns")
+
+	// --secret-file: the value from a file (what a secrets manager mounts)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	require.NoError(t, os.WriteFile(keyFile, []byte("key-from-a-file\n"), 0o600))
+	t.Setenv("API_KEY", "")
+	out, errOut, st = cli(t, "", "run", "--policy", pol, "--secret-file", "API_KEY="+keyFile, "-c",
+		"curl -s -H 'X-Key: {{secret:API_KEY}}' "+echo.URL+"/")
+	assert.Equal(t, "[secret API_KEY]\n", out, errOut)
+	assert.NotContains(t, errOut, "warning")
+	_, errOut, st = cli(t, "", "run", "--policy", pol, "--secret-file", "API_KEY=/no/such/file", "-c", "true")
+	assert.Equal(t, exitSetup, st)
+	assert.Contains(t, errOut, "--secret-file API_KEY")
 }
 
 // TestRunWasmPlugin: run-wasm runs a WASI plugin (here one written in Go,
@@ -273,6 +286,18 @@ audit: {file: `+audit+`}
 	assert.Contains(t, string(data), `"kind":"network"`)
 	assert.Contains(t, string(data), `"url":"`+srv.URL+`/b"`)
 	assert.NotContains(t, string(data), "very-secret-value")
+
+	// a second run appends: an audit file is never truncated
+	t.Setenv("KEY", "very-secret-value")
+	_, errOut, st := cli(t, "", "run", "--policy", pol, "--secret", "KEY", "-c", "curl -s "+srv.URL+"/c")
+	require.Equal(t, 0, st, errOut)
+	data2, err := os.ReadFile(audit)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(data2), string(data)), "the first run's records are kept")
+	assert.Contains(t, string(data2[len(data):]), `"url":"`+srv.URL+`/c"`)
+	for _, line := range strings.Split(strings.TrimSpace(string(data2)), "\n") {
+		assert.True(t, json.Valid([]byte(line)), "one JSON object a line: %s", line)
+	}
 }
 
 // TestDeterministicPolicy: with clock: fixed and random: seeded, two runs

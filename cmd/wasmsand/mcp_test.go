@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -249,9 +251,15 @@ func TestServeClientPolicy(t *testing.T) {
 			assert.Equal(t, 403, st)
 			assert.Contains(t, out["message"], "--client-policy")
 		} else {
-			require.Equal(t, 201, st, "%v", out)
-			_, run := post("/v1/sessions/"+out["id"].(string)+"/run", map[string]any{"command": "curl -s " + api.URL + "/"})
-			assert.Equal(t, "api ok\n", run["stdout"], "%v", run)
+			// loopback is not the client's to reach: the operator's own
+			// rules allow no such address
+			assert.Equal(t, 403, st, "%v", out)
+			assert.Contains(t, out["message"], "loopback addresses, which the operator's policy does not")
+			for _, rule := range []string{"{cidr: 0.0.0.0/0}", "{cidr: 169.254.169.254}", "{url: \"http://10.0.0.1/\"}",
+				"{url: \"http://[::ffff:127.0.0.1]/\"}", "{cidr: \"::/0\"}", "{url: \"http://2130706433/\"}"} {
+				st, out = post("/v1/sessions", map[string]any{"policy": "network:\n  allow: [" + rule + "]\n"})
+				assert.Equal(t, 403, st, "%s: %v", rule, out)
+			}
 			for _, bad := range []string{"filesystem: {mounts: [{host: /, guest: /host}]}", "environment: {inherit: [HOME]}",
 				"secrets: [{name: T, hosts: [x.com]}]", "audit: {file: /tmp/x}"} {
 				st, out = post("/v1/sessions", map[string]any{"policy": bad})
@@ -265,6 +273,33 @@ func TestServeClientPolicy(t *testing.T) {
 		hs.Close()
 		svc.Close()
 	}
+
+	// Where the operator's policy reaches an address, a client's may too;
+	// its limits stay the operator's at most.
+	dir := t.TempDir()
+	opPolicy := filepath.Join(dir, "op.yaml")
+	require.NoError(t, os.WriteFile(opPolicy, []byte("network:\n  allow: [{cidr: 127.0.0.0/8}]\n  budget: {max_requests: 2}\nresources: {fs_mb: 1, max_processes: 8}\n"), 0o644))
+	svc := newService(&cliOptions{timeout: 5 * time.Second, memory: 64, policyFile: opPolicy, set: map[string]bool{}}, &serveOptions{clientPolicy: true})
+	defer svc.Close()
+	hs := httptest.NewServer(svc.Handler())
+	defer hs.Close()
+	post := func(path string, body any) (int, map[string]any) {
+		b, _ := json.Marshal(body)
+		res, err := http.Post(hs.URL+path, "application/json", strings.NewReader(string(b)))
+		require.NoError(t, err)
+		defer res.Body.Close()
+		var out map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&out)
+		return res.StatusCode, out
+	}
+	st, out := post("/v1/sessions", map[string]any{"policy": "network:\n  allow: [{url: \"" + api.URL + "/\"}]\n  budget: {max_requests: 1000}\n" +
+		"resources: {fs_mb: 4096, memory_mb: 4096, max_processes: 100000, timeout_sec: 3600}\n"})
+	require.Equal(t, 201, st, "%v", out)
+	id := out["id"].(string)
+	_, run := post("/v1/sessions/"+id+"/run", map[string]any{"command": "curl -s " + api.URL + "/; curl -s " + api.URL + "/; curl -s " + api.URL + "/ || echo third refused"})
+	assert.Equal(t, "api ok\napi ok\nthird refused\n", run["stdout"], "the operator's budget of 2 requests: %v", run)
+	_, run = post("/v1/sessions/"+id+"/run", map[string]any{"command": "read -r _ kb _ < /proc/meminfo; echo $kb; head -c 3000000 /dev/zero > /tmp/big || echo no space"})
+	assert.Equal(t, "65536\nno space\n", run["stdout"], "memory and files at the operator's limits: %v", run)
 }
 
 // TestServersFrontDoor: serve and mcp --listen, on loopback without a token,

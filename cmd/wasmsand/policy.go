@@ -14,49 +14,33 @@ import (
 // host's it names), host mounts and network (with --allow-net's prefixes
 // added). Without either flag only --allow-net applies.
 func applyPolicy(o *cliOptions, opt *core.Options) error {
-	var p *policy.Policy
-	switch {
-	case o.policyText != "":
-		// a service client's (serve --client-policy): what reaches the
-		// host or the operator's secrets is not the client's to set
-		var err error
-		if p, err = policy.Parse(strings.NewReader(o.policyText)); err != nil {
-			return &core.Error{Code: core.CodeInvalidArgument, Op: "create", Err: fmt.Errorf("policy: %v", err)}
-		}
-		for what, set := range map[string]bool{"filesystem.mounts": len(p.Filesystem.Mounts) > 0,
-			"environment.inherit": len(p.Environment.Inherit) > 0, "secrets": len(p.Secrets) > 0, "audit": p.Audit.File != ""} {
-			if set {
-				return &core.Error{Code: core.CodePermission, Op: "create", Err: fmt.Errorf("policy: %s is the operator's to set, not a client's", what)}
-			}
-		}
-	case o.policyFile != "":
-		f, err := os.Open(o.policyFile)
-		if err != nil {
-			return fmt.Errorf("wasmsand: --policy: %v", err)
-		}
-		defer f.Close()
-		if p, err = policy.Parse(f); err != nil {
-			return fmt.Errorf("wasmsand: --policy %s: %v", o.policyFile, err)
-		}
-		if o.profile != "" {
-			return fmt.Errorf("wasmsand: --profile: the policy file names its profile")
-		}
-	case o.profile != "":
-		pr, err := policy.Profile(o.profile)
-		if err != nil {
-			return fmt.Errorf("wasmsand: --profile: %v", err)
-		}
-		p = &pr
+	if o.policyText != "" {
+		return applyClientPolicy(o, opt)
+	}
+	p, err := operatorPolicy(o)
+	if err != nil {
+		return err
 	}
 	values := map[string]string{}
 	for _, v := range o.secrets {
 		name, val, ok := strings.Cut(v, "=")
 		if !ok {
 			if val, ok = os.LookupEnv(name); !ok {
-				return fmt.Errorf("wasmsand: --secret %s: no such variable in this environment (or give NAME=VALUE)", name)
+				return fmt.Errorf("wasmsand: --secret %s: no such variable in this environment (or --secret-file %s=PATH)", name, name)
 			}
 		}
 		values[name] = val
+	}
+	for _, v := range o.secretFiles {
+		name, file, ok := strings.Cut(v, "=")
+		if !ok || name == "" || file == "" {
+			return fmt.Errorf("wasmsand: --secret-file %s: give NAME=PATH", v)
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return fmt.Errorf("wasmsand: --secret-file %s: %v", name, err)
+		}
+		values[name] = strings.TrimRight(string(b), "\r\n")
 	}
 	if p == nil && len(values) > 0 {
 		return fmt.Errorf("wasmsand: --secret: a policy (--policy) must say where each secret may be sent")
@@ -73,7 +57,7 @@ func applyPolicy(o *cliOptions, opt *core.Options) error {
 	}
 	if p.Audit.File != "" {
 		// audit records: the events, where the policy says (with --events' too)
-		sink, err := eventSink(o, p.Audit.File)
+		sink, err := eventSink(o, p.Audit.File, true)
 		if err != nil {
 			return fmt.Errorf("wasmsand: --policy: audit: %v", err)
 		}
@@ -114,5 +98,72 @@ func applyPolicy(o *cliOptions, opt *core.Options) error {
 	if o.set["timeout"] {
 		opt.Timeout = timeout
 	}
+	return nil
+}
+
+// operatorPolicy is the policy of --policy or --profile, nil without.
+func operatorPolicy(o *cliOptions) (*policy.Policy, error) {
+	switch {
+	case o.policyFile != "":
+		f, err := os.Open(o.policyFile)
+		if err != nil {
+			return nil, fmt.Errorf("wasmsand: --policy: %v", err)
+		}
+		defer f.Close()
+		p, err := policy.Parse(f)
+		if err != nil {
+			return nil, fmt.Errorf("wasmsand: --policy %s: %v", o.policyFile, err)
+		}
+		if o.profile != "" {
+			return nil, fmt.Errorf("wasmsand: --profile: the policy file names its profile")
+		}
+		return p, nil
+	case o.profile != "":
+		pr, err := policy.Profile(o.profile)
+		if err != nil {
+			return nil, fmt.Errorf("wasmsand: --profile: %v", err)
+		}
+		return &pr, nil
+	}
+	return nil, nil
+}
+
+// applyClientPolicy applies a service client's policy (serve
+// --client-policy) under the operator's: what reaches the host or the
+// operator's secrets is not the client's to set, every limit and the
+// network budget are at most the operator's, and special addresses
+// (loopback, private, link-local) only where the operator's rules go.
+func applyClientPolicy(o *cliOptions, opt *core.Options) error {
+	p, err := policy.Parse(strings.NewReader(o.policyText))
+	if err != nil {
+		return &core.Error{Code: core.CodeInvalidArgument, Op: "create", Err: fmt.Errorf("policy: %v", err)}
+	}
+	op, err := operatorPolicy(o)
+	if err != nil {
+		return err
+	}
+	ceiling := core.Options{MemoryLimitMB: o.memory, Timeout: o.timeout}
+	if op != nil {
+		ceiling.UseResources(op.Resources)
+		if o.set["memory"] || ceiling.MemoryLimitMB <= 0 {
+			ceiling.MemoryLimitMB = o.memory
+		}
+		if o.set["timeout"] || ceiling.Timeout <= 0 {
+			ceiling.Timeout = o.timeout
+		}
+	}
+	if err := core.ClientPolicy(p, op); err != nil {
+		return err
+	}
+	if err := opt.UsePolicy(p, nil, nil, nil); err != nil {
+		return &core.Error{Code: core.CodeInvalidArgument, Op: "create", Err: fmt.Errorf("policy: %s", strings.TrimPrefix(err.Error(), "network."))}
+	}
+	if opt.MemoryLimitMB <= 0 || opt.MemoryLimitMB > o.memory { // (a create request's memory_mb, else the operator's)
+		opt.MemoryLimitMB = o.memory
+	}
+	if opt.Timeout <= 0 || opt.Timeout > o.timeout {
+		opt.Timeout = o.timeout
+	}
+	opt.Within(ceiling)
 	return nil
 }

@@ -59,10 +59,9 @@ func newService(o *cliOptions, so *serveOptions) *service.Server {
 				if !so.clientPolicy {
 					return nil, &core.Error{Code: core.CodePermission, Op: "create", Err: errors.New("policy: this service does not take a client's policy (wasmsand serve --client-policy)")}
 				}
-				// (the client's document replaces the operator's; the
-				// operator's limits stay the most it may have)
-				c.policyText, c.policyFile, c.profile, c.secrets = req.Policy, "", "", nil
-				c.set = map[string]bool{"memory": true, "timeout": true}
+				// (the client's document replaces the operator's, whose
+				// limits and network stay the most it may have)
+				c.policyText, c.secrets = req.Policy, nil
 			}
 			if d := time.Duration(req.TimeoutMs) * time.Millisecond; d > 0 && d < c.timeout {
 				c.timeout = d

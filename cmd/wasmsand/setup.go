@@ -24,9 +24,14 @@ import (
 )
 
 // eventSink writes events to a file as JSON lines (closed when the CLI is
-// done).
-func eventSink(o *cliOptions, file string) (func(core.Event), error) {
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+// done): --events starts the file anew, an audit file is only appended to
+// (O_APPEND: each line lands whole at its end, whoever else writes it).
+func eventSink(o *cliOptions, file string, audit bool) (func(core.Event), error) {
+	flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if audit {
+		flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	}
+	f, err := os.OpenFile(file, flag, 0o600)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +74,7 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 	}
 	opt := core.Options{MemoryLimitMB: o.memory, Timeout: o.timeout, Env: env}
 	if o.events != "" {
-		sink, err := eventSink(o, o.events)
+		sink, err := eventSink(o, o.events, false)
 		if err != nil {
 			return nil, fmt.Errorf("wasmsand: --events: %v", err)
 		}
