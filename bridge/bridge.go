@@ -61,6 +61,8 @@ type Client struct {
 	rules   *policy.Compiled
 	budget  Budget
 	secrets []Secret
+	formsMu sync.Mutex
+	forms   []form // every spelling redaction replaces, longest first
 
 	mu        sync.Mutex
 	requests  int
@@ -108,7 +110,11 @@ func New(n policy.Network, b Budget, secrets ...Secret) (*Client, error) {
 		}
 	}
 	b.withDefaults()
-	return &Client{rules: c, budget: b, secrets: secrets}, nil
+	cl := &Client{rules: c, budget: b, secrets: secrets}
+	for _, s := range secrets {
+		cl.addForms(s.Value)
+	}
+	return cl, nil
 }
 
 // Request is what a sandbox asks for.
@@ -275,8 +281,15 @@ func (c *Client) hop(ctx context.Context, method, target string, header Header, 
 	if host == "" {
 		host = preq.Addr.String()
 	}
-	if header, err = c.withSecrets(header, host); err != nil {
+	header, target, body, sent, err := c.withSecrets(header, target, body, host)
+	if err != nil {
 		return nil, d.Rule, err
+	}
+	u := preq.URL
+	if target != preq.URL.String() { // (a secret in the URL, escaped: the same parts)
+		if u, err = url.Parse(target); err != nil {
+			return nil, d.Rule, &Error{Kind: ErrDenied, Msg: "bad URL"}
+		}
 	}
 	c.mu.Lock()
 	if c.requests >= c.budget.MaxRequests {
@@ -285,7 +298,7 @@ func (c *Client) hop(ctx context.Context, method, target string, header Header, 
 	}
 	c.requests++
 	c.mu.Unlock()
-	out := &Hop{Ctx: ctx, Method: method, URL: preq.URL, Header: Header{}, Body: body}
+	out := &Hop{Ctx: ctx, Method: method, URL: u, Header: Header{}, Body: body}
 	for k, v := range header {
 		if k == basicAuthKey {
 			user, pass, _ := strings.Cut(v[0], "\x00")
@@ -299,6 +312,11 @@ func (c *Client) hop(ctx context.Context, method, target string, header Header, 
 	}
 	if out.Header.Get("User-Agent") == "" {
 		out.Header.Set("User-Agent", "wasmsand")
+	}
+	if sent {
+		// an answer must come back as text redaction can read, whatever
+		// the guest asked for
+		out.Header.Set("Accept-Encoding", "identity")
 	}
 	if preq.Name == "" {
 		// an address as written: judged before any platform connects to it
@@ -326,6 +344,12 @@ func (c *Client) hop(ctx context.Context, method, target string, header Header, 
 		if err := c.allowedEnd(method, res.URL.String()); err != nil {
 			res.Body.Close()
 			return nil, d.Rule, err
+		}
+	}
+	if sent {
+		if err := decodeBody(res); err != nil {
+			res.Body.Close()
+			return nil, d.Rule, &Error{Kind: ErrDenied, Msg: c.redact(err.Error())}
 		}
 	}
 	// what comes back is the sandbox's: no secret in it
@@ -367,6 +391,9 @@ type HopResponse struct {
 	Header     Header
 	Body       io.ReadCloser
 	URL        *url.URL
+	// Decoded says the platform already undid Content-Encoding (a
+	// browser's fetch always does), though the header still names it.
+	Decoded bool
 }
 
 // SetTransport replaces net/http for this client's requests; the rules,

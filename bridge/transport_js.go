@@ -97,7 +97,8 @@ func (t jsTransport) RoundTrip(req *Hop, d *policy.Decision) (*HopResponse, erro
 	if r.Type() != js.TypeObject {
 		return nil, errors.New("the network bridge did not answer")
 	}
-	res := &HopResponse{StatusCode: r.Get("status").Int(), Proto: "HTTP/1.1", Header: Header{}}
+	// (fetch and XMLHttpRequest hand over bodies already decoded)
+	res := &HopResponse{StatusCode: r.Get("status").Int(), Proto: "HTTP/1.1", Header: Header{}, Decoded: true}
 	text := r.Get("statusText")
 	if text.Type() != js.TypeString || text.String() == "" {
 		text = js.ValueOf(statusText(res.StatusCode))

@@ -107,7 +107,7 @@ func TestSecrets(t *testing.T) {
 	srv := server(t)
 	other := server(t)
 	c, err := bridge.New(policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/"}, {URL: other.URL + "/"}}}, bridge.Budget{},
-		bridge.Secret{Secret: policy.Secret{Name: "TOKEN", Hosts: []string{"127.0.0.1"},
+		bridge.Secret{Secret: policy.Secret{Name: "TOKEN", Hosts: []string{"127.0.0.1"}, In: []string{"basic_auth"},
 			Inject: &policy.Inject{Header: "X-Test", Value: "tok {secret}"}}, Value: token})
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func TestSecrets(t *testing.T) {
 	}
 	// a placeholder in a header the sandbox writes; -v shows the placeholder, not the value
 	out, errOut = run(t, sb, "curl -sv -u 'me:{{secret:TOKEN}}' "+srv.URL+"/echo")
-	if out != "GET /echo \"\" me:[secret TOKEN] tok [secret TOKEN]\n" || strings.Contains(errOut, token) {
+	if out != "GET /echo \"\" [secret TOKEN] tok [secret TOKEN]\n" || strings.Contains(errOut, token) {
 		t.Errorf("placeholder: %q %q", out, errOut)
 	}
 	out, errOut = run(t, sb, "curl -s -H 'X-Test: {{secret:TOKEN}}' "+srv.URL+"/echo; curl -sS -H 'X-Test: {{secret:NOPE}}' "+srv.URL+"/echo; echo $?")
@@ -135,6 +135,22 @@ func TestSecrets(t *testing.T) {
 	out, errOut = run(t, sb, "[[ \"$(export -p; set)\" == *s3cr3t* ]] && echo leak; echo ${TOKEN:-unset}")
 	if out != "unset\n" {
 		t.Errorf("environment: %q %q", out, errOut)
+	}
+	// a basic-auth pair, the URL and the body take a placeholder only
+	// where the policy says so (an echo of them is often encoded)
+	c2, err := bridge.New(policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/", Methods: []string{"GET", "POST"}}}}, bridge.Budget{},
+		bridge.Secret{Secret: policy.Secret{Name: "TOKEN", Hosts: []string{"127.0.0.1"}}, Value: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb2, err := core.New(context.Background(), core.Options{Commands: nettools.Commands(c2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb2.Close()
+	out, errOut = run(t, sb2, "curl -sS -u 'me:{{secret:TOKEN}}' "+srv.URL+"/echo; echo $?; curl -sS -d 'k={{secret:TOKEN}}' "+srv.URL+"/echo; echo $?; curl -sS '"+srv.URL+"/echo?k={{secret:TOKEN}}'; echo $?")
+	if out != "7\n7\n7\n" || strings.Count(errOut, "secret TOKEN may not stand in the") != 3 || strings.Contains(errOut, token) {
+		t.Errorf("placeholders out of place: %q %q", out, errOut)
 	}
 	if _, err := bridge.New(policy.Network{}, bridge.Budget{}, bridge.Secret{Secret: policy.Secret{Name: "S", Hosts: []string{"x"}}, Value: "short"}); err == nil {
 		t.Error("a 5-byte secret was taken")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,10 +67,20 @@ type Environment struct {
 // Secret declares a value the embedder holds for the sandbox, which never
 // sees it: a request header may name it as {{secret:NAME}} (replaced on
 // the way out), only toward Hosts; Inject adds it to every request to them.
+// A placeholder anywhere else (a basic-auth pair, the URL, the body) is
+// refused unless In names that place: a server echoes those back more
+// often, in forms redaction may not recognise.
 type Secret struct {
 	Name   string   `yaml:"name"`
 	Hosts  []string `yaml:"hosts"` // names, "*.name" or addresses
 	Inject *Inject  `yaml:"inject"`
+	In     []string `yaml:"in"` // besides headers: basic_auth, url, body
+}
+
+// Allows says whether the secret's placeholder may stand in that place
+// ("header", "basic_auth", "url" or "body").
+func (s *Secret) Allows(place string) bool {
+	return place == "header" || slices.Contains(s.In, place)
 }
 
 // Secret finds a declared secret by name; nil if the policy has none.
@@ -294,6 +305,11 @@ func (p *Policy) check(line func(...string) int) error {
 		}
 		if s.Inject != nil && (s.Inject.Header == "" || strings.ContainsAny(s.Inject.Header, ": \r\n")) {
 			return bad("inject needs a header name", append(at, "inject", "header")...)
+		}
+		for j, place := range s.In {
+			if !slices.Contains([]string{"header", "basic_auth", "url", "body"}, place) {
+				return bad(fmt.Sprintf("bad place %q (header, basic_auth, url or body)", place), append(at, "in", strconv.Itoa(j))...)
+			}
 		}
 	}
 	r := p.Resources
