@@ -44,6 +44,10 @@ type Options struct {
 	Limits string
 	// Version is the server's version, as MCP clients see it.
 	Version string
+	// MaxSessions bounds the sessions open at once, forks and named ones
+	// included (default 16); MaxSnapshots the snapshots a session keeps
+	// (default 32). Past either, the call fails with quota_exceeded.
+	MaxSessions, MaxSnapshots int
 }
 
 // Server holds the sessions of every MCP session it serves.
@@ -72,6 +76,12 @@ func New(opt Options) *Server {
 	}
 	if opt.Version == "" {
 		opt.Version = "dev"
+	}
+	if opt.MaxSessions <= 0 {
+		opt.MaxSessions = 16
+	}
+	if opt.MaxSnapshots <= 0 {
+		opt.MaxSnapshots = 32
 	}
 	s := &Server{opt: opt, sessions: map[string]*session{}, mine: map[*mcp.ServerSession]string{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "wasmsand", Title: "wasmsand sandbox", Version: opt.Version},
@@ -134,6 +144,10 @@ func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, id string) (*se
 		}
 		return nil, fmt.Errorf("no session %q (names starting with \"s\" are the server's)", id)
 	}
+	if err := s.full(); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
 	s.mu.Unlock()
 	sb, err := s.opt.NewSandbox(ctx)
 	if err != nil {
@@ -142,6 +156,10 @@ func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, id string) (*se
 	x := &session{sb: sb, snaps: map[string]*core.Snapshot{}}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.full(); err != nil { // (made meanwhile)
+		sb.Close()
+		return nil, err
+	}
 	if named {
 		if other, ok := s.sessions[id]; ok { // (made meanwhile)
 			sb.Close()
@@ -159,6 +177,14 @@ func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, id string) (*se
 	}
 	s.sessions[x.id] = x
 	return x, nil
+}
+
+// full is quota_exceeded when no more sessions may be opened (s.mu held).
+func (s *Server) full() error {
+	if len(s.sessions) >= s.opt.MaxSessions {
+		return fmt.Errorf("quota_exceeded: the server has %d sessions open, the most it may have", len(s.sessions))
+	}
+	return nil
 }
 
 func (s *Server) newID() string {
@@ -391,6 +417,9 @@ func (s *Server) snapshot(ctx context.Context, req *mcp.CallToolRequest, in Sess
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if len(x.snaps) >= s.opt.MaxSnapshots {
+		return nil, SnapshotOut{}, fmt.Errorf("quota_exceeded: session %s keeps %d snapshots, the most it may", x.id, len(x.snaps))
+	}
 	id := x.id + "-snap" + strconv.Itoa(len(x.snaps)+1)
 	x.snaps[id] = x.sb.Snapshot()
 	return nil, SnapshotOut{SnapshotID: id}, nil
@@ -415,6 +444,12 @@ func (s *Server) fork(ctx context.Context, req *mcp.CallToolRequest, in SessionI
 	if err != nil {
 		return nil, ForkOut{}, err
 	}
+	s.mu.Lock()
+	err = s.full()
+	s.mu.Unlock()
+	if err != nil {
+		return nil, ForkOut{}, err
+	}
 	x.mu.Lock()
 	child, err := x.sb.Fork(ctx)
 	x.mu.Unlock()
@@ -423,6 +458,10 @@ func (s *Server) fork(ctx context.Context, req *mcp.CallToolRequest, in SessionI
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.full(); err != nil {
+		child.Close()
+		return nil, ForkOut{}, err
+	}
 	y := &session{id: s.newID(), sb: child, owner: req.Session, snaps: map[string]*core.Snapshot{}}
 	if x.owner == nil {
 		y.owner = nil // (a fork of a shared session is shared too)

@@ -49,6 +49,8 @@ type Options struct {
 	IdleTTL time.Duration
 	// MaxBody bounds a request body, file uploads included (default 64 MiB).
 	MaxBody int64
+	// MaxSnapshots bounds the snapshots a session keeps (default 32).
+	MaxSnapshots int
 }
 
 // Server serves the sessions.
@@ -84,6 +86,9 @@ func New(opt Options) *Server {
 	}
 	if opt.MaxBody <= 0 {
 		opt.MaxBody = 64 << 20
+	}
+	if opt.MaxSnapshots <= 0 {
+		opt.MaxSnapshots = 32
 	}
 	s := &Server{opt: opt, sessions: map[string]*session{}, stop: make(chan struct{})}
 	go s.janitor()
@@ -635,6 +640,9 @@ func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, token string) 
 	}
 	x.run.Lock()
 	defer x.run.Unlock()
+	if len(x.snaps) >= s.opt.MaxSnapshots {
+		return errf(429, "quota_exceeded", "session %s keeps %d snapshots, the most it may", x.id, len(x.snaps))
+	}
 	id := "snap" + strconv.Itoa(len(x.snaps)+1)
 	x.snaps[id] = x.sb.Snapshot()
 	writeJSON(w, 201, SnapshotRef{SnapshotID: id})

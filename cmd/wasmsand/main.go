@@ -30,7 +30,7 @@ const usage = `usage:
   wasmsand run [options] (-c SCRIPT | FILE | -)
   wasmsand shell [options]
   wasmsand run-wasm [options] MODULE [ARGS...]   (a WASI preview1 plugin, under --policy)
-  wasmsand serve [options] [--listen ADDR] [--token TOKEN]... [--max-sessions N]
+  wasmsand serve [options] [--listen ADDR] [--token TOKEN]... [--max-sessions N] [--max-snapshots N]
                  [--idle-ttl DURATION] [--max-body MB] [--client-policy]
                  [--allow-host NAME]... [--allow-origin ORIGIN]...
                                the HTTP service: JSON sessions (create, run with
@@ -63,7 +63,7 @@ const usage = `usage:
                  [--session ID] [--timeout SECONDS] [--sign-key FILE] [--durable]
                                call a tool: its result on stdout, or its error on
                                stderr (exit 1); status updates on stderr
-  wasmsand mcp [options] [--listen ADDR [--token TOKEN]] [--shared]
+  wasmsand mcp [options] [--listen ADDR [--token TOKEN]] [--shared] [--max-sessions N] [--max-snapshots N]
                [--allow-host NAME]... [--allow-origin ORIGIN]...
                                serve sandboxes to agents over MCP: on stdin/stdout, or
                                streamable HTTP at http://ADDR/mcp (a token is required
@@ -221,6 +221,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fl.StringVar(&so.listen, "listen", "127.0.0.1:8080", "")
 		fl.Var(&so.tokens, "token", "")
 		fl.IntVar(&so.maxSessions, "max-sessions", 16, "")
+		fl.IntVar(&so.maxSnapshots, "max-snapshots", 32, "")
 		fl.DurationVar(&so.idleTTL, "idle-ttl", 30*time.Minute, "")
 		fl.Int64Var(&so.maxBodyMB, "max-body", 64, "")
 		fl.BoolVar(&so.clientPolicy, "client-policy", false, "")
@@ -231,6 +232,8 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fl.StringVar(&m.listen, "listen", "", "")
 		fl.StringVar(&m.token, "token", "", "")
 		fl.BoolVar(&m.shared, "shared", false, "")
+		fl.IntVar(&m.maxSessions, "max-sessions", 16, "")
+		fl.IntVar(&m.maxSnapshots, "max-snapshots", 32, "")
 		fl.Var(&m.front.allowHosts, "allow-host", "")
 		fl.Var(&m.front.allowOrigins, "allow-origin", "")
 	}

@@ -23,6 +23,8 @@ type mcpOptions struct {
 	listen, token string
 	shared        bool
 	front         httpFront
+	maxSessions   int
+	maxSnapshots  int
 }
 
 // serveMCP serves the MCP tools (mcpserver) on stdin/stdout, or on
@@ -37,10 +39,11 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 		return exitSetup
 	}
 	srv := mcpserver.New(mcpserver.Options{
-		NewSandbox: func(ctx context.Context) (*core.Sandbox, error) { return setup(ctx, o.clone()) },
-		Shared:     m.shared,
-		Limits:     describeLimits(o),
-		Version:    version,
+		NewSandbox:  func(ctx context.Context) (*core.Sandbox, error) { return setup(ctx, o.clone()) },
+		Shared:      m.shared,
+		Limits:      describeLimits(o),
+		Version:     version,
+		MaxSessions: m.maxSessions, MaxSnapshots: m.maxSnapshots,
 	})
 	defer srv.Close()
 	ctx := context.Background()

@@ -364,3 +364,44 @@ func TestServersFrontDoor(t *testing.T) {
 		hs.Close()
 	}
 }
+
+// TestServerQuotas: mcp has serve's caps: sessions open at once (forks and
+// named ones included) and snapshots per session.
+func TestServerQuotas(t *testing.T) {
+	o := &cliOptions{timeout: 5 * time.Second, memory: 256}
+	srv := mcpserver.New(mcpserver.Options{NewSandbox: func(ctx context.Context) (*core.Sandbox, error) { return setup(ctx, o.clone()) },
+		Shared: true, MaxSessions: 3, MaxSnapshots: 2})
+	defer srv.Close()
+	ct, st := mcp.NewInMemoryTransports()
+	go srv.MCP().Run(context.Background(), st)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	call(t, cs, "run", map[string]any{"command": "true"}) // its own: 1
+	_, msg := call(t, cs, "fork", map[string]any{})        // 2
+	assert.Empty(t, msg)
+	call(t, cs, "run", map[string]any{"command": "true", "session": "team"}) // 3
+	_, msg = call(t, cs, "fork", map[string]any{})
+	assert.Contains(t, msg, "quota_exceeded")
+	_, msg = call(t, cs, "run", map[string]any{"command": "true", "session": "other"})
+	assert.Contains(t, msg, "quota_exceeded")
+	for i := 0; i < 2; i++ {
+		_, msg = call(t, cs, "snapshot", map[string]any{})
+		assert.Empty(t, msg)
+	}
+	_, msg = call(t, cs, "snapshot", map[string]any{})
+	assert.Contains(t, msg, "quota_exceeded")
+
+	svc := newService(o, &serveOptions{maxSnapshots: 2})
+	defer svc.Close()
+	hs := httptest.NewServer(svc.Handler())
+	defer hs.Close()
+	post := func(path string) int {
+		res, err := http.Post(hs.URL+path, "application/json", strings.NewReader(`{}`))
+		require.NoError(t, err)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	require.Equal(t, 201, post("/v1/sessions"))
+	assert.Equal(t, []int{201, 201, 429}, []int{post("/v1/sessions/s1/snapshots"), post("/v1/sessions/s1/snapshots"), post("/v1/sessions/s1/snapshots")})
+}

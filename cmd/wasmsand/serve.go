@@ -21,6 +21,7 @@ type serveOptions struct {
 	listen       string
 	tokens       multiFlag
 	maxSessions  int
+	maxSnapshots int
 	idleTTL      time.Duration
 	maxBodyMB    int64
 	clientPolicy bool
@@ -75,10 +76,11 @@ func newService(o *cliOptions, so *serveOptions) *service.Server {
 			c.onEvent = onEvent
 			return setup(ctx, c)
 		},
-		Tokens:      so.tokens,
-		MaxSessions: so.maxSessions,
-		IdleTTL:     so.idleTTL,
-		MaxBody:     so.maxBodyMB << 20,
+		Tokens:       so.tokens,
+		MaxSessions:  so.maxSessions,
+		MaxSnapshots: so.maxSnapshots,
+		IdleTTL:      so.idleTTL,
+		MaxBody:      so.maxBodyMB << 20,
 	})
 }
 
