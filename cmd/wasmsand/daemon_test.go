@@ -210,15 +210,23 @@ var built struct {
 	bin, err string
 }
 
-// builtCLI builds this command once for the tests that run it as a process, and
-// finds the built assets (skipping the test without them).
-func builtCLI(t *testing.T) (bin, assets string) {
+// builtAssets is the built guest programs' directory (skipping the test
+// without them).
+func builtAssets(t *testing.T) string {
 	t.Helper()
 	assets, err := filepath.Abs(filepath.Join("..", "..", "build", "assets"))
 	require.NoError(t, err)
 	if _, err := os.Stat(filepath.Join(assets, "manifest.json")); err != nil {
 		t.Skip("no built assets (make assets)")
 	}
+	return assets
+}
+
+// builtCLI builds this command once for the tests that run it as a process, and
+// finds the built assets (skipping the test without them).
+func builtCLI(t *testing.T) (bin, assets string) {
+	t.Helper()
+	assets = builtAssets(t)
 	built.once.Do(func() {
 		dir, err := os.MkdirTemp("", "wasmsand-cli-test-")
 		if err != nil {

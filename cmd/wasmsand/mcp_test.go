@@ -279,7 +279,7 @@ func TestServeClientPolicy(t *testing.T) {
 	dir := t.TempDir()
 	opPolicy := filepath.Join(dir, "op.yaml")
 	require.NoError(t, os.WriteFile(opPolicy, []byte("network:\n  allow: [{cidr: 127.0.0.0/8}]\n  budget: {max_requests: 2}\nresources: {fs_mb: 1, max_processes: 8}\n"), 0o644))
-	svc := newService(&cliOptions{timeout: 5 * time.Second, memory: 64, policyFile: opPolicy, set: map[string]bool{}}, &serveOptions{clientPolicy: true})
+	svc := newService(&cliOptions{timeout: 5 * time.Second, memory: 64, policyFile: opPolicy, set: map[string]bool{}, assets: builtAssets(t)}, &serveOptions{clientPolicy: true})
 	defer svc.Close()
 	hs := httptest.NewServer(svc.Handler())
 	defer hs.Close()
@@ -298,8 +298,9 @@ func TestServeClientPolicy(t *testing.T) {
 	id := out["id"].(string)
 	_, run := post("/v1/sessions/"+id+"/run", map[string]any{"command": "curl -s " + api.URL + "/; curl -s " + api.URL + "/; curl -s " + api.URL + "/ || echo third refused"})
 	assert.Equal(t, "api ok\napi ok\nthird refused\n", run["stdout"], "the operator's budget of 2 requests: %v", run)
-	_, run = post("/v1/sessions/"+id+"/run", map[string]any{"command": "read -r _ kb _ < /proc/meminfo; echo $kb; head -c 3000000 /dev/zero > /tmp/big || echo no space"})
-	assert.Equal(t, "65536\nno space\n", run["stdout"], "memory and files at the operator's limits: %v", run)
+	_, run = post("/v1/sessions/"+id+"/run", map[string]any{"command": "read -r _ kb _ < /proc/meminfo; echo $kb; head -c 3000000 /dev/zero > /tmp/big; echo $?"})
+	assert.Equal(t, "65536\n1\n", run["stdout"], "memory and files at the operator's limits: %v", run)
+	assert.Contains(t, run["stderr"], "No space left on device", "%v", run)
 }
 
 // TestServersFrontDoor: serve and mcp --listen, on loopback without a token,
