@@ -45,7 +45,8 @@ import (
 // sends 'h' (the header: encodeHeader); the daemon answers 'b' (busy: the
 // connection ends) or 'a' (accepted); the client then sends 'i' stdin chunks
 // and 'I' at its end; the daemon sends 'o' stdout, 'e' stderr and 'x' the
-// exit status (4 bytes). All integers are little-endian. Two clients speak
+// exit status (4 bytes); 'n' (narrower, with the reason) declines a caller
+// confined more than the daemon, which then runs its request itself. All integers are little-endian. Two clients speak
 // it: this file's, and a C one that runs before Go starts
 // (fastclient_linux.c), so that a run through the daemon does not pay for
 // starting this 20 MB Go program.
@@ -144,21 +145,17 @@ func decodeHeader(b []byte) (h daemonHeader, ok bool) {
 	return h, ok1 && ok2 && ok3 && len(b) == 0
 }
 
-// daemonSocket is the socket of a slot: $WASMSAND_DAEMON_SOCKET, else in
-// <tmp>/wasmsand-<uid>/, a directory made (or checked to be) this user's
+// daemonSocket is the socket of a slot: in <tmp>/wasmsand-<uid>/, or in
+// the directory $WASMSAND_DAEMON_SOCKET names (its last element then
+// starting the name), a directory made (or checked to be) this user's
 // alone, named after this executable's file (inode, size, modification
 // time): a rebuilt wasmsand never talks to the daemon of an older one.
 // Slot N > 0 adds "-N".
 func daemonSocket(slot int) (string, error) {
-	suffix := ""
-	if slot > 0 {
-		suffix = "-" + strconv.Itoa(slot)
-	}
+	dir, base := filepath.Join(os.TempDir(), fmt.Sprintf("wasmsand-%d", os.Getuid())), "d"
 	if p := os.Getenv("WASMSAND_DAEMON_SOCKET"); p != "" {
-		return p + suffix, nil
-	}
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("wasmsand-%d", os.Getuid()))
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		dir, base = filepath.Dir(p), filepath.Base(p)
+	} else if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 		return "", err
 	}
 	fi, err := os.Lstat(dir)
@@ -173,6 +170,15 @@ func daemonSocket(slot int) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return socketName(dir, base, exe, slot)
+}
+
+// socketName is a slot's socket in dir for the executable exe.
+func socketName(dir, base, exe string, slot int) (string, error) {
+	suffix := ""
+	if slot > 0 {
+		suffix = "-" + strconv.Itoa(slot)
+	}
 	xi, err := os.Stat(exe)
 	if err != nil {
 		return "", err
@@ -181,7 +187,7 @@ func daemonSocket(slot int) (string, error) {
 	if !ok {
 		return "", errors.New("no inode for " + exe)
 	}
-	return filepath.Join(dir, fmt.Sprintf("d-%x-%x-%x%s.sock", xs.Ino, xs.Size, xi.ModTime().Unix(), suffix)), nil
+	return filepath.Join(dir, fmt.Sprintf("%s-%x-%x-%x%s.sock", base, xs.Ino, xs.Size, xi.ModTime().Unix(), suffix)), nil
 }
 
 func writeFrame(w io.Writer, kind byte, p []byte) error {
@@ -271,6 +277,14 @@ func serveDaemon(stderr io.Writer) int {
 			defer running.Done()
 			defer conn.Close()
 			defer func() { _ = recover() }()
+			if why := peerNarrower(conn); why != "" {
+				// (a caller confined more than this daemon runs its
+				// request itself: daemonpeer_linux.go)
+				_ = conn.SetReadDeadline(time.Now().Add(time.Second))
+				_, _, _ = readFrame(bufio.NewReader(conn))
+				_ = writeFrame(conn, 'n', []byte(why))
+				return
+			}
 			if !mu.TryLock() {
 				// (the client tries another; its header is read first, so
 				// that its writing it never meets a closed socket)

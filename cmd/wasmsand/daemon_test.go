@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -36,6 +39,7 @@ func TestDaemon(t *testing.T) {
 		}
 	})
 	dir := t.TempDir()
+	require.NoError(t, os.Chmod(dir, 0o700)) // (a socket's directory is its user's alone)
 	t.Setenv("WASMSAND_DAEMON_SOCKET", filepath.Join(dir, "d.sock"))
 	t.Setenv("WASMSAND_DAEMON_IDLE", "1s")
 	t.Setenv("WASMSAND_DAEMONS", "1") // (a pool of one: this test process cannot start others)
@@ -43,7 +47,9 @@ func TestDaemon(t *testing.T) {
 	require.NoError(t, err)
 	done := make(chan int)
 	go func() { done <- serveDaemon(os.Stderr) }()
-	waitForFile(filepath.Join(dir, "d.sock"))
+	sock, err := daemonSocket(0)
+	require.NoError(t, err)
+	waitForFile(sock)
 	script := filepath.Join(dir, "s.sh")
 	require.NoError(t, os.WriteFile(script, []byte("read -r l; echo \"got $l\"; echo err >&2; exit 4\n"), 0o644))
 	call := func(stdin string, args ...string) (string, string, int) {
@@ -81,7 +87,7 @@ func TestDaemon(t *testing.T) {
 
 	// a client that goes away takes its run with it (else the next request
 	// would wait an hour behind it)
-	conn, err := net.Dial("unix", filepath.Join(dir, "d.sock"))
+	conn, err := net.Dial("unix", sock)
 	require.NoError(t, err)
 	h := encodeHeader(daemonHeader{Args: []string{"run", "--timeout", "1h", "-c", "while :; do :; done"}, Cwd: cwd, Env: os.Environ()})
 	require.NoError(t, writeFrame(conn, 'h', h))
@@ -127,10 +133,11 @@ func TestFastClient(t *testing.T) {
 		t.Skip("built without cgo: no C client")
 	}
 	dir := t.TempDir()
+	require.NoError(t, os.Chmod(dir, 0o700)) // (a socket's directory is its user's alone)
 	bin, assets := builtCLI(t)
 	sock := filepath.Join(dir, "d.sock")
 	env := append(os.Environ(), "WASMSAND_DAEMON_SOCKET="+sock, "WASMSAND_DAEMON_IDLE=20s", "WASMSAND_ASSETS="+assets)
-	startTestDaemon(t, bin, env, sock)
+	startTestDaemon(t, bin, env, socketOf(t, bin, sock, 0))
 	work := filepath.Join(dir, "work")
 	require.NoError(t, os.Mkdir(work, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(work, "in.txt"), []byte("from host\n"), 0o644))
@@ -157,12 +164,13 @@ func TestDaemonPool(t *testing.T) {
 		t.Skip("built without cgo: no C client")
 	}
 	dir := t.TempDir()
+	require.NoError(t, os.Chmod(dir, 0o700)) // (a socket's directory is its user's alone)
 	bin, assets := builtCLI(t)
 	sock := filepath.Join(dir, "d.sock")
 	env := []string{"PATH=" + os.Getenv("PATH"), "WASMSAND_DAEMON_SOCKET=" + sock, "WASMSAND_DAEMON_IDLE=20s",
 		"WASMSAND_ASSETS=" + assets, "WASMSAND_DAEMONS=2"}
-	for slot, path := range []string{sock, sock + "-1"} {
-		startTestDaemon(t, bin, append(env, fmt.Sprintf("WASMSAND_DAEMON_SLOT=%d", slot)), path)
+	for slot := range 2 {
+		startTestDaemon(t, bin, append(env, fmt.Sprintf("WASMSAND_DAEMON_SLOT=%d", slot)), socketOf(t, bin, sock, slot))
 	}
 	run := func(script string) (string, string) {
 		c := exec.Command(bin, "run", "-c", script)
@@ -193,6 +201,14 @@ func startTestDaemon(t *testing.T, bin string, env []string, sock string) {
 	require.NoError(t, d.Start())
 	t.Cleanup(func() { _ = d.Process.Kill(); _ = d.Wait() })
 	waitForFile(sock)
+}
+
+// socketOf is where the daemon of executable bin listens for a slot, given
+// $WASMSAND_DAEMON_SOCKET.
+func socketOf(t *testing.T, bin, env string, slot int) string {
+	p, err := socketName(filepath.Dir(env), filepath.Base(env), bin, slot)
+	require.NoError(t, err)
+	return p
 }
 
 // waitForFile waits up to 10 s for path to exist (a daemon's socket).
@@ -263,4 +279,71 @@ func FuzzDecodeHeader(f *testing.F) {
 			t.Fatalf("%q decoded to %+v, which encodes differently", b, h)
 		}
 	})
+}
+
+// TestDaemonPeerChecks: a caller confined more than the daemon (without a
+// capability, under a lower hard limit, in another network namespace) gets
+// no more than it has: the daemon declines and the client runs the request
+// itself. Uses setpriv, prlimit and unshare where they work; as root, since
+// only root has capabilities to drop.
+func TestDaemonPeerChecks(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root: a caller without root's capabilities is the case")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.Chmod(dir, 0o700))
+	bin, assets := builtCLI(t)
+	sock := filepath.Join(dir, "d.sock")
+	env := append(os.Environ(), "WASMSAND_DAEMON_SOCKET="+sock, "WASMSAND_DAEMON_IDLE=30s", "WASMSAND_ASSETS="+assets, "WASMSAND_DAEMONS=1")
+	startTestDaemon(t, bin, env, socketOf(t, bin, sock, 0))
+	run := func(wrap []string, args ...string) (string, string, *os.ProcessState) {
+		c := exec.Command(wrap[0], append(append(wrap[1:], bin), args...)...)
+		c.Env = append(env, "WASMSAND_DAEMON=1")
+		var out, errb bytes.Buffer
+		c.Stdout, c.Stderr = &out, &errb
+		_ = c.Run()
+		return out.String(), errb.String(), c.ProcessState
+	}
+	// a file only another user (or CAP_DAC_OVERRIDE) may read
+	secret := filepath.Join(t.TempDir(), "secret")
+	require.NoError(t, os.WriteFile(secret, []byte("ONLY-UID-12345\n"), 0o600))
+	require.NoError(t, os.Chown(secret, 12345, 12345))
+	out, _, _ := run([]string{"env"}, "run", "--import", secret+":/tmp/s", "-c", "cat /tmp/s")
+	require.Equal(t, "ONLY-UID-12345\n", out, "root reads it, through the daemon or not")
+
+	if _, err := exec.LookPath("setpriv"); err == nil {
+		out, errOut, st := run([]string{"setpriv", "--bounding-set=-dac_override,-dac_read_search"}, "run", "--import", secret+":/tmp/s", "-c", "cat /tmp/s")
+		assert.NotContains(t, out, "ONLY-UID-12345", "the daemon read a file for a caller that cannot")
+		assert.Contains(t, errOut, "permission denied")
+		assert.NotZero(t, st.ExitCode())
+	}
+	if _, err := exec.LookPath("prlimit"); err == nil {
+		_, _, st := run([]string{"prlimit", "--cpu=1:1", "--"}, "run", "--timeout", "60s", "-c", "while :; do :; done")
+		ws, _ := st.Sys().(syscall.WaitStatus)
+		assert.True(t, ws.Signaled(), "under ulimit -t the run is the caller's own, stopped by its CPU limit: %v", st)
+	}
+	if _, err := exec.LookPath("unshare"); err == nil && exec.Command("unshare", "-n", "true").Run() == nil {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "reached\n") }))
+		defer srv.Close()
+		out, _, _ := run([]string{"unshare", "-n", "--"}, "run", "--allow-net", srv.URL+"/", "-c", "curl -s "+srv.URL+"/")
+		assert.NotContains(t, out, "reached", "a caller without network reached it through the daemon")
+	}
+}
+
+// TestDaemonSocketDir: $WASMSAND_DAEMON_SOCKET gets the default path's
+// checks: its directory is this user's alone, and the name carries this
+// executable's identity.
+func TestDaemonSocketDir(t *testing.T) {
+	open := t.TempDir()
+	require.NoError(t, os.Chmod(open, 0o755))
+	t.Setenv("WASMSAND_DAEMON_SOCKET", filepath.Join(open, "d.sock"))
+	_, err := daemonSocket(0)
+	require.ErrorContains(t, err, "not a directory of this user's alone")
+	require.NoError(t, os.Chmod(open, 0o700))
+	p, err := daemonSocket(1)
+	require.NoError(t, err)
+	exe, _ := os.Executable()
+	want, _ := socketName(open, "d.sock", exe, 1)
+	assert.Equal(t, want, p)
+	assert.Regexp(t, `/d\.sock-[0-9a-f]+-[0-9a-f]+-[0-9a-f]+-1\.sock$`, p)
 }

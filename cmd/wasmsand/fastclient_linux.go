@@ -80,16 +80,29 @@ static int wsframe(int fd, char kind, const void *p, uint32_t n) {
 static int wssocket(char *out, size_t cap, int slot) {
 	char suffix[16] = "";
 	if (slot > 0) snprintf(suffix, sizeof suffix, "-%d", slot);
-	const char *p = getenv("WASMSAND_DAEMON_SOCKET");
-	if (p && *p) return snprintf(out, cap, "%s%s", p, suffix) < (int)cap ? 0 : -1;
-	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp) tmp = "/tmp";
+	const char *p = getenv("WASMSAND_DAEMON_SOCKET"), *base = "d";
 	char dir[PATH_MAX];
-	if (snprintf(dir, sizeof dir, "%s/wasmsand-%u", tmp, (unsigned)getuid()) >= (int)sizeof dir) return -1;
+	if (p && *p) {
+		const char *slash = strrchr(p, '/');
+		if (!slash) {
+			snprintf(dir, sizeof dir, ".");
+			base = p;
+		} else {
+			if (slash - p >= (long)sizeof dir) return -1;
+			memcpy(dir, p, slash - p);
+			dir[slash - p] = 0;
+			if (slash == p) snprintf(dir, sizeof dir, "/");
+			base = slash + 1;
+		}
+	} else {
+		const char *tmp = getenv("TMPDIR");
+		if (!tmp || !*tmp) tmp = "/tmp";
+		if (snprintf(dir, sizeof dir, "%s/wasmsand-%u", tmp, (unsigned)getuid()) >= (int)sizeof dir) return -1;
+	}
 	struct stat st, xs;
 	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || (st.st_mode & 0777) != 0700 || st.st_uid != getuid()) return -1;
 	if (stat("/proc/self/exe", &xs)) return -1;
-	return snprintf(out, cap, "%s/d-%llx-%llx-%llx%s.sock", dir, (unsigned long long)xs.st_ino,
+	return snprintf(out, cap, "%s/%s-%llx-%llx-%llx%s.sock", dir, base, (unsigned long long)xs.st_ino,
 		(unsigned long long)xs.st_size, (unsigned long long)xs.st_mtime, suffix) < (int)cap ? 0 : -1;
 }
 
