@@ -379,7 +379,7 @@ func TestServerQuotas(t *testing.T) {
 	require.NoError(t, err)
 	defer cs.Close()
 	call(t, cs, "run", map[string]any{"command": "true"}) // its own: 1
-	_, msg := call(t, cs, "fork", map[string]any{})        // 2
+	_, msg := call(t, cs, "fork", map[string]any{})       // 2
 	assert.Empty(t, msg)
 	call(t, cs, "run", map[string]any{"command": "true", "session": "team"}) // 3
 	_, msg = call(t, cs, "fork", map[string]any{})
