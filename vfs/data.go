@@ -77,11 +77,20 @@ func (f *FS) writeAt(n *inode, p []byte, off int64, now int64) syscall.Errno {
 	if len(p) == 0 {
 		return 0
 	}
-	if end > n.size {
-		if e := f.checkByteQuota(end - n.size); e != 0 {
+	// growth, and chunks an older generation shares that this write copies
+	var copied int64
+	if n.data != nil {
+		first, last := off/chunkSize, (end-1)/chunkSize
+		if first < int64(len(n.data.chunks)) {
+			copied = f.sharedBytes(n.data.chunks[first:min(last+1, int64(len(n.data.chunks)))])
+		}
+	}
+	if grow := max(end-n.size, 0); grow+copied > 0 {
+		if e := f.checkByteQuota(grow + copied); e != 0 {
 			return e
 		}
 	}
+	f.t.retained += copied
 	d := f.mutData(n)
 	if need := int((end-1)/chunkSize) + 1; need > len(d.chunks) {
 		d.chunks = append(d.chunks, make([]chunk, need-len(d.chunks))...)
@@ -139,11 +148,13 @@ func (f *FS) truncate(n *inode, size int64, now int64) syscall.Errno {
 		}
 	} else if size < n.size && n.data != nil {
 		if size == 0 {
+			f.t.retained += f.sharedBytes(n.data.chunks)
 			n.data = nil
 		} else {
 			d := f.mutData(n)
 			keep := int((size-1)/chunkSize) + 1
 			if len(d.chunks) > keep {
+				f.t.retained += f.sharedBytes(d.chunks[keep:])
 				clear(d.chunks[keep:])
 				d.chunks = d.chunks[:keep]
 			}

@@ -37,6 +37,10 @@ type FS struct {
 	t   tree
 	gen uint64 // nodes tagged with gen are ours to modify in place
 	opt Options
+	// snapGen: chunks of an older generation are held by a snapshot (one
+	// taken, or the one restored): what the tree drops of them stays in
+	// memory. (A fork's shared chunks are the other tree's to count.)
+	snapGen uint64
 
 	// Not part of snapshots: runtime state of this FS.
 	nextIno uint64            // never reused, even across Restore, so open files stay unambiguous
@@ -128,11 +132,33 @@ func (f *FS) checkInodeQuota() syscall.Errno {
 	return 0
 }
 
+// checkByteQuota: the files' bytes, and those snapshots or forks keep for
+// it (tree.retained), may not grow past MaxBytes.
 func (f *FS) checkByteQuota(delta int64) syscall.Errno {
-	if delta > 0 && f.opt.MaxBytes > 0 && f.t.bytes+delta > f.opt.MaxBytes {
+	if delta > 0 && f.opt.MaxBytes > 0 && f.t.bytes+f.t.retained+delta > f.opt.MaxBytes {
 		return syscall.ENOSPC
 	}
 	return 0
+}
+
+// sharedBytes is what chunks a snapshot holds too take: dropping or
+// rewriting them leaves that much memory to the snapshot.
+func (f *FS) sharedBytes(chunks []chunk) int64 {
+	var n int64
+	for _, c := range chunks {
+		if c.gen < f.snapGen {
+			n += int64(len(c.b))
+		}
+	}
+	return n
+}
+
+// Held is the file bytes this tree keeps in memory: its files', and what
+// its snapshots and forks keep of what it has since changed or removed.
+func (f *FS) Held() int64 {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.t.bytes + f.t.retained
 }
 
 // newInode allocates an inode (not yet linked anywhere).
@@ -202,6 +228,9 @@ func (f *FS) release(n *inode) {
 func (f *FS) free(n *inode) {
 	if n.isRegular() {
 		f.t.bytes -= n.size
+		if n.data != nil {
+			f.t.retained += f.sharedBytes(n.data.chunks)
+		}
 	}
 	if n.isFIFO() {
 		f.omu.Lock()

@@ -94,3 +94,57 @@ func TestQuotaManyFiles(t *testing.T) {
 	requireErrno(t, syscall.ENOSPC, err)
 	require.Equal(t, 49, i)
 }
+
+// TestQuotaCountsSnapshots: bytes a snapshot keeps after the tree changed
+// or removed them are memory too: they count toward the quota until the
+// snapshot is restored; a fork's shared bytes are the other tree's.
+func TestQuotaCountsSnapshots(t *testing.T) {
+	f := New(Options{MaxBytes: 100})
+	mustWrite(t, f, "/a", string(make([]byte, 80)))
+	s := f.Snapshot()
+	requireErrno(t, syscall.ENOSPC, f.WriteFile("/a", make([]byte, 80), 0o644))
+	require.Equal(t, int64(80), f.Held(), "the 80 bytes the snapshot keeps")
+	requireErrno(t, syscall.ENOSPC, f.WriteFile("/b", make([]byte, 30), 0o644))
+	mustWrite(t, f, "/b", string(make([]byte, 20)))
+	require.NoError(t, f.Remove("/b"))
+
+	// overwriting in place copies the shared chunk: counted too
+	f.Restore(s)
+	require.Equal(t, int64(80), f.Held())
+	fl, err := f.OpenFile("/a", os.O_RDWR, 0)
+	require.NoError(t, err)
+	_, err = fl.WriteAt([]byte("x"), 0)
+	requireErrno(t, syscall.ENOSPC, err) // (a copy of the 80-byte chunk the snapshot keeps)
+	require.NoError(t, fl.Close())
+	h := New(Options{MaxBytes: 200})
+	mustWrite(t, h, "/a", string(make([]byte, 80)))
+	h.Snapshot()
+	hf, err := h.OpenFile("/a", os.O_RDWR, 0)
+	require.NoError(t, err)
+	_, err = hf.WriteAt([]byte("x"), 0)
+	require.NoError(t, err)
+	require.NoError(t, hf.Close())
+	require.Equal(t, int64(160), h.Held())
+	f.Restore(s)
+	require.Equal(t, int64(80), f.Held(), "restored: what was kept is the tree's again")
+
+	// a loop of write, snapshot, remove ends at the quota
+	g := New(Options{MaxBytes: 1000})
+	var snaps []*Snapshot
+	i := 0
+	for ; i < 100; i++ {
+		if err := g.WriteFile("/x", make([]byte, 100), 0o644); err != nil {
+			break
+		}
+		snaps = append(snaps, g.Snapshot())
+		require.NoError(t, g.Remove("/x"))
+	}
+	require.Less(t, i, 11, "each snapshot keeps 100 bytes of 1000")
+	require.LessOrEqual(t, g.Held(), int64(1000))
+
+	// a fork: the bytes it shares with its parent are the parent's to count
+	c := f.Clone()
+	require.NoError(t, c.Remove("/a"))
+	mustWrite(t, c, "/c", string(make([]byte, 90)))
+	require.Equal(t, int64(90), c.Held())
+}

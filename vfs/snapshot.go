@@ -17,6 +17,7 @@ func (f *FS) Snapshot() *Snapshot {
 	defer f.mu.Unlock()
 	s := &Snapshot{t: f.t.clone()}
 	f.gen = newGen()
+	f.snapGen = f.gen
 	return s
 }
 
@@ -27,6 +28,7 @@ func (f *FS) Restore(s *Snapshot) {
 	defer f.mu.Unlock()
 	f.t = s.t.clone()
 	f.gen = newGen()
+	f.snapGen = f.gen
 	for ino := range f.t.orphans {
 		f.reapOrphan(ino)
 	}

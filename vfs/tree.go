@@ -169,6 +169,11 @@ type tree struct {
 	inodes  trie
 	bytes   int64 // sum of regular file sizes
 	ninodes int64
+	// retained counts file bytes this tree let go of while an older
+	// generation (a snapshot, a fork, the tree restored from) still held
+	// them: memory the tree no longer shows but the process still keeps.
+	// The byte quota counts it (checkByteQuota).
+	retained int64
 	// orphans are unlinked inodes still open somewhere; kept in the table
 	// until the last close. Rare, so copied eagerly on snapshot.
 	orphans map[uint64]struct{}
