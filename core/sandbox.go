@@ -210,7 +210,10 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		NewPid: sb.procs.alloc,
 		Kill:   sb.procs.table.Signal,
 		// Pipeline stages and background jobs of the shell itself.
-		MaxSubshells:    4 * opt.MaxProcesses,
+		MaxSubshells: 4 * opt.MaxProcesses,
+		// What the shell keeps in the host's memory is bounded by the
+		// same limit as a program's memory.
+		MaxVarBytes:     int64(opt.MemoryLimitMB) << 20,
 		BatchedPrograms: sb.sched.inline(),
 		Commands:        sb.commands,
 	}
@@ -447,6 +450,17 @@ func (sb *Sandbox) Cwd() string {
 		return "/"
 	}
 	return sh.Dir()
+}
+
+// MemoryHeld is what the sandbox keeps in the host's memory between runs:
+// its files and what its snapshots keep of them (vfs.FS.Held), and its
+// shell variables. (A running program's memory comes and goes with it.)
+func (sb *Sandbox) MemoryHeld() int64 {
+	n := sb.fs.Held()
+	if sh, err := sb.session(); err == nil {
+		n += sh.VarBytes()
+	}
+	return n
 }
 
 // Timeout is a run's time limit unless RunOptions.Timeout says otherwise.

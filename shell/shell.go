@@ -56,6 +56,9 @@ type Config struct {
 	// MaxSubshells bounds the subshells (pipeline stages, jobs) a run may
 	// have going at once. Default 256.
 	MaxSubshells int
+	// MaxVarBytes bounds what the session's shells hold in variables
+	// (interp.Config.MaxVarTotal; default 256 MiB).
+	MaxVarBytes int64
 	// Sequential runs pipeline stages one after another (engines whose
 	// guests cannot yield: GOOS=js).
 	Sequential bool
@@ -143,6 +146,7 @@ func (s *Session) interpConfig() *interp.Config {
 		Rand:     s.cfg.Rand,
 		UID:      UserID, GID: UserID,
 		MaxSubshells:    s.cfg.MaxSubshells,
+		MaxVarTotal:     s.cfg.MaxVarBytes,
 		Sequential:      s.cfg.Sequential,
 		BatchedPrograms: s.cfg.BatchedPrograms,
 		Version:         bashVersionNumber,
@@ -232,6 +236,9 @@ func (s *Session) Run(ctx context.Context, script string, stdio Stdio, opt RunOp
 
 // Exited reports whether the last run ended the shell (`exit`, set -e).
 func (s *Session) Exited() bool { return s.exited }
+
+// VarBytes is what the session's shells hold in variables (as last summed).
+func (s *Session) VarBytes() int64 { return s.runner.VarBytes() }
 
 // SetDir changes the session's directory, like `cd DIR`.
 func (s *Session) SetDir(dir string) { _ = s.runner.SetDir(dir) }

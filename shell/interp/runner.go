@@ -81,6 +81,9 @@ type Config struct {
 	UID, GID int
 	// MaxSubshells bounds the subshells a run may have going at once.
 	MaxSubshells int
+	// MaxVarTotal bounds the bytes the session's shells hold in variables
+	// (default 256 MiB); one variable holds at most MaxVarBytes.
+	MaxVarTotal int64
 	// Version is $BASH_VERSION; VersInfo is ${BASH_VERSINFO[@]}.
 	Version  string
 	VersInfo []string
@@ -167,9 +170,14 @@ type Runner struct {
 	cancel  context.CancelFunc
 	release func() // frees the pid of a subshell
 	live    *atomic.Int64
-	hist    []string
-	hashed  *cmdHash
-	mu      *sync.Mutex // guards what background jobs share (jobs, signals)
+	// what the session's shells hold in variables (shared with
+	// subshells), this shell's last sum, what it inherited, and the bytes
+	// assigned since it last summed (checkSize)
+	mem                          *memAccount
+	varTotal, varBase, sinceWalk int64
+	hist                         []string
+	hashed                       *cmdHash
+	mu                           *sync.Mutex // guards what background jobs share (jobs, signals)
 
 	disabled    map[string]bool // enable -n
 	sourceDepth int             // files being sourced (return is allowed)
@@ -220,6 +228,9 @@ func (cfg *Config) defaults(pid int) {
 	if cfg.MaxSubshells <= 0 {
 		cfg.MaxSubshells = 256
 	}
+	if cfg.MaxVarTotal <= 0 {
+		cfg.MaxVarTotal = 256 << 20
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -259,7 +270,7 @@ func New(cfg *Config, env []string, dir string, pid, ppid int) *Runner {
 		cfg: cfg, vars: newVarTable(), funcs: newFuncTable(), aliases: newAliasTable(),
 		traps: newTrapTable(), dir: dir, fds: newFdTable(), umask: 0o022,
 		name: "bash", pid: pid, ppid: ppid, bashpid: pid, jobs: newJobTable(),
-		start: cfg.Now(), sig: newSigQueue(), live: new(atomic.Int64), mu: new(sync.Mutex),
+		start: cfg.Now(), sig: newSigQueue(), live: new(atomic.Int64), mem: &memAccount{}, mu: new(sync.Mutex),
 		hashed: newCmdHash(),
 	}
 	r.mainSig = r.sig
@@ -512,14 +523,19 @@ func (r *Runner) clone() *Runner {
 	c.flow = flowNone
 	c.release = nil
 	c.ifsCache = r.ifsCache
+	c.varBase, c.sinceWalk = r.varTotal, 0 // (it charges what it adds)
 	return &c
 }
+
+// VarBytes is what the session's shells hold in variables, as last summed.
+func (r *Runner) VarBytes() int64 { return r.mem.Total() }
 
 // Clone makes an independent copy of the shell (a forked sandbox).
 func (r *Runner) Clone() *Runner {
 	c := r.clone()
 	c.subLevel = r.subLevel
 	c.mainSig = c.sig
+	c.mem, c.varBase = &memAccount{}, 0 // (a sandbox of its own)
 	c.jobs = newJobTable()
 	c.parentJobs = nil
 	return c
@@ -530,6 +546,7 @@ func (r *Runner) finish() {
 	r.finishPsubs()
 	r.fds.closeAll()
 	r.vars.release()
+	r.mem.drop(r)
 	if r.release != nil {
 		r.release()
 	}

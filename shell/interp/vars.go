@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
@@ -694,10 +695,43 @@ func (r *Runner) environ() []string {
 // runaway `x=$x$x` would otherwise grow until the process dies.
 const MaxVarBytes = 64 << 20
 
-// checkSize stops a variable that outgrew MaxVarBytes. Arrays are
-// estimated from a sample now and then, so that growing one in a loop
-// stays linear.
+// varWalkEvery: after this many bytes assigned, a shell sums all its
+// variables again (varsHeld) and charges the session's account.
+const varWalkEvery = 4 << 20
+
+// checkSize stops a variable that outgrew MaxVarBytes, or that takes the
+// variables of the session's shells past Config.MaxVarTotal, as bash stops
+// when malloc fails: "xrealloc: cannot allocate N bytes"; the variable is
+// left empty, so the memory is not kept.
 func (r *Runner) checkSize(name string, v *Var) error {
+	n := varSize(v)
+	over := n > MaxVarBytes
+	if !over {
+		if r.sinceWalk += int64(n); r.sinceWalk >= varWalkEvery || n >= varWalkEvery {
+			r.sinceWalk = 0
+			r.varTotal = r.varsHeld()
+			over = r.mem.charge(r, max(0, r.varTotal-r.varBase)) > r.cfg.MaxVarTotal
+		}
+	}
+	if !over {
+		return nil
+	}
+	v.str = ""
+	if v.arr != nil {
+		v.arr = newIndexed()
+	}
+	if v.assoc != nil {
+		v.assoc = newAssoc()
+	}
+	r.varTotal = r.varsHeld()
+	r.mem.charge(r, max(0, r.varTotal-r.varBase))
+	return &fatalError{msg: "xrealloc: cannot allocate " + strconv.Itoa(n) + " bytes (" + name + "; the sandbox's shell variables may hold " +
+		strconv.FormatInt(min(r.cfg.MaxVarTotal, MaxVarBytes)>>20, 10) + " MiB in one, " + strconv.FormatInt(r.cfg.MaxVarTotal>>20, 10) + " MiB in all)"}
+}
+
+// varSize estimates the bytes a variable holds. Arrays are estimated from
+// a sample now and then, so that growing one in a loop stays linear.
+func varSize(v *Var) int {
 	n := len(v.str)
 	if v.arr != nil {
 		l := len(v.arr.vals)
@@ -730,10 +764,67 @@ func (r *Runner) checkSize(name string, v *Var) error {
 			}
 		}
 	}
-	if n > MaxVarBytes {
-		return &fatalError{msg: name + ": value too large for the sandbox (" + strconv.Itoa(n>>20) + " MiB; the limit is " + strconv.Itoa(MaxVarBytes>>20) + " MiB)"}
+	return n
+}
+
+// varsHeld sums the sizes of every variable of this shell, shadowed
+// globals included (arrays counted in full).
+func (r *Runner) varsHeld() int64 {
+	var total int64
+	for name, v := range r.vars.m {
+		total += int64(len(name))
+		for ; v != nil; v = v.prev {
+			total += int64(len(v.str)) + 32
+			if v.arr != nil {
+				for _, s := range v.arr.vals {
+					total += int64(len(s)) + 16
+				}
+			}
+			if v.assoc != nil {
+				for k, e := range v.assoc.index {
+					total += int64(len(k)+len(e.val)) + 64
+				}
+			}
+		}
 	}
-	return nil
+	return total
+}
+
+// memAccount is what a session's shells (the session's own and the
+// subshells of its runs) hold in variables: each charges what it added to
+// what it inherited.
+type memAccount struct {
+	mu      sync.Mutex
+	charges map[*Runner]int64
+	total   int64
+}
+
+// charge sets r's charge and returns the session's total.
+func (a *memAccount) charge(r *Runner, n int64) int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.charges == nil {
+		a.charges = map[*Runner]int64{}
+	}
+	a.total += n - a.charges[r]
+	a.charges[r] = n
+	return a.total
+}
+
+// drop forgets a shell that ended.
+func (a *memAccount) drop(r *Runner) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.total -= a.charges[r]
+	delete(a.charges, r)
+}
+
+// Total is the bytes the session's shells hold in variables, as last
+// summed.
+func (a *memAccount) Total() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.total
 }
 
 // varChanged reacts to variables with meaning to the shell.
