@@ -48,6 +48,10 @@ type Options struct {
 	// included (default 16); MaxSnapshots the snapshots a session keeps
 	// (default 32). Past either, the call fails with quota_exceeded.
 	MaxSessions, MaxSnapshots int
+	// MaxMemory bounds what all sessions together keep in memory (bytes,
+	// Sandbox.MemoryHeld; 0: no bound): past it, new sessions, forks,
+	// snapshots and file writes fail with resource_exhausted.
+	MaxMemory int64
 }
 
 // Server holds the sessions of every MCP session it serves.
@@ -179,10 +183,27 @@ func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, id string) (*se
 	return x, nil
 }
 
-// full is quota_exceeded when no more sessions may be opened (s.mu held).
+// full is quota_exceeded when no more sessions may be opened, or
+// resource_exhausted when they keep all the memory allowed (s.mu held).
 func (s *Server) full() error {
 	if len(s.sessions) >= s.opt.MaxSessions {
 		return fmt.Errorf("quota_exceeded: the server has %d sessions open, the most it may have", len(s.sessions))
+	}
+	return s.roomFor(0)
+}
+
+// roomFor is resource_exhausted when the sessions keep more than
+// MaxMemory, or would with extra bytes more (s.mu held).
+func (s *Server) roomFor(extra int64) error {
+	if s.opt.MaxMemory <= 0 {
+		return nil
+	}
+	held := extra
+	for _, x := range s.sessions {
+		held += x.sb.MemoryHeld()
+	}
+	if held > s.opt.MaxMemory {
+		return fmt.Errorf("resource_exhausted: the sessions keep %d MiB of the %d MiB this server allows", (held-extra)>>20, s.opt.MaxMemory>>20)
 	}
 	return nil
 }
@@ -384,6 +405,12 @@ func (s *Server) writeFile(ctx context.Context, req *mcp.CallToolRequest, in Wri
 	if err != nil {
 		return nil, WriteOut{}, err
 	}
+	s.mu.Lock()
+	err = s.roomFor(int64(len(data)))
+	s.mu.Unlock()
+	if err != nil {
+		return nil, WriteOut{}, err
+	}
 	if err := x.sb.WriteFile(in.Path, data, 0); err != nil {
 		return nil, WriteOut{}, toolErr(err)
 	}
@@ -412,6 +439,12 @@ func (s *Server) listDir(ctx context.Context, req *mcp.CallToolRequest, in PathI
 
 func (s *Server) snapshot(ctx context.Context, req *mcp.CallToolRequest, in SessionIn) (*mcp.CallToolResult, SnapshotOut, error) {
 	x, err := s.get(ctx, req.Session, in.Session)
+	if err != nil {
+		return nil, SnapshotOut{}, err
+	}
+	s.mu.Lock()
+	err = s.roomFor(0)
+	s.mu.Unlock()
 	if err != nil {
 		return nil, SnapshotOut{}, err
 	}

@@ -51,6 +51,12 @@ type Options struct {
 	MaxBody int64
 	// MaxSnapshots bounds the snapshots a session keeps (default 32).
 	MaxSnapshots int
+	// MaxMemory bounds what all sessions together keep in memory (their
+	// files, what their snapshots keep, their shell variables: Sandbox.
+	// MemoryHeld), in bytes; 0: no bound. Past it, creating a session, a
+	// fork or a snapshot and uploading a file fail with 507
+	// resource_exhausted; the sessions go on within their own limits.
+	MaxMemory int64
 }
 
 // Server serves the sessions.
@@ -406,6 +412,9 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, token string) er
 	if req.TimeoutMs < 0 || req.MemoryMB < 0 {
 		return errf(400, "invalid_argument", "timeout_ms and memory_mb must not be negative")
 	}
+	if err := s.roomFor(0); err != nil {
+		return err
+	}
 	x := &session{}
 	sb, err := s.opt.NewSandbox(r.Context(), req, func(e core.Event) {
 		x.evMu.Lock()
@@ -423,6 +432,29 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, token string) er
 		return err
 	}
 	writeJSON(w, 201, describe(x))
+	return nil
+}
+
+// roomFor is resource_exhausted when the sessions together keep more than
+// MaxMemory, or would with extra bytes more.
+func (s *Server) roomFor(extra int64) error {
+	if s.opt.MaxMemory <= 0 {
+		return nil
+	}
+	s.mu.Lock()
+	list := make([]*core.Sandbox, 0, len(s.sessions))
+	for _, x := range s.sessions {
+		list = append(list, x.sb)
+	}
+	s.mu.Unlock()
+	held := extra
+	for _, sb := range list {
+		held += sb.MemoryHeld()
+	}
+	if held > s.opt.MaxMemory {
+		return errf(507, "resource_exhausted", "the sessions keep %d MiB of the %d MiB this server allows (--max-memory): delete sessions first",
+			(held-extra)>>20, s.opt.MaxMemory>>20)
+	}
 	return nil
 }
 
@@ -602,6 +634,9 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request, token string) e
 	if err != nil {
 		return err
 	}
+	if err := s.roomFor(max(r.ContentLength, 0)); err != nil {
+		return err
+	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxBody))
 	if err != nil {
 		return errf(413, "payload_too_large", "the body is larger than %d bytes", s.opt.MaxBody)
@@ -636,6 +671,9 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, token string
 func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, token string) error {
 	x, err := s.session(r, token)
 	if err != nil {
+		return err
+	}
+	if err := s.roomFor(0); err != nil {
 		return err
 	}
 	x.run.Lock()
@@ -674,6 +712,9 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request, token string) e
 func (s *Server) fork(w http.ResponseWriter, r *http.Request, token string) error {
 	x, err := s.session(r, token)
 	if err != nil {
+		return err
+	}
+	if err := s.roomFor(0); err != nil {
 		return err
 	}
 	x.run.Lock()

@@ -31,6 +31,7 @@ const usage = `usage:
   wasmsand shell [options]
   wasmsand run-wasm [options] MODULE [ARGS...]   (a WASI preview1 plugin, under --policy)
   wasmsand serve [options] [--listen ADDR] [--token TOKEN]... [--max-sessions N] [--max-snapshots N]
+                 [--max-memory MB]
                  [--idle-ttl DURATION] [--max-body MB] [--client-policy]
                  [--allow-host NAME]... [--allow-origin ORIGIN]...
                                the HTTP service: JSON sessions (create, run with
@@ -42,7 +43,10 @@ const usage = `usage:
                                mounts, host variables, secrets or audit files);
                                Host must be a loopback name, the listen address or an
                                --allow-host name; a browser page's requests (Origin) are
-                               refused unless --allow-origin names it (also for mcp)
+                               refused unless --allow-origin names it (also for mcp);
+                               --max-memory: past what all sessions keep together (files,
+                               snapshots, shell variables), new sessions, forks, snapshots
+                               and uploads get 507 resource_exhausted
   wasmsand version [--sbom] [--assets DIR|URL]
                                the version; --sbom: the software bill of materials (CycloneDX
                                JSON) of this program's Go modules and of the guest programs
@@ -64,6 +68,7 @@ const usage = `usage:
                                call a tool: its result on stdout, or its error on
                                stderr (exit 1); status updates on stderr
   wasmsand mcp [options] [--listen ADDR [--token TOKEN]] [--shared] [--max-sessions N] [--max-snapshots N]
+               [--max-memory MB]
                [--allow-host NAME]... [--allow-origin ORIGIN]...
                                serve sandboxes to agents over MCP: on stdin/stdout, or
                                streamable HTTP at http://ADDR/mcp (a token is required
@@ -222,6 +227,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fl.Var(&so.tokens, "token", "")
 		fl.IntVar(&so.maxSessions, "max-sessions", 16, "")
 		fl.IntVar(&so.maxSnapshots, "max-snapshots", 32, "")
+		fl.Int64Var(&so.maxMemoryMB, "max-memory", 0, "")
 		fl.DurationVar(&so.idleTTL, "idle-ttl", 30*time.Minute, "")
 		fl.Int64Var(&so.maxBodyMB, "max-body", 64, "")
 		fl.BoolVar(&so.clientPolicy, "client-policy", false, "")
@@ -234,6 +240,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fl.BoolVar(&m.shared, "shared", false, "")
 		fl.IntVar(&m.maxSessions, "max-sessions", 16, "")
 		fl.IntVar(&m.maxSnapshots, "max-snapshots", 32, "")
+		fl.Int64Var(&m.maxMemoryMB, "max-memory", 0, "")
 		fl.Var(&m.front.allowHosts, "allow-host", "")
 		fl.Var(&m.front.allowOrigins, "allow-origin", "")
 	}

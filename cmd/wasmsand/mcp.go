@@ -25,12 +25,14 @@ type mcpOptions struct {
 	front         httpFront
 	maxSessions   int
 	maxSnapshots  int
+	maxMemoryMB   int64
 }
 
 // serveMCP serves the MCP tools (mcpserver) on stdin/stdout, or on
 // streamable HTTP at --listen, each MCP session with its own sandbox made
 // from the CLI's options (and policy).
 func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+	softMemoryLimit()
 	if m.token == "" {
 		m.token = os.Getenv("WASMSAND_MCP_TOKEN")
 	}
@@ -43,7 +45,7 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 		Shared:      m.shared,
 		Limits:      describeLimits(o),
 		Version:     version,
-		MaxSessions: m.maxSessions, MaxSnapshots: m.maxSnapshots,
+		MaxSessions: m.maxSessions, MaxSnapshots: m.maxSnapshots, MaxMemory: m.maxMemoryMB << 20,
 	})
 	defer srv.Close()
 	ctx := context.Background()

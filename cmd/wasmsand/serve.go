@@ -22,6 +22,7 @@ type serveOptions struct {
 	tokens       multiFlag
 	maxSessions  int
 	maxSnapshots int
+	maxMemoryMB  int64
 	idleTTL      time.Duration
 	maxBodyMB    int64
 	clientPolicy bool
@@ -79,6 +80,7 @@ func newService(o *cliOptions, so *serveOptions) *service.Server {
 		Tokens:       so.tokens,
 		MaxSessions:  so.maxSessions,
 		MaxSnapshots: so.maxSnapshots,
+		MaxMemory:    so.maxMemoryMB << 20,
 		IdleTTL:      so.idleTTL,
 		MaxBody:      so.maxBodyMB << 20,
 	})
@@ -90,6 +92,7 @@ func serveHandler(so *serveOptions, svc *service.Server) http.Handler {
 }
 
 func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
+	softMemoryLimit()
 	if env := os.Getenv("WASMSAND_TOKENS"); env != "" {
 		for _, t := range strings.Split(env, ",") {
 			if t = strings.TrimSpace(t); t != "" {

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -32,6 +33,10 @@ type fieldBuilder struct {
 	// oneString: the word becomes one string (assignments, case words,
 	// [[ ]] operands), where an unquoted $* is joined by IFS as "$*" is
 	oneString bool
+	// size is the bytes added; past limit (what one variable may hold)
+	// the rest is dropped and the expansion fails (expandParts), so that
+	// no word, here-document or argument grows the host's memory past it
+	size, limit int
 }
 
 func (b *fieldBuilder) cur() *field {
@@ -42,6 +47,9 @@ func (b *fieldBuilder) cur() *field {
 }
 
 func (b *fieldBuilder) add(s string, quote, split bool) {
+	if b.size += len(s); b.limit > 0 && b.size > b.limit {
+		return
+	}
 	f := b.cur()
 	if quote {
 		f.keep = true
@@ -236,8 +244,20 @@ func joinFields(fs []field, sep string) string {
 
 // expandParts expands the parts of a word into b. inDq: inside double
 // quotes (everything quoted).
-func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool, c wordCtx, b *fieldBuilder) error {
+func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool, c wordCtx, b *fieldBuilder) (err error) {
+	if b.limit == 0 {
+		b.limit = r.oneVarLimit()
+	}
+	defer func() {
+		if err == nil && b.size > b.limit {
+			err = &fatalError{msg: "xrealloc: cannot allocate " + strconv.Itoa(b.size) + " bytes (an expansion; the sandbox's shell may hold " +
+				strconv.Itoa(b.limit>>20) + " MiB in one)"}
+		}
+	}()
 	for i, part := range parts {
+		if b.size > b.limit {
+			return nil // (the deferred check reports it)
+		}
 		switch p := part.(type) {
 		case *syntax.Lit:
 			s := p.Val

@@ -309,14 +309,15 @@ func (f *openFile) PipeID() uint64 {
 // capture is the output of a command substitution: bounded, so that
 // $(cat /dev/zero) fails with EFBIG instead of filling the host's memory.
 type capture struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	limit int // (the runner's oneVarLimit)
 }
 
 func (c *capture) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.buf.Len()+len(p) > MaxVarBytes {
+	if c.buf.Len()+len(p) > c.limit {
 		return 0, syscall.EFBIG
 	}
 	return c.buf.Write(p)
@@ -325,7 +326,7 @@ func (c *capture) Write(p []byte) (int, error) {
 func (c *capture) WriteString(s string) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.buf.Len()+len(s) > MaxVarBytes {
+	if c.buf.Len()+len(s) > c.limit {
 		return 0, syscall.EFBIG
 	}
 	return c.buf.WriteString(s)

@@ -26,7 +26,7 @@ func (r *Runner) cmdSubst(ctx context.Context, body []*syntax.Stmt) (string, err
 	if err != nil {
 		return "", &fatalError{msg: err.Error()}
 	}
-	out := &capture{}
+	out := &capture{limit: r.oneVarLimit()}
 	c.fds.set(1, newOpenFile(nil, out, nil))
 	if !r.shopt.inheritErrexit {
 		c.opts.errexit = false
@@ -107,7 +107,7 @@ func (r *Runner) readFileSubst(ctx context.Context, w *syntax.Word) (string, err
 	tmp := make([]byte, 32<<10)
 	for {
 		n, err := f.Read(tmp)
-		if buf.Len()+n > MaxVarBytes {
+		if buf.Len()+n > r.oneVarLimit() {
 			break
 		}
 		buf.Write(tmp[:n])

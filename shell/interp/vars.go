@@ -695,6 +695,10 @@ func (r *Runner) environ() []string {
 // runaway `x=$x$x` would otherwise grow until the process dies.
 const MaxVarBytes = 64 << 20
 
+// oneVarLimit is the most one value may hold: a variable, an expansion,
+// a command substitution's capture.
+func (r *Runner) oneVarLimit() int { return int(min(MaxVarBytes, r.cfg.MaxVarTotal)) }
+
 // varWalkEvery: after this many bytes assigned, a shell sums all its
 // variables again (varsHeld) and charges the session's account.
 const varWalkEvery = 4 << 20
@@ -705,7 +709,7 @@ const varWalkEvery = 4 << 20
 // left empty, so the memory is not kept.
 func (r *Runner) checkSize(name string, v *Var) error {
 	n := varSize(v)
-	over := n > MaxVarBytes
+	over := n > r.oneVarLimit()
 	if !over {
 		if r.sinceWalk += int64(n); r.sinceWalk >= varWalkEvery || n >= varWalkEvery {
 			r.sinceWalk = 0
