@@ -20,7 +20,11 @@ type Client struct {
 	Conn      *nats.Conn
 	Namespace string
 	Agent     string  // the clientId and the response subjects' agent token; default "wasmsand"
-	Signer    *Signer // signs requests, for workers that require it
+	Signer    *Signer // signs requests, for workers that require it, and checks their answers
+	// User is the identity the bus authenticated this connection as
+	// (Credentials.User): invocations go out on its own subjects, as it,
+	// and its answers come back on them (bus.go).
+	User string
 	// Durable publishes to the tools' JetStream work queue (workers started with
 	// Durable): a request waits there for a worker, so no one serving the tool is
 	// not an error until the time limit.
@@ -39,6 +43,10 @@ type InvokeOptions struct {
 	SandboxProfile string
 	OnStatus       func(text string)
 }
+
+// UnverifiedWait is how long a client that checks signatures waits, after an
+// answer it cannot verify, for one it can.
+var UnverifiedWait = 2 * time.Second
 
 // RetryDelay is how long the client waits before its one retry.
 var RetryDelay = time.Second
@@ -63,6 +71,12 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 	agent := c.Agent
 	if agent == "" {
 		agent = "wasmsand"
+	}
+	if c.User != "" {
+		if opt.UserID != "" && opt.UserID != c.User {
+			return nil, fmt.Errorf("toolrt: user %q: this connection is %q on the bus", opt.UserID, c.User)
+		}
+		agent, opt.UserID = c.User, c.User
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
@@ -102,6 +116,9 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 	// the notes sent before the response are all seen before it returns.
 	var statuses chan *nats.Msg
 	status := func(m *nats.Msg) {
+		if c.Signer != nil && c.Signer.Verify(m) != nil {
+			return
+		}
 		var n StatusNote
 		if json.Unmarshal(m.Data, &n) == nil {
 			opt.OnStatus(n.Params.StatusText)
@@ -116,8 +133,14 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 		defer ssub.Unsubscribe()
 	}
 	msg := nats.NewMsg(subj.Invoke(tool))
+	if c.User != "" {
+		msg.Subject = subj.InvokeAs(tool, c.User)
+	}
 	if c.Durable {
 		msg.Subject = subj.Queue(tool)
+		if c.User != "" {
+			msg.Subject += "." + token(c.User)
+		}
 	} else {
 		// the reply subject too: with no subscriber NATS answers at once with status 503
 		msg.Reply = respTo
@@ -148,8 +171,11 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 	}
 	timer := time.NewTimer(time.Duration(limit*float64(time.Second)) + 10*time.Second)
 	defer timer.Stop()
+	var unverified <-chan time.Time
 	for {
 		select {
+		case <-unverified:
+			return nil, errorf(ErrUnauthorized, "an answer came for %s that is not signed with this client's key (the worker's key differs, or the answer was forged)", tool)
 		case m := <-statuses:
 			status(m)
 		case m := <-replies:
@@ -163,6 +189,17 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 			}
 			if len(m.Data) == 0 && m.Header.Get("Status") == "503" {
 				return nil, errorf(ErrNoWorker, "no worker serves tool %s", tool)
+			}
+			if c.Signer != nil {
+				if err := c.Signer.Verify(m); err != nil {
+					// not the worker's (a forged answer is no answer), or the
+					// worker's under another key: wait a little for one
+					// that verifies, then say so
+					if unverified == nil {
+						unverified = time.After(UnverifiedWait)
+					}
+					continue
+				}
 			}
 			var r Response
 			if err := json.Unmarshal(m.Data, &r); err != nil {

@@ -85,7 +85,7 @@ func (w *Worker) consume(tool string) (jetstream.ConsumeContext, error) {
 	var cons jetstream.Consumer
 	if err := retry(ctx, func(ctx context.Context) (err error) {
 		cons, err = w.js.CreateOrUpdateConsumer(ctx, w.subj.streamName(), jetstream.ConsumerConfig{
-			Durable: "tool_" + tool, FilterSubject: w.subj.Queue(tool), AckPolicy: jetstream.AckExplicitPolicy,
+			Durable: "tool_" + tool, FilterSubjects: []string{w.subj.Queue(tool), w.subj.Queue(tool) + ".*"}, AckPolicy: jetstream.AckExplicitPolicy,
 			AckWait: w.opt.AckWait, MaxAckPending: 4 * w.opt.Concurrency, Replicas: w.opt.Replicas})
 		return err
 	}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -32,7 +33,8 @@ import (
 //	    description: Echo back a message
 //	    timeout_seconds: 30      # default 300
 //	    sandbox_profile: standard  # restrictive, standard (default) or permissive
-//	    sha256: 9f86d0...        # of the tool's code: checked before it is loaded
+//	    sha256: 9f86d0...        # of the tool's code (its module file, or its package's
+//	                             # files: Tool.verify): checked before it is loaded
 type Manifest struct {
 	Version int             `yaml:"version"`
 	Tools   map[string]Tool `yaml:"tools"`
@@ -163,48 +165,80 @@ func localPath(p string) bool {
 	return p != "" && filepath.IsLocal(p) && path.Clean(p) == p && !strings.Contains(p, `\`)
 }
 
-// codeFile is the file of a tool's code below the tools directory ("" for a shell
-// tool, whose code is its command, and for a module its package provides).
-func (t *Tool) codeFile(toolsDir string) string {
+// verify reads the tool's code and checks it against its sha256 (when the
+// manifest gives one); it returns the code's files, relative to the tools
+// directory (slash-separated): a wasm tool's module, a python tool's
+// top-level module file (a.py), or its top-level package's whole directory
+// (a/, without __pycache__, .pyc or dot files), so that nothing the tool
+// imports from it escapes the hash; none for a shell tool (its command is
+// its code) or a module its package provides.
+//
+// A file's sha256 is of its bytes; a package directory's is what
+// `find a -type f ! -path '*/__pycache__/*' ! -name '*.pyc' ! -path '*/.*' |
+// LC_ALL=C sort | xargs sha256sum | sha256sum` prints in the tools directory.
+func (t *Tool) verify(toolsDir string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	var sum [32]byte
 	switch t.Runtime {
-	case "python":
-		base := filepath.Join(append([]string{toolsDir}, strings.Split(t.Module, ".")...)...)
-		if fi, err := os.Stat(base + ".py"); err == nil && fi.Mode().IsRegular() {
-			return base + ".py"
-		}
-		if t.Package != "" {
-			if _, err := os.Stat(filepath.Join(base, "__init__.py")); err != nil {
-				return "" // the module is the package's (pip checks it against the index's sha256)
-			}
-		}
-		return filepath.Join(base, "__init__.py")
+	case "shell":
+		sum = sha256.Sum256([]byte(t.Command))
 	case "wasm":
-		return filepath.Join(toolsDir, filepath.FromSlash(t.Module))
-	}
-	return ""
-}
-
-// verify checks the tool's code against its sha256 (when the manifest gives one) and
-// returns that code: the python module or wasm file's bytes, or the shell command (nil
-// for a module its package provides).
-func (t *Tool) verify(toolsDir string) ([]byte, error) {
-	var code []byte
-	if f := t.codeFile(toolsDir); f != "" {
-		b, err := os.ReadFile(f)
+		b, err := os.ReadFile(filepath.Join(toolsDir, filepath.FromSlash(t.Module)))
 		if err != nil {
 			return nil, err
 		}
-		code = b
-	} else if t.Runtime == "shell" {
-		code = []byte(t.Command)
-	} else {
-		return nil, nil // a package's module
+		files[t.Module], sum = b, sha256.Sum256(b)
+	case "python":
+		top := strings.Split(t.Module, ".")[0]
+		dir := filepath.Join(toolsDir, top)
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			var lines strings.Builder
+			err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if strings.HasPrefix(d.Name(), ".") || d.Name() == "__pycache__" {
+					if d.IsDir() {
+						return filepath.SkipDir
+					}
+					return nil
+				}
+				if !d.Type().IsRegular() || strings.HasSuffix(d.Name(), ".pyc") {
+					return nil
+				}
+				b, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				rel, _ := filepath.Rel(toolsDir, p)
+				files[filepath.ToSlash(rel)] = b
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			names := make([]string, 0, len(files))
+			for n := range files {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				h := sha256.Sum256(files[n])
+				fmt.Fprintf(&lines, "%s  %s\n", hex.EncodeToString(h[:]), n)
+			}
+			sum = sha256.Sum256([]byte(lines.String()))
+		} else if b, err := os.ReadFile(dir + ".py"); err == nil {
+			files[top+".py"], sum = b, sha256.Sum256(b)
+		} else if t.Package != "" {
+			return nil, nil // the module is the package's (pip checks it against the index's sha256)
+		} else {
+			return nil, fmt.Errorf("module %s: no %s.py or %s/ in the tools directory", t.Module, top, top)
+		}
 	}
 	if t.SHA256 != "" {
-		sum := sha256.Sum256(code)
 		if got := hex.EncodeToString(sum[:]); got != t.SHA256 {
 			return nil, fmt.Errorf("code hash %s does not match the manifest's %s", got, t.SHA256)
 		}
 	}
-	return code, nil
+	return files, nil
 }

@@ -60,6 +60,21 @@ func (s Subjects) prefix() string {
 // Invoke is the subject a tool's invocations are published on.
 func (s Subjects) Invoke(tool string) string { return s.prefix() + "invoke." + tool }
 
+// InvokeAs is where an agent the bus authenticated publishes (bus.go): the
+// subject says who it is.
+func (s Subjects) InvokeAs(tool, user string) string { return s.Invoke(tool) + "." + token(user) }
+
+// identity is the agent token of an invocation's subject (Invoke or Queue
+// of tool, then the user), "" when it has none.
+func (s Subjects) identity(tool, subject string) string {
+	for _, base := range []string{s.Invoke(tool), s.Queue(tool)} {
+		if u, ok := strings.CutPrefix(subject, base+"."); ok && !strings.Contains(u, ".") {
+			return u
+		}
+	}
+	return ""
+}
+
 // Response is where the answer to one request goes.
 func (s Subjects) Response(agent, corrID string) string {
 	return s.prefix() + "response." + token(agent) + "." + token(corrID)

@@ -88,21 +88,27 @@ func (w *Worker) run(name string, t Tool, req *Request, status func(string)) (*R
 	if err != nil {
 		return nil, rec, errorf(ErrImport, "tool %s: %v", name, err)
 	}
-	if err := copyTools(fsys, w.opt.ToolsDir); err != nil {
-		return nil, rec, errorf(ErrSandboxFailed, "tools directory: %v", err)
+	// A tool with a sha256 sees its verified code alone in /tools: nothing
+	// it could import is left out of the hash.
+	if t.SHA256 == "" {
+		if err := copyTools(fsys, w.opt.ToolsDir); err != nil {
+			return nil, rec, errorf(ErrSandboxFailed, "tools directory: %v", err)
+		}
 	}
 	if err := w.copyPackages(fsys, t); err != nil {
 		return nil, rec, errorf(ErrImport, "tool %s: %v", name, err)
 	}
-	if f := t.codeFile(w.opt.ToolsDir); f != "" {
-		// the sandbox runs the bytes that were verified, whatever the file holds now
-		rel, _ := filepath.Rel(w.opt.ToolsDir, f)
+	for rel, b := range code {
+		// the sandbox runs the bytes that were verified, whatever the files hold now
 		mode := fs.FileMode(0o644)
 		if t.Runtime == "wasm" {
 			mode = 0o755 // (run as a command)
 		}
-		guest := path.Join(toolsMount, filepath.ToSlash(rel))
-		if err := fsys.WriteFile(guest, code, mode); err != nil {
+		guest := path.Join(toolsMount, rel)
+		if err := fsys.MkdirAll(path.Dir(guest), 0o755); err != nil {
+			return nil, rec, errorf(ErrSandboxFailed, "tool code: %v", err)
+		}
+		if err := fsys.WriteFile(guest, b, mode); err != nil {
 			return nil, rec, errorf(ErrSandboxFailed, "tool code: %v", err)
 		}
 		if err := fsys.Chmod(guest, mode); err != nil {

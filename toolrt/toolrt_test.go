@@ -111,7 +111,7 @@ func newRig(t *testing.T, manifest string, files map[string]string) *rig {
 	}
 	tools, err := assetsrc.Open(context.Background(), src)
 	require.NoError(t, err)
-	s, err := EmbeddedServer("127.0.0.1:0", "")
+	s, err := EmbeddedServer("127.0.0.1:0", "", nil)
 	require.NoError(t, err)
 	t.Cleanup(s.Shutdown)
 	dir := t.TempDir()
@@ -430,7 +430,7 @@ func TestWorkerGuards(t *testing.T) {
 // is answered, and exactly once.
 func TestDurableWorkerKilled(t *testing.T) {
 	r := newRig(t, "version: 1\ntools:\n  a: {runtime: shell, command: 'read -r x; echo \"$x\"'}\n", nil)
-	js, err := EmbeddedServer("127.0.0.1:0", t.TempDir())
+	js, err := EmbeddedServer("127.0.0.1:0", t.TempDir(), nil)
 	require.NoError(t, err)
 	t.Cleanup(js.Shutdown)
 	r.url = js.ClientURL()
@@ -493,7 +493,7 @@ func TestDurableWorkerKilled(t *testing.T) {
 // The JetStream object store keeps versions as the directory store does; two stores
 // (two workers) saving the same artifact at once get distinct versions.
 func TestNATSStore(t *testing.T) {
-	s, err := EmbeddedServer("127.0.0.1:0", t.TempDir())
+	s, err := EmbeddedServer("127.0.0.1:0", t.TempDir(), nil)
 	require.NoError(t, err)
 	defer s.Shutdown()
 	ctx := context.Background()

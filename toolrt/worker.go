@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,8 +36,13 @@ type WorkerOptions struct {
 	Policy      *policy.Policy
 	Secrets     map[string]string
 	Concurrency int // invocations at once; default the number of CPUs
-	// Signer, when set, rejects requests it did not sign (UNAUTHORIZED).
+	// Signer, when set, rejects requests it did not sign (UNAUTHORIZED)
+	// and signs the answers and status notes, which clients check.
 	Signer *Signer
+	// RequireIdentity takes only invocations from agents the bus
+	// authenticated (on subjects that name them: bus.go); the user_id is
+	// then theirs, whatever the request says.
+	RequireIdentity bool
 	// RatePerMinute bounds each user's invocations (RATE_LIMITED beyond); 0: none.
 	RatePerMinute int
 	MaxPayload    int       // bytes of a request; default 1 MiB
@@ -64,7 +70,7 @@ type Worker struct {
 	mstamp   string // the manifest file's size and mtime when loaded
 
 	mu        sync.Mutex
-	subs      map[string]*nats.Subscription
+	subs      map[string][]*nats.Subscription // a tool's: as anyone, and as authenticated agents
 	consumers map[string]jetstream.ConsumeContext
 	js        jetstream.JetStream
 	kv        jetstream.KeyValue
@@ -107,7 +113,7 @@ func NewWorker(opt WorkerOptions) (*Worker, error) {
 	if opt.AckWait <= 0 {
 		opt.AckWait = 30 * time.Second
 	}
-	w := &Worker{opt: opt, subj: Subjects{opt.Namespace}, subs: map[string]*nats.Subscription{}, consumers: map[string]jetstream.ConsumeContext{},
+	w := &Worker{opt: opt, subj: Subjects{opt.Namespace}, subs: map[string][]*nats.Subscription{}, consumers: map[string]jetstream.ConsumeContext{},
 		sem: make(chan struct{}, opt.Concurrency), stop: make(chan struct{}), seen: newReplayGuard()}
 	if opt.RatePerMinute > 0 {
 		w.limits = newRateLimits(opt.RatePerMinute)
@@ -160,9 +166,11 @@ func (w *Worker) Start() error {
 func (w *Worker) sync(m *Manifest) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for name, sub := range w.subs {
+	for name, subs := range w.subs {
 		if _, ok := m.Tools[name]; !ok {
-			_ = sub.Unsubscribe()
+			for _, sub := range subs {
+				_ = sub.Unsubscribe()
+			}
 			delete(w.subs, name)
 			w.opt.Log.Info("tool removed", "tool", name)
 		}
@@ -195,7 +203,13 @@ func (w *Worker) sync(m *Manifest) error {
 		if err != nil {
 			return fmt.Errorf("toolrt: subscribe %s: %w", name, err)
 		}
-		w.subs[name] = sub
+		// (and as the agents the bus authenticated: InvokeAs)
+		as, err := w.opt.Conn.QueueSubscribe(w.subj.Invoke(name)+".*", w.opt.Queue, func(msg *nats.Msg) { w.receive(name, msg) })
+		if err != nil {
+			_ = sub.Unsubscribe()
+			return fmt.Errorf("toolrt: subscribe %s: %w", name, err)
+		}
+		w.subs[name] = []*nats.Subscription{sub, as}
 		w.opt.Log.Info("tool added", "tool", name, "subject", w.subj.Invoke(name))
 	}
 	return nil
@@ -241,8 +255,10 @@ func (w *Worker) watch() {
 func (w *Worker) Stop(ctx context.Context) error {
 	w.stopped.Do(func() { close(w.stop) })
 	w.mu.Lock()
-	for name, sub := range w.subs {
-		_ = sub.Unsubscribe()
+	for name, subs := range w.subs {
+		for _, sub := range subs {
+			_ = sub.Unsubscribe()
+		}
 		delete(w.subs, name)
 	}
 	for name, c := range w.consumers {
@@ -312,6 +328,28 @@ func (w *Worker) handle(tool string, msg *nats.Msg, done answered) *Response {
 	} else if p.UserID == "" {
 		p.UserID = u
 	}
+	if id := w.subj.identity(tool, msg.Subject); id != "" {
+		// the bus let only that agent publish here: it is the user
+		if p.UserID != "" && p.UserID != id {
+			return fail(errorf(ErrUnauthorized, "user_id %q: this invocation comes from %q", p.UserID, id))
+		}
+		p.UserID = id
+		for _, h := range []struct{ name, want string }{{HeaderReplyTo, w.subj.prefix() + "response." + id + "."},
+			{HeaderStatusTo, w.subj.prefix() + "status." + id + "."}} {
+			if v := msg.Header.Get(h.name); v != "" && !strings.HasPrefix(v, h.want) {
+				// (no answer goes to another agent's subjects, this refusal included)
+				msg.Header.Del(HeaderReplyTo)
+				msg.Header.Del(HeaderStatusTo)
+				msg.Reply = ""
+				return fail(errorf(ErrUnauthorized, "%s %q is not %s's", h.name, v, id))
+			}
+		}
+		if msg.Reply != "" && !strings.HasPrefix(msg.Reply, w.subj.prefix()+"response."+id+".") {
+			msg.Reply = "" // (answers go to the agent's own subjects only)
+		}
+	} else if w.opt.RequireIdentity {
+		return fail(errorf(ErrUnauthorized, "invocations on this bus come from an agent it authenticated (on %s)", w.subj.InvokeAs(tool, "AGENT")))
+	}
 	if s := w.opt.Signer; s != nil {
 		if err := s.Verify(msg); err != nil {
 			return fail(errorf(ErrUnauthorized, "%v", err))
@@ -348,7 +386,7 @@ func (w *Worker) handle(tool string, msg *nats.Msg, done answered) *Response {
 		}
 		b, _ := json.Marshal(StatusNote{JSONRPC: "2.0", Method: MethodStatus, Params: StatusParams{
 			TaskID: p.TaskID, StatusText: text, Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z07:00")}})
-		_ = w.opt.Conn.Publish(statusTo, b)
+		_ = w.publish(statusTo, b)
 	}
 	res, rec, e := w.run(tool, t, &req, status)
 	rec.Kind, rec.TaskID, rec.Tool, rec.User, rec.Session = "invocation", p.TaskID, tool, p.UserID, p.SessionID
@@ -373,11 +411,21 @@ func (w *Worker) reply(msg *nats.Msg, r *Response) error {
 	if to == "" {
 		return nil
 	}
-	err := w.opt.Conn.Publish(to, encodeResponse(r))
+	err := w.publish(to, encodeResponse(r))
 	if err != nil {
 		w.opt.Log.Error("response not published", "to", to, "err", err)
 	}
 	return err
+}
+
+// publish sends an answer or a status note, signed when the worker signs.
+func (w *Worker) publish(to string, data []byte) error {
+	m := nats.NewMsg(to)
+	m.Data = data
+	if w.opt.Signer != nil {
+		w.opt.Signer.Sign(m)
+	}
+	return w.opt.Conn.PublishMsg(m)
 }
 
 func encodeResponse(r *Response) []byte {
@@ -393,8 +441,10 @@ func encodeResponse(r *Response) []byte {
 func (w *Worker) unsubscribe(tool string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if sub := w.subs[tool]; sub != nil {
-		_ = sub.Unsubscribe()
+	if subs := w.subs[tool]; subs != nil {
+		for _, sub := range subs {
+			_ = sub.Unsubscribe()
+		}
 		delete(w.subs, tool)
 	}
 	if c := w.consumers[tool]; c != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	neturl "net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -27,16 +28,23 @@ const workerUsage = `usage:
                   [--namespace NS] [--artifacts DIR] [--concurrency N] [--sign-key FILE]
                   [--rate N] [--max-payload BYTES] [--audit FILE] [--policy FILE] [--assets DIR]
                   [--durable [--ack-wait DURATION]] [--artifact-store nats] [--index URL]
+                  [--nats-users FILE] [--nats-creds FILE]
       serve the manifest's tools over NATS, each invocation in a fresh sandbox; without
-      --nats an embedded NATS server listens on --nats-listen (default 127.0.0.1:4222);
+      --nats an embedded NATS server listens on --nats-listen (default 127.0.0.1:4222),
+      taking only this worker, the operator (credentials written to
+      ~/.config/wasmsand/operator-HOST-PORT.creds, 0600) and the agents of --nats-users
+      (user:password lines), each of which invokes only as itself and reads only its
+      own answers;
       --durable takes them from a JetStream work queue (a job outlives its worker);
       --artifact-store nats keeps artifacts in a JetStream object store (else --artifacts
       DIR, else memory); invoke then sends its --artifact files by reference; the
       tools' python packages are installed at start-up from --index (PEP 503)
   wasmsand invoke [--nats URL] [--namespace NS] TOOL [--args JSON] [--artifact NAME=PATH]...
                   [--user ID] [--session ID] [--timeout SECONDS] [--sign-key FILE] [--durable]
-                  [--artifact-store nats]
-      call a tool: its result on stdout (exit 0), or its error on stderr (exit 1)
+                  [--artifact-store nats] [--nats-creds FILE]
+      call a tool: its result on stdout (exit 0), or its error on stderr (exit 1);
+      --nats-creds (default ~/.config/wasmsand/operator-HOST-PORT.creds of --nats): the user
+      the bus knows this client as; with --sign-key, only answers the worker signed count
 `
 
 // toolWorker is `wasmsand worker`.
@@ -61,6 +69,8 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	ackWait := fl.Duration("ack-wait", 30*time.Second, "")
 	artifactStore := fl.String("artifact-store", "", "")
 	index := fl.String("index", "", "")
+	credsFile := fl.String("nats-creds", "", "")
+	usersFile := fl.String("nats-users", "", "")
 	if err := fl.Parse(args); err != nil || *manifest == "" || fl.NArg() > 0 {
 		if err == nil {
 			err = errors.New("--manifest FILE is required")
@@ -119,6 +129,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 		opt.Assets = t
 	}
 	url := *natsURL
+	var workerCreds *toolrt.Credentials
 	if url == "" {
 		// JetStream (durable mode's queue, the nats artifact store) keeps its
 		// data in --nats-store, by default in the user's cache directory
@@ -130,19 +141,51 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 			}
 			dir = filepath.Join(base, "wasmsand", "nats")
 		}
-		s, err := toolrt.EmbeddedServer(*listen, dir)
+		// The bus takes only this worker, the operator (whose credentials
+		// are written, 0600, for invoke to find) and the agents of
+		// --nats-users, each of which invokes only as itself.
+		auth := &toolrt.BusAuth{Namespace: *ns, Worker: toolrt.NewCredentials("wasmsand-worker")}
+		op := toolrt.NewCredentials(toolrt.OperatorUser)
+		auth.Operator = &op
+		if *usersFile != "" {
+			users, err := toolrt.ReadUsers(*usersFile)
+			if err != nil {
+				fmt.Fprintf(stderr, "wasmsand worker: --nats-users: %v\n", err)
+				return exitSetup
+			}
+			auth.Agents = users
+		}
+		s, err := toolrt.EmbeddedServer(*listen, dir, auth)
 		if err != nil {
 			fmt.Fprintf(stderr, "wasmsand worker: %v\n", err)
 			return exitSetup
 		}
 		defer s.Shutdown()
 		url = s.ClientURL()
-		log.Info("embedded NATS server", "url", url)
+		p := defaultCredsPath(s.Addr().String())
+		if err := op.Write(p); err != nil {
+			fmt.Fprintf(stderr, "wasmsand worker: operator credentials: %v\n", err)
+			return exitSetup
+		}
+		defer os.Remove(p)
+		log.Info("embedded NATS server", "url", url, "operator credentials", p)
+		workerCreds = &auth.Worker
+	} else if *credsFile != "" {
+		c, err := toolrt.ReadCredentials(*credsFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand worker: --nats-creds: %v\n", err)
+			return exitSetup
+		}
+		workerCreds = &c
 	}
-	nc, err := nats.Connect(url, nats.Name("wasmsand-worker"), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond),
+	natsOpts := []nats.Option{nats.Name("wasmsand-worker"), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond)}
+	if workerCreds != nil {
+		natsOpts = append(natsOpts, nats.UserInfo(workerCreds.User, workerCreds.Password))
+	}
+	nc, err := nats.Connect(url, append(natsOpts,
 		nats.RetryOnFailedConnect(true),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { log.Warn("NATS connection lost", "err", err) }),
-		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("NATS reconnected", "url", c.ConnectedUrl()) }))
+		nats.ReconnectHandler(func(c *nats.Conn) { log.Info("NATS reconnected", "url", c.ConnectedUrl()) }))...)
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmsand worker: nats %s: %v\n", url, err)
 		return exitSetup
@@ -213,6 +256,7 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 	keyFile := fl.String("sign-key", "", "")
 	durableInvoke := fl.Bool("durable", false, "")
 	byRef := fl.String("artifact-store", "", "")
+	credsFile := fl.String("nats-creds", "", "")
 	var artifacts multiFlag
 	fl.Var(&artifacts, "artifact", "")
 	// flags may come after the tool's name
@@ -272,7 +316,31 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 		}
 		c.Signer = &toolrt.Signer{Key: key}
 	}
-	nc, err := nats.Connect(*natsURL, nats.Name("wasmsand-invoke"), nats.Timeout(5*time.Second))
+	natsOpts := []nats.Option{nats.Name("wasmsand-invoke"), nats.Timeout(5 * time.Second)}
+	cp := *credsFile
+	if cp == "" {
+		if u, err := neturl.Parse(*natsURL); err == nil {
+			if p := defaultCredsPath(u.Host); fileExists(p) {
+				cp = p // (a local worker's)
+			}
+		}
+	}
+	if cp != "" {
+		creds, err := toolrt.ReadCredentials(cp)
+		if err != nil {
+			fmt.Fprintf(stderr, "wasmsand invoke: --nats-creds: %v\n", err)
+			return exitSetup
+		}
+		natsOpts = append(natsOpts, creds.Options()...)
+		if creds.User != toolrt.OperatorUser { // (an agent: it invokes as itself)
+			if *user != "" && *user != creds.User {
+				fmt.Fprintf(stderr, "wasmsand invoke: --user %s: the bus knows this client as %s\n", *user, creds.User)
+				return exitUsage
+			}
+			c.User = creds.User
+		}
+	}
+	nc, err := nats.Connect(*natsURL, natsOpts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmsand invoke: nats %s: %v\n", *natsURL, err)
 		return exitSetup
@@ -315,3 +383,16 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s\n", b)
 	return 0
 }
+
+// defaultCredsPath is where a worker with an embedded bus at addr
+// (host:port) writes the operator's credentials (0600), and invoke looks
+// for them.
+func defaultCredsPath(addr string) string {
+	base, err := os.UserConfigDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "wasmsand", "operator-"+strings.NewReplacer(":", "-", "[", "", "]", "").Replace(addr)+".creds")
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -58,6 +59,13 @@ tools:
 	require.Len(t, res.CreatedArtifacts, 1, out)
 	assert.Equal(t, "out.txt", res.CreatedArtifacts[0].Filename)
 	assert.Contains(t, errOut, "status: working")
+
+	// the bus takes no anonymous client; the operator's credentials are 0600
+	_, err := nats.Connect("nats://"+addr, nats.Timeout(2*time.Second))
+	assert.Error(t, err, "an anonymous client joined the worker's bus")
+	fi, err := os.Stat(defaultCredsPath(addr))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 	b, err := os.ReadFile(filepath.Join(dir, "store", "default", "alice", "user", "out.txt", "0"))
 	require.NoError(t, err)
 	assert.Equal(t, "hi", string(b))

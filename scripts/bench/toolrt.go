@@ -34,7 +34,7 @@ func toolrtBench(ctx context.Context) {
 	defer os.RemoveAll(dir)
 	check(os.WriteFile(filepath.Join(dir, "manifest.yaml"), []byte("version: 1\ntools:\n  echo: {module: tools, function: echo}\n"), 0o644))
 	check(os.WriteFile(filepath.Join(dir, "tools.py"), []byte("def echo(message, ctx):\n    return {'echo': message}\n"), 0o644))
-	s, err := toolrt.EmbeddedServer("127.0.0.1:0", "")
+	s, err := toolrt.EmbeddedServer("127.0.0.1:0", "", nil)
 	check(err)
 	defer s.Shutdown()
 	conn := func() *nats.Conn {
