@@ -197,6 +197,14 @@ assert.strictEqual(fs.readFileSync(path.join(host, "root", "sorted"), "utf8"), "
 fs.writeFileSync(path.join(host, "root", "from-host"), "hello\n");
 assert.strictEqual(await m.readFile("/mnt/rw/from-host", "utf8"), "hello\n");
 await assert.rejects(m.mount(path.join(host, "nosuch"), "/mnt/x"), (e) => e.code === "host_path");
+// what a guest writes there never raises anyone's rights on the host (SECURITY.md, "Host mounts")
+r = await m.run("cp /bin/cat /mnt/rw/prog; chmod 6755 /mnt/rw/prog; chmod +t /mnt/rw/prog; ln -s /etc/shadow /mnt/rw/shadow; ln -s ../../x /mnt/rw/up; chown 0:0 /mnt/rw/prog; echo done");
+assert.strictEqual(r.stdout, "done\n");
+assert.match(r.stderr, /shadow.*Operation not permitted/);
+assert.match(r.stderr, /up.*Operation not permitted/);
+assert.match(r.stderr, /chown.*Operation not permitted/);
+assert.strictEqual(fs.statSync(path.join(host, "root", "prog")).mode & 0o7000, 0, "no setuid, setgid or sticky on the host");
+assert.ok(!fs.existsSync(path.join(host, "root", "shadow")) && !fs.existsSync(path.join(host, "root", "up")));
 await m.destroy();
 fs.rmSync(host, { recursive: true });
 
