@@ -37,9 +37,9 @@ func server(t *testing.T) *httptest.Server {
 	return s
 }
 
-func sandbox(t *testing.T, n policy.Network, b bridge.Budget) *core.Sandbox {
+func sandbox(t *testing.T, n policy.Network, b bridge.Budget, secrets ...bridge.Secret) *core.Sandbox {
 	t.Helper()
-	c, err := bridge.New(n, b)
+	c, err := bridge.New(n, b, secrets...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,16 +138,8 @@ func TestSecrets(t *testing.T) {
 	}
 	// a basic-auth pair, the URL and the body take a placeholder only
 	// where the policy says so (an echo of them is often encoded)
-	c2, err := bridge.New(policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/", Methods: []string{"GET", "POST"}}}}, bridge.Budget{},
+	sb2 := sandbox(t, policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/", Methods: []string{"GET", "POST"}}}}, bridge.Budget{},
 		bridge.Secret{Secret: policy.Secret{Name: "TOKEN", Hosts: []string{"127.0.0.1"}}, Value: token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sb2, err := core.New(context.Background(), core.Options{Commands: nettools.Commands(c2)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb2.Close()
 	out, errOut = run(t, sb2, "curl -sS -u 'me:{{secret:TOKEN}}' "+srv.URL+"/echo; echo $?; curl -sS -d 'k={{secret:TOKEN}}' "+srv.URL+"/echo; echo $?; curl -sS '"+srv.URL+"/echo?k={{secret:TOKEN}}'; echo $?")
 	if out != "7\n7\n7\n" || strings.Count(errOut, "secret TOKEN may not stand in the") != 3 || strings.Contains(errOut, token) {
 		t.Errorf("placeholders out of place: %q %q", out, errOut)

@@ -229,6 +229,18 @@ func TestServe(t *testing.T) {
 	assert.Less(t, time.Since(start), time.Minute)
 }
 
+// postJSON posts body as JSON and decodes the answer.
+func postJSON(t *testing.T, url string, body any) (int, map[string]any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	res, err := http.Post(url, "application/json", strings.NewReader(string(b)))
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
 // TestServeClientPolicy: a client's policy is refused unless the operator
 // allows it, and then never reaches the host (mounts, variables, secrets).
 func TestServeClientPolicy(t *testing.T) {
@@ -237,15 +249,7 @@ func TestServeClientPolicy(t *testing.T) {
 	for _, allow := range []bool{false, true} {
 		svc := newService(&cliOptions{timeout: 5 * time.Second, memory: 256}, &serveOptions{clientPolicy: allow})
 		hs := httptest.NewServer(svc.Handler())
-		post := func(path string, body any) (int, map[string]any) {
-			b, _ := json.Marshal(body)
-			res, err := http.Post(hs.URL+path, "application/json", strings.NewReader(string(b)))
-			require.NoError(t, err)
-			defer res.Body.Close()
-			var out map[string]any
-			_ = json.NewDecoder(res.Body).Decode(&out)
-			return res.StatusCode, out
-		}
+		post := func(path string, body any) (int, map[string]any) { return postJSON(t, hs.URL+path, body) }
 		st, out := post("/v1/sessions", map[string]any{"policy": "network:\n  allow: [{url: \"" + api.URL + "/\"}]\n"})
 		if !allow {
 			assert.Equal(t, 403, st)
@@ -283,15 +287,7 @@ func TestServeClientPolicy(t *testing.T) {
 	defer svc.Close()
 	hs := httptest.NewServer(svc.Handler())
 	defer hs.Close()
-	post := func(path string, body any) (int, map[string]any) {
-		b, _ := json.Marshal(body)
-		res, err := http.Post(hs.URL+path, "application/json", strings.NewReader(string(b)))
-		require.NoError(t, err)
-		defer res.Body.Close()
-		var out map[string]any
-		_ = json.NewDecoder(res.Body).Decode(&out)
-		return res.StatusCode, out
-	}
+	post := func(path string, body any) (int, map[string]any) { return postJSON(t, hs.URL+path, body) }
 	st, out := post("/v1/sessions", map[string]any{"policy": "network:\n  allow: [{url: \"" + api.URL + "/\"}]\n  budget: {max_requests: 1000}\n" +
 		"resources: {fs_mb: 4096, memory_mb: 4096, max_processes: 100000, timeout_sec: 3600}\n"})
 	require.Equal(t, 201, st, "%v", out)

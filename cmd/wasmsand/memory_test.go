@@ -67,7 +67,6 @@ func cgroupEvents(procs string) string {
 	return strings.Join(out, "; ")
 }
 
-
 // TestServerMemoryExhaustion: 20 sessions of one `serve` try to take its
 // memory in every way a client can (variables, arrays, command
 // substitutions, here-documents, pipes, files, snapshots, forks, uploads)
