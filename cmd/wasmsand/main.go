@@ -41,6 +41,7 @@ const usage = `usage:
                                --client-policy lets a create request give its own policy
                                (network, limits up to these, capabilities; never host
                                mounts, host variables, secrets or audit files);
+                               without a token, only this user's processes are answered;
                                Host must be a loopback name, the listen address or an
                                --allow-host name; a browser page's requests (Origin) are
                                refused unless --allow-origin names it (also for mcp);

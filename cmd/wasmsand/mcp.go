@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/internal/httpguard"
 	"github.com/wasmsand/wasmsand/mcpserver"
 )
 
@@ -70,7 +71,7 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 		return exitSetup
 	}
 	fmt.Fprintf(stderr, "wasmsand mcp: serving on http://%s/mcp\n", l.Addr())
-	hs := &http.Server{Handler: m.front.guard(m.listen, nil, mcpHandler(srv, m.token)), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: m.front.guard(m.listen, nil, m.token == "", mcpHandler(srv, m.token)), ConnContext: httpguard.ConnContext, ReadHeaderTimeout: 10 * time.Second}
 	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintln(stderr, "wasmsand mcp:", err)
 		return 1

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/internal/httpguard"
 	"github.com/wasmsand/wasmsand/mcpserver"
 )
 
@@ -319,13 +320,13 @@ func TestServersFrontDoor(t *testing.T) {
 			return serveHandler(&serveOptions{listen: l, front: f}, svc)
 		}, 201},
 		{"mcp", "/mcp", initialize, func(f httpFront, l string) http.Handler {
-			return f.guard(l, nil, mcpHandler(msrv, ""))
+			return f.guard(l, nil, true, mcpHandler(msrv, ""))
 		}, 200},
 	} {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(t, err)
 		front := httpFront{allowHosts: multiFlag{"box.internal"}, allowOrigins: multiFlag{"https://app.example,https://other.example"}}
-		hs := &http.Server{Handler: srv.handler(front, l.Addr().String())}
+		hs := &http.Server{Handler: srv.handler(front, l.Addr().String()), ConnContext: httpguard.ConnContext}
 		go hs.Serve(l)
 		send := func(host, ct string, hdr ...string) (int, string) {
 			req, _ := http.NewRequest("POST", "http://"+l.Addr().String()+srv.path, strings.NewReader(srv.body))

@@ -35,8 +35,9 @@ type httpFront struct {
 	allowHosts, allowOrigins multiFlag
 }
 
-// guard puts h behind the servers' one front door.
-func (f httpFront) guard(listen string, raw func(*http.Request) bool, h http.Handler) http.Handler {
+// guard puts h behind the servers' one front door; a server without a
+// token answers only its own user's processes (sameUser).
+func (f httpFront) guard(listen string, raw func(*http.Request) bool, sameUser bool, h http.Handler) http.Handler {
 	split := func(m multiFlag) (out []string) {
 		for _, v := range m {
 			for _, s := range strings.Split(v, ",") {
@@ -48,7 +49,7 @@ func (f httpFront) guard(listen string, raw func(*http.Request) bool, h http.Han
 		return out
 	}
 	return httpguard.Handler(httpguard.Options{Listen: listen, AllowHosts: split(f.allowHosts),
-		AllowOrigins: split(f.allowOrigins), RawBody: raw}, h)
+		AllowOrigins: split(f.allowOrigins), RawBody: raw, SameUser: sameUser}, h)
 }
 
 // newService is the HTTP service over sandboxes made from the CLI's
@@ -88,7 +89,7 @@ func newService(o *cliOptions, so *serveOptions) *service.Server {
 
 // serveHandler is the service behind the servers' front door.
 func serveHandler(so *serveOptions, svc *service.Server) http.Handler {
-	return so.front.guard(so.listen, service.RawBody, svc.Handler())
+	return so.front.guard(so.listen, service.RawBody, len(so.tokens) == 0, svc.Handler())
 }
 
 func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
@@ -119,7 +120,7 @@ func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
 		return exitSetup
 	}
 	fmt.Fprintf(stderr, "wasmsand serve: serving on http://%s (API: http://%s%s)\n", l.Addr(), l.Addr(), service.OpenAPIPath)
-	hs := &http.Server{Handler: serveHandler(so, svc), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
+	hs := &http.Server{Handler: serveHandler(so, svc), ConnContext: httpguard.ConnContext, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
 	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		fmt.Fprintln(stderr, "wasmsand serve:", err)
 		return 1

@@ -16,7 +16,8 @@
 //     sends text/plain or a form type cross-origin without a preflight.
 //
 // Refusals are JSON errors with stable codes: host_not_allowed (421),
-// origin_not_allowed (403), unsupported_media_type (415).
+// origin_not_allowed (403), unsupported_media_type (415), forbidden_user
+// (403: with SameUser, another local user's process).
 package httpguard
 
 import (
@@ -40,12 +41,20 @@ type Options struct {
 	// RawBody tells which requests carry bytes rather than JSON (a file
 	// upload); nil: every body is JSON.
 	RawBody func(*http.Request) bool
+	// SameUser answers only this user's (and root's) processes: a server on
+	// loopback without a token (peer.go; the http.Server needs ConnContext).
+	SameUser bool
 }
 
 // Handler wraps next with the checks.
 func Handler(opt Options, next http.Handler) http.Handler {
 	listenHost, _, _ := net.SplitHostPort(opt.Listen)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if opt.SameUser && !sameUser(r) {
+			refuse(w, http.StatusForbidden, "forbidden_user",
+				"this server answers its own user's processes only (give it tokens, --token, to serve other users)")
+			return
+		}
 		if !hostAllowed(r.Host, listenHost, opt.AllowHosts) {
 			refuse(w, http.StatusMisdirectedRequest, "host_not_allowed",
 				"Host "+quote(r.Host)+" does not name this server (wasmsand --allow-host NAME allows another name)")
