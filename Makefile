@@ -100,7 +100,16 @@ vet: build/go.mod
 test-go: build/go.mod
 	$(GO) test -count=1 ./...
 
-test: build vet check-versions test-js-build test-go test-js test-npm test-browser test-playground fuzz conformance conformance-node conformance-browser bash-tests cpython-tests jq-tests gnu-tests
+# Every test, part by part; at the end (or at a failure) how long each part took.
+TEST_PARTS := build hygiene vet check-versions test-js-build test-go test-js npm test-npm test-browser playground test-playground \
+	fuzz conformance netserver conformance-node conformance-browser bash-tests cpython-tests jq-tests gnu-tests
+test:
+	@./scripts/test-parts.sh $(MAKE) $(TEST_PARTS)
+
+# The tree holds no build output and no file over 2 MB.
+.PHONY: hygiene
+hygiene:
+	./scripts/hygiene.sh
 
 # bash's own test suite (Debian's bash source package, tests/run-*) run with
 # our bash: prints how many files pass; fails when a file of

@@ -143,12 +143,15 @@ func run(o options) error {
 	var man Manifest
 	var failed []string
 	start := time.Now()
+	cache := cacheDir()
+	stamps := map[string]string{}
 	for _, r := range recipes {
 		st, err := r.stamp(tc.Hash)
 		if err != nil {
 			return err
 		}
 		stampPath := filepath.Join(o.work, "stamps", r.Name+".json")
+		stamps[r.Name] = st
 		prev, _ := readStamp(stampPath)
 		wanted := o.only == nil || o.only[r.Name]
 		if prev != nil && (!wanted || (!o.force && prev.Stamp == st)) && upToDate(o.out, prev.Asset) {
@@ -157,6 +160,15 @@ func run(o options) error {
 			continue
 		}
 		if !wanted {
+			continue
+		}
+		if c := fromCache(cache, o.out, r.Name, st); c != nil && !o.force {
+			fmt.Fprintf(os.Stderr, "assets: %s from the cache (%s, %d bytes, checked)\n", r.Name, c.File, c.Size)
+			man.Assets = append(man.Assets, *c)
+			// (provenance kept: this clone fetched no sources to read it from)
+			if err := writeJSON(stampPath, stampFile{Stamp: st, Asset: *c}); err != nil {
+				return err
+			}
 			continue
 		}
 		t0 := time.Now()
@@ -175,13 +187,21 @@ func run(o options) error {
 	}
 	man = resolveCommands(man, recipes)
 	for i := range man.Assets {
+		if man.Assets[i].Provenance != nil {
+			continue // (from the cache, whose entry has it: this clone fetched no sources)
+		}
 		for _, r := range recipes {
 			if r.Name != man.Assets[i].Name {
 				continue
 			}
-			if man.Assets[i].Provenance, err = provenance(r, o.root, filepath.Join(o.work, "downloads")); err != nil {
+			if man.Assets[i].Provenance, err = provenance(r, o.root, downloadsDir(o.work), filepath.Join(o.work, "downloads")); err != nil {
 				return err
 			}
+		}
+	}
+	for _, a := range man.Assets {
+		if err := toCache(cache, o.out, a, stamps[a.Name]); err != nil {
+			fmt.Fprintf(os.Stderr, "assets: %s not kept in the cache: %v\n", a.Name, err)
 		}
 	}
 	if err := writeJSON(filepath.Join(o.out, "manifest.json"), man); err != nil {
@@ -251,7 +271,7 @@ func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
 	}
 	asset := &Asset{Name: r.Name, File: r.File, License: r.License, LicenseFile: "licenses/" + r.Name + ".txt"}
 	for _, s := range r.Sources {
-		dsc, files, err := a.fetch(s, filepath.Join(o.work, "downloads"))
+		dsc, files, err := a.fetch(s, downloadsDir(o.work))
 		if err != nil {
 			return nil, err
 		}
@@ -412,7 +432,7 @@ func fetchSource(work, spec, dest string) error {
 	}
 	a := &apt{dir: filepath.Join(work, "apt"), log: os.Stderr}
 	src := Source{Package: pkg, Version: ver, DebianPatches: true}
-	dsc, files, err := a.fetch(src, filepath.Join(work, "downloads"))
+	dsc, files, err := a.fetch(src, downloadsDir(work))
 	if err != nil {
 		return err
 	}

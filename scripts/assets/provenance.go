@@ -17,9 +17,16 @@ import (
 // Debian patches dpkg-source applies (debian/patches/series, read from the
 // package's debian tarball) and ours. It reads only what fetch left in
 // downloads, so an asset that is up to date gets it without a rebuild.
-func provenance(r *Recipe, root, downloads string) ([]assets.SourcePackage, error) {
+func provenance(r *Recipe, root string, dirs ...string) ([]assets.SourcePackage, error) {
 	var out []assets.SourcePackage
 	for _, s := range r.Sources {
+		downloads := dirs[0] // (the first that has the package: a build before the shared downloads kept them in its work directory)
+		for _, d := range dirs {
+			if _, err := os.Stat(filepath.Join(d, s.Package+"_"+stripEpoch(s.Version)+".dsc")); err == nil {
+				downloads = d
+				break
+			}
+		}
 		dsc := filepath.Join(downloads, s.Package+"_"+stripEpoch(s.Version)+".dsc")
 		data, err := os.ReadFile(dsc)
 		if err != nil {
