@@ -283,7 +283,9 @@ func TestServeClientPolicy(t *testing.T) {
 	// its limits stay the operator's at most.
 	dir := t.TempDir()
 	opPolicy := filepath.Join(dir, "op.yaml")
-	require.NoError(t, os.WriteFile(opPolicy, []byte("network:\n  allow: [{cidr: 127.0.0.0/8}]\n  budget: {max_requests: 2}\nresources: {fs_mb: 1, max_processes: 8}\n"), 0o644))
+	audit := filepath.Join(dir, "audit.jsonl")
+	require.NoError(t, os.WriteFile(opPolicy, []byte("network:\n  allow: [{cidr: 127.0.0.0/8}]\n  budget: {max_requests: 2}\nresources: {fs_mb: 1, max_processes: 8}\n"+
+		"audit: {file: "+audit+"}\n"), 0o644))
 	svc := newService(&cliOptions{timeout: 5 * time.Second, memory: 64, policyFile: opPolicy, set: map[string]bool{}, assets: builtAssets(t)}, &serveOptions{clientPolicy: true})
 	defer svc.Close()
 	hs := httptest.NewServer(svc.Handler())
@@ -298,6 +300,9 @@ func TestServeClientPolicy(t *testing.T) {
 	_, run = post("/v1/sessions/"+id+"/run", map[string]any{"command": "read -r _ kb _ < /proc/meminfo; echo $kb; head -c 3000000 /dev/zero > /tmp/big; echo $?"})
 	assert.Equal(t, "65536\n1\n", run["stdout"], "memory and files at the operator's limits: %v", run)
 	assert.Contains(t, run["stderr"], "No space left on device", "%v", run)
+	b, err := os.ReadFile(audit)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"kind":"network"`, "the operator's audit file records a client's session too")
 }
 
 // TestServersFrontDoor: serve and mcp --listen, on loopback without a token,

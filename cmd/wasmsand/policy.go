@@ -55,17 +55,8 @@ func applyPolicy(o *cliOptions, opt *core.Options) error {
 		}
 		return nil
 	}
-	if p.Audit.File != "" {
-		// audit records: the events, where the policy says (with --events' too)
-		sink, err := eventSink(o, p.Audit.File, true)
-		if err != nil {
-			return fmt.Errorf("wasmsand: --policy: audit: %v", err)
-		}
-		if prev := opt.OnEvent; prev != nil {
-			opt.OnEvent = func(e core.Event) { prev(e); sink(e) }
-		} else {
-			opt.OnEvent = sink
-		}
+	if err := useAudit(o, opt, p); err != nil {
+		return err
 	}
 	for _, m := range p.Filesystem.Mounts {
 		mode := m.Mode
@@ -155,6 +146,11 @@ func applyClientPolicy(o *cliOptions, opt *core.Options) error {
 	if err := core.ClientPolicy(p, op); err != nil {
 		return err
 	}
+	if op != nil { // (the operator's audit file records client sessions too)
+		if err := useAudit(o, opt, op); err != nil {
+			return err
+		}
+	}
 	if err := opt.UsePolicy(p, nil, nil, nil); err != nil {
 		return &core.Error{Code: core.CodeInvalidArgument, Op: "create", Err: fmt.Errorf("policy: %s", strings.TrimPrefix(err.Error(), "network."))}
 	}
@@ -165,5 +161,23 @@ func applyClientPolicy(o *cliOptions, opt *core.Options) error {
 		opt.Timeout = o.timeout
 	}
 	opt.Within(ceiling)
+	return nil
+}
+
+// useAudit sends the sandbox's events to the policy's audit file too
+// (appended to, as JSON lines), beside --events.
+func useAudit(o *cliOptions, opt *core.Options, p *policy.Policy) error {
+	if p.Audit.File == "" {
+		return nil
+	}
+	sink, err := eventSink(o, p.Audit.File, true)
+	if err != nil {
+		return fmt.Errorf("wasmsand: --policy: audit: %v", err)
+	}
+	if prev := opt.OnEvent; prev != nil {
+		opt.OnEvent = func(e core.Event) { prev(e); sink(e) }
+	} else {
+		opt.OnEvent = sink
+	}
 	return nil
 }

@@ -67,6 +67,7 @@ type Var struct {
 	prev  *Var // the variable it shadows (a local's global)
 	dyn   dynKind
 	temp  bool // a prefix assignment (x=1 cmd) for the duration of a command
+	size  int  // its estimated size when last checked (checkSize)
 }
 
 func (v *Var) isArray() bool { return v.attrs&attrArray != 0 }
@@ -711,7 +712,11 @@ func (r *Runner) checkSize(name string, v *Var) error {
 	n := varSize(v)
 	over := n > r.oneVarLimit()
 	if !over {
-		if r.sinceWalk += int64(n); r.sinceWalk >= varWalkEvery || n >= varWalkEvery {
+		// (what it grew by: appending to a big array walks once per 4 MiB
+		// added, not at every element)
+		grown := max(n-v.size, 16)
+		v.size = n
+		if r.sinceWalk += int64(grown); r.sinceWalk >= varWalkEvery {
 			r.sinceWalk = 0
 			r.varTotal = r.varsHeld()
 			over = r.mem.charge(r, max(0, r.varTotal-r.varBase)) > r.cfg.MaxVarTotal
