@@ -1,7 +1,9 @@
 package core
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -63,6 +65,63 @@ func (o *Options) UsePolicy(p *policy.Policy, hostEnv func(string) (string, bool
 		return fmt.Errorf("secret %s: the policy does not declare it", strings.Join(undeclared, ", "))
 	}
 	return o.UseNetwork(p.Network.Rules(), p.Network.Budget, list, t)
+}
+
+// PolicyRequest is what a front end asks for (the CLI's --policy, --profile,
+// --allow-net and --secret; the JS create options): ApplyPolicy is the one
+// way it becomes a sandbox's options, with one precedence: limits given
+// explicitly, then the policy's, then the defaults.
+type PolicyRequest struct {
+	// Policy is the document; nil: none, and then only AllowNet opens the
+	// network and secrets are refused.
+	Policy *policy.Policy
+	// AllowNet adds URL prefixes that GET and HEAD may reach.
+	AllowNet []string
+	// Secrets are the values of the secrets the policy declares.
+	Secrets map[string]string
+	// HostEnv looks up the host's variables the policy inherits; nil: none.
+	HostEnv func(string) (string, bool)
+	// Explicit holds the limits the caller gave beside the policy: each
+	// one set (non-zero) wins over the policy's.
+	Explicit Options
+	// Transport replaces net/http for the network (the JS build's); nil keeps it.
+	Transport bridge.Transport
+}
+
+// ApplyPolicy applies a front end's request to o (see PolicyRequest).
+func (o *Options) ApplyPolicy(r PolicyRequest) error {
+	var rules []policy.Rule
+	for _, u := range r.AllowNet {
+		rules = append(rules, policy.Rule{URL: u})
+	}
+	if r.Policy == nil {
+		if len(r.Secrets) > 0 {
+			return errors.New("secrets: a policy must say where each secret may be sent")
+		}
+		return o.UseNetwork(policy.Network{Allow: rules}, policy.Budget{}, nil, r.Transport)
+	}
+	p := *r.Policy
+	p.Network.Allow = append(slices.Clone(p.Network.Allow), rules...)
+	if err := o.UsePolicy(&p, r.HostEnv, r.Secrets, r.Transport); err != nil {
+		return err
+	}
+	e := r.Explicit
+	for _, l := range []struct {
+		to *int
+		v  int
+	}{{&o.MemoryLimitMB, e.MemoryLimitMB}, {&o.FSLimitMB, e.FSLimitMB},
+		{&o.MaxInodes, e.MaxInodes}, {&o.MaxProcesses, e.MaxProcesses}, {&o.OutputLimit, e.OutputLimit}, {&o.MaxFDs, e.MaxFDs}} {
+		if l.v != 0 {
+			*l.to = l.v
+		}
+	}
+	if e.Timeout != 0 {
+		o.Timeout = e.Timeout
+	}
+	if e.KillGrace != 0 {
+		o.KillGrace = e.KillGrace
+	}
+	return nil
 }
 
 // UseResources sets o's limits from a policy's resources (0: the default).

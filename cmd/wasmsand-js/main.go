@@ -362,43 +362,18 @@ func usePolicy(o *createOptions, opt *core.Options) error {
 		}
 		p = &pr
 	}
-	if p == nil {
-		if len(o.Secrets) > 0 {
-			return &argError{"secrets: a policy must say where each secret may be sent"}
-		}
-		var n policy.Network
-		for _, u := range o.AllowNet {
-			n.Allow = append(n.Allow, policy.Rule{URL: u})
-		}
-		if err := opt.UseNetwork(n, policy.Budget{}, nil, nil); err != nil {
-			return &argError{"allowNet: " + strings.TrimPrefix(err.Error(), "network.")}
-		}
-		return nil
-	}
-	if len(p.Filesystem.Mounts) > 0 {
+	if p != nil && len(p.Filesystem.Mounts) > 0 {
 		return &argError{"policy: filesystem.mounts: host paths are mounted with Sandbox.mount on this platform"}
 	}
-	for _, u := range o.AllowNet {
-		p.Network.Allow = append(p.Network.Allow, policy.Rule{URL: u})
-	}
-	explicit := *opt
-	if err := opt.UsePolicy(p, nil, o.Secrets, nil); err != nil {
-		return &argError{"policy: " + strings.TrimPrefix(err.Error(), "network.")}
-	}
-	if explicit.MemoryLimitMB != 0 {
-		opt.MemoryLimitMB = explicit.MemoryLimitMB
-	}
-	if explicit.Timeout != 0 {
-		opt.Timeout = explicit.Timeout
-	}
-	if explicit.FSLimitMB != 0 {
-		opt.FSLimitMB = explicit.FSLimitMB
-	}
-	if explicit.MaxProcesses != 0 {
-		opt.MaxProcesses = explicit.MaxProcesses
-	}
-	if explicit.OutputLimit != 0 {
-		opt.OutputLimit = explicit.OutputLimit
+	// (the create options' own limits win over the policy's)
+	if err := opt.ApplyPolicy(core.PolicyRequest{Policy: p, AllowNet: o.AllowNet, Secrets: o.Secrets, Explicit: *opt}); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "network.")
+		if p == nil && !strings.HasPrefix(msg, "secrets:") {
+			msg = "allowNet: " + msg
+		} else if p != nil {
+			msg = "policy: " + msg
+		}
+		return &argError{msg}
 	}
 	return nil
 }

@@ -45,51 +45,44 @@ func applyPolicy(o *cliOptions, opt *core.Options) error {
 	if p == nil && len(values) > 0 {
 		return fmt.Errorf("wasmsand: --secret: a policy (--policy) must say where each secret may be sent")
 	}
-	if p == nil {
-		var net policy.Network
-		for _, u := range o.allowNet {
-			net.Allow = append(net.Allow, policy.Rule{URL: u})
+	if p != nil {
+		if err := useAudit(o, opt, p); err != nil {
+			return err
 		}
-		if err := opt.UseNetwork(net, policy.Budget{}, nil, nil); err != nil {
-			return fmt.Errorf("wasmsand: --allow-net: %v", strings.TrimPrefix(err.Error(), "network."))
+		for _, m := range p.Filesystem.Mounts {
+			mode := m.Mode
+			if mode == "" {
+				mode = "ro"
+			}
+			o.mounts = append(o.mounts, m.Host+":"+m.Guest+":"+mode)
 		}
-		return nil
-	}
-	if err := useAudit(o, opt, p); err != nil {
-		return err
-	}
-	for _, m := range p.Filesystem.Mounts {
-		mode := m.Mode
-		if mode == "" {
-			mode = "ro"
-		}
-		o.mounts = append(o.mounts, m.Host+":"+m.Guest+":"+mode)
-	}
-	for _, u := range o.allowNet {
-		p.Network.Allow = append(p.Network.Allow, policy.Rule{URL: u})
-	}
-	for name := range values {
-		if p.Secret(name) == nil {
-			return fmt.Errorf("wasmsand: --secret %s: the policy does not declare it", name)
+		for name := range values {
+			if p.Secret(name) == nil {
+				return fmt.Errorf("wasmsand: --secret %s: the policy does not declare it", name)
+			}
 		}
 	}
-	memory, timeout := opt.MemoryLimitMB, opt.Timeout
-	if err := opt.UsePolicy(p, os.LookupEnv, values, nil); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "network.")
-		if strings.HasPrefix(msg, "secret ") && strings.HasSuffix(msg, " has no value") {
-			name := strings.Fields(msg)[1]
-			msg += fmt.Sprintf(" (--secret %s=VALUE, or --secret %s from the environment)", name, name)
-		}
-		return fmt.Errorf("wasmsand: --policy: %s", msg)
-	}
-	// limits given as flags win over the policy's
+	// (limits given as flags win over the policy's)
+	var explicit core.Options
 	if o.set["memory"] {
-		opt.MemoryLimitMB = memory
+		explicit.MemoryLimitMB = opt.MemoryLimitMB
 	}
 	if o.set["timeout"] {
-		opt.Timeout = timeout
+		explicit.Timeout = opt.Timeout
 	}
-	return nil
+	err = opt.ApplyPolicy(core.PolicyRequest{Policy: p, AllowNet: o.allowNet, Secrets: values, HostEnv: os.LookupEnv, Explicit: explicit})
+	if err == nil {
+		return nil
+	}
+	msg := strings.TrimPrefix(err.Error(), "network.")
+	if p == nil {
+		return fmt.Errorf("wasmsand: --allow-net: %v", msg)
+	}
+	if strings.HasPrefix(msg, "secret ") && strings.HasSuffix(msg, " has no value") {
+		name := strings.Fields(msg)[1]
+		msg += fmt.Sprintf(" (--secret %s from the environment, or --secret-file %s=PATH)", name, name)
+	}
+	return fmt.Errorf("wasmsand: --policy: %s", msg)
 }
 
 // operatorPolicy is the policy of --policy or --profile, nil without.
@@ -151,7 +144,7 @@ func applyClientPolicy(o *cliOptions, opt *core.Options) error {
 			return err
 		}
 	}
-	if err := opt.UsePolicy(p, nil, nil, nil); err != nil {
+	if err := opt.ApplyPolicy(core.PolicyRequest{Policy: p}); err != nil {
 		return &core.Error{Code: core.CodeInvalidArgument, Op: "create", Err: fmt.Errorf("policy: %s", strings.TrimPrefix(err.Error(), "network."))}
 	}
 	if opt.MemoryLimitMB <= 0 || opt.MemoryLimitMB > o.memory { // (a create request's memory_mb, else the operator's)
