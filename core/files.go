@@ -49,16 +49,24 @@ type DirEntry struct {
 	IsDir   bool
 }
 
-// Type is "dir", "symlink" or "file" (any other kind of file), as the
-// agent interfaces name entries.
-func (e DirEntry) Type() string {
+// Type is the entry's kind in the one vocabulary of every interface (Go,
+// HTTP, MCP, JS): FileType.
+func (e DirEntry) Type() string { return FileType(e.Mode) }
+
+// FileType names a file's kind: "file", "directory", "symlink", "fifo" or
+// "other".
+func FileType(m fs.FileMode) string {
 	switch {
-	case e.IsDir:
-		return "dir"
-	case e.Mode&fs.ModeSymlink != 0:
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
 		return "symlink"
+	case m.IsRegular():
+		return "file"
+	case m&fs.ModeNamedPipe != 0:
+		return "fifo"
 	}
-	return "file"
+	return "other"
 }
 
 // ListDir lists a directory, sorted by name.

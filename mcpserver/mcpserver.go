@@ -290,7 +290,7 @@ type WriteOut struct {
 
 type Entry struct {
 	Name string `json:"name"`
-	Type string `json:"type" jsonschema:"file, dir or symlink"`
+	Type string `json:"type" jsonschema:"file, directory, symlink, fifo or other"`
 	Size int64  `json:"size"`
 	Mode string `json:"mode"`
 }

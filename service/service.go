@@ -373,7 +373,7 @@ type Chunk struct {
 // Entry is one entry of a directory listing.
 type Entry struct {
 	Name    string    `json:"name"`
-	Type    string    `json:"type" jsonschema:"file, dir or symlink"`
+	Type    string    `json:"type" jsonschema:"file, directory, symlink, fifo or other"`
 	Size    int64     `json:"size"`
 	Mode    string    `json:"mode"`
 	ModTime time.Time `json:"mod_time"`

@@ -659,25 +659,12 @@ func listDir(args []js.Value) (any, error) {
 	}
 	out := make([]any, len(ents))
 	for i, e := range ents {
-		out[i] = map[string]any{"name": e.Name, "type": fileType(e.Mode), "size": e.Size,
+		out[i] = map[string]any{"name": e.Name, "type": e.Type(), "size": e.Size,
 			"mode": int(e.Mode.Perm()), "mtimeMs": float64(e.ModTime.UnixMilli())}
 	}
 	return out, nil
 }
 
-func fileType(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeSymlink != 0:
-		return "symlink"
-	case m.IsRegular():
-		return "file"
-	case m&fs.ModeNamedPipe != 0:
-		return "fifo"
-	}
-	return "other"
-}
 
 func stat(args []js.Value) (any, error) {
 	sb, p, err := sandboxArg(args, "path")
@@ -688,7 +675,7 @@ func stat(args []js.Value) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"name": fi.Name(), "type": fileType(fi.Mode()), "size": fi.Size(),
+	return map[string]any{"name": fi.Name(), "type": core.FileType(fi.Mode()), "size": fi.Size(),
 		"mode": int(fi.Mode().Perm()), "mtimeMs": float64(fi.ModTime().UnixMilli())}, nil
 }
 
