@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	neturl "net/url"
 	"os"
 	"os/signal"
@@ -391,6 +392,9 @@ func defaultCredsPath(addr string) string {
 	base, err := os.UserConfigDir()
 	if err != nil {
 		base = os.TempDir()
+	}
+	if h, p, err := net.SplitHostPort(addr); err == nil && h == "localhost" {
+		addr = net.JoinHostPort("127.0.0.1", p) // (as the server reports its address)
 	}
 	return filepath.Join(base, "wasmsand", "operator-"+strings.NewReplacer(":", "-", "[", "", "]", "").Replace(addr)+".creds")
 }
