@@ -122,7 +122,6 @@ type Sandbox struct {
 	mu     sync.Mutex
 	closed bool
 	stop   context.CancelFunc // cancels the run in progress (Close)
-	hashes sync.Map           // moduleStatKey → content key (see modules.go)
 
 	commands *shell.Commands
 	runID    atomic.Int64 // the current run's number, for events
