@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -77,27 +78,21 @@ func (s *Server) Handler() http.Handler {
 // than JSON, by the routes table: the HTTP front (internal/httpguard)
 // requires application/json for every other body.
 func RawBody(r *http.Request) bool {
-	for _, rt := range routes {
-		if _, raw := rt.request.([]byte); raw && r.Method == rt.method && pathMatches(rt.path, r.URL.Path) {
-			return true
-		}
-	}
-	return false
+	_, pattern := rawRoutes().Handler(r)
+	return pattern != ""
 }
 
-// pathMatches compares a path with a route's (each {param} one segment).
-func pathMatches(pattern, p string) bool {
-	ps, qs := strings.Split(pattern, "/"), strings.Split(p, "/")
-	if len(ps) != len(qs) {
-		return false
-	}
-	for i := range ps {
-		if ps[i] != qs[i] && !(strings.HasPrefix(ps[i], "{") && qs[i] != "") {
-			return false
+// rawRoutes matches the routes whose body is bytes, as Handler's mux
+// matches every route.
+var rawRoutes = sync.OnceValue(func() *http.ServeMux {
+	mux := http.NewServeMux()
+	for _, rt := range routes {
+		if _, raw := rt.request.([]byte); raw {
+			mux.Handle(rt.method+" "+rt.path, http.NotFoundHandler())
 		}
 	}
-	return true
-}
+	return mux
+})
 
 // OpenAPI is the API's OpenAPI 3.1 document, schemas made from the Go types.
 func OpenAPI() map[string]any {
