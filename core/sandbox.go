@@ -462,9 +462,6 @@ func (sb *Sandbox) MemoryHeld() int64 {
 	return n
 }
 
-// Timeout is a run's time limit unless RunOptions.Timeout says otherwise.
-func (sb *Sandbox) Timeout() time.Duration { return sb.opt.Timeout }
-
 // ShorterTimeout is a client's timeout (ms, 0: none asked) as a server
 // applies it: it can only shorten the sandbox's own.
 func (sb *Sandbox) ShorterTimeout(ms int) time.Duration {

@@ -162,7 +162,11 @@ func run(o options) error {
 		if !wanted {
 			continue
 		}
-		if c := fromCache(cache, o.out, r.Name, st); c != nil && !o.force {
+		var c *Asset
+		if !o.force {
+			c = fromCache(cache, o.out, r.Name, st)
+		}
+		if c != nil {
 			fmt.Fprintf(os.Stderr, "assets: %s from the cache (%s, %d bytes, checked)\n", r.Name, c.File, c.Size)
 			man.Assets = append(man.Assets, *c)
 			// (provenance kept: this clone fetched no sources to read it from)

@@ -718,8 +718,7 @@ func (r *Runner) checkSize(name string, v *Var) error {
 		v.size = n
 		if r.sinceWalk += int64(grown); r.sinceWalk >= varWalkEvery {
 			r.sinceWalk = 0
-			r.varTotal = r.varsHeld()
-			over = r.mem.charge(r, max(0, r.varTotal-r.varBase)) > r.cfg.MaxVarTotal
+			over = r.recharge() > r.cfg.MaxVarTotal
 		}
 	}
 	if !over {
@@ -732,10 +731,17 @@ func (r *Runner) checkSize(name string, v *Var) error {
 	if v.assoc != nil {
 		v.assoc = newAssoc()
 	}
-	r.varTotal = r.varsHeld()
-	r.mem.charge(r, max(0, r.varTotal-r.varBase))
+	r.recharge()
 	return &fatalError{msg: "xrealloc: cannot allocate " + strconv.Itoa(n) + " bytes (" + name + "; the sandbox's shell variables may hold " +
-		strconv.FormatInt(min(r.cfg.MaxVarTotal, MaxVarBytes)>>20, 10) + " MiB in one, " + strconv.FormatInt(r.cfg.MaxVarTotal>>20, 10) + " MiB in all)"}
+		strconv.Itoa(r.oneVarLimit()>>20) + " MiB in one, " + strconv.FormatInt(r.cfg.MaxVarTotal>>20, 10) + " MiB in all)"}
+}
+
+// recharge sums this shell's variables again and charges the session's
+// account with what it added to what it inherited; it returns the
+// session's total.
+func (r *Runner) recharge() int64 {
+	r.varTotal = r.varsHeld()
+	return r.mem.charge(r, max(0, r.varTotal-r.varBase))
 }
 
 // varSize estimates the bytes a variable holds. Arrays are estimated from
