@@ -43,25 +43,15 @@ func allows(s *Secret, host string) bool {
 	return false
 }
 
-// place is where in a request a placeholder stands (policy.Secret.In).
-type place string
-
-const (
-	inHeader    place = "header"
-	inBasicAuth place = "basic_auth"
-	inURL       place = "url"
-	inBody      place = "body"
-)
-
 // fill replaces the placeholders of declared secrets in text, each only
 // toward its hosts and where its policy lets it stand; a header may not name
 // an undeclared one either. escape encodes a value for its place (the URL's).
-func (c *Client) fill(text []byte, where place, host string, escape func(string) string, sent *bool) ([]byte, error) {
-	if !bytes.Contains(text, []byte("{{secret:")) && !(where == inURL && bytes.Contains(bytes.ToUpper(text), []byte("%7B%7BSECRET:"))) {
+func (c *Client) fill(text []byte, where, host string, escape func(string) string, sent *bool) ([]byte, error) {
+	if !bytes.Contains(text, []byte("{{secret:")) && !(where == policy.InURL && bytes.Contains(bytes.ToUpper(text), []byte("%7B%7BSECRET:"))) {
 		return text, nil
 	}
 	re := placeholder()
-	if where == inURL {
+	if where == policy.InURL {
 		re = urlPlaceholder()
 	}
 	var err error
@@ -69,12 +59,12 @@ func (c *Client) fill(text []byte, where place, host string, escape func(string)
 		name := string(re.FindSubmatch(m)[1])
 		s := c.secret(name)
 		switch {
-		case s == nil && where == inHeader:
+		case s == nil && where == policy.InHeader:
 			err = fmt.Errorf("no secret %s in this sandbox", name)
 		case s == nil:
 			return m // (text that happens to look like one)
-		case !s.Allows(string(where)):
-			err = fmt.Errorf("secret %s may not stand in the %s (the policy's in: [%s] for it allows that)", name, strings.ReplaceAll(string(where), "_", "-"), where)
+		case !s.Allows(where):
+			err = fmt.Errorf("secret %s may not stand in the %s (the policy's in: [%s] for it allows that)", name, strings.ReplaceAll(where, "_", "-"), where)
 		case !allows(s, host):
 			err = fmt.Errorf("secret %s may not be sent to %s", name, host)
 		default:
@@ -119,27 +109,27 @@ func (c *Client) withSecrets(header Header, target string, body []byte, host str
 	out := Header{}
 	for k, vs := range header {
 		for _, v := range vs {
-			where := inHeader
+			where := policy.InHeader
 			if k == basicAuthKey {
-				where = inBasicAuth
+				where = policy.InBasicAuth
 			}
 			b, err := c.fill([]byte(v), where, host, nil, &sent)
 			if err != nil {
 				return nil, "", nil, false, err
 			}
-			if where == inBasicAuth && string(b) != v {
+			if where == policy.InBasicAuth && string(b) != v {
 				user, pass, _ := strings.Cut(string(b), "\x00")
 				c.addForms(user + ":" + pass) // (what an echo of the header decodes to)
 			}
 			out.Add(k, string(b))
 		}
 	}
-	t, err := c.fill([]byte(target), inURL, host, escapeAll, &sent)
+	t, err := c.fill([]byte(target), policy.InURL, host, escapeAll, &sent)
 	if err != nil {
 		return nil, "", nil, false, err
 	}
 	if body != nil {
-		if body, err = c.fill(body, inBody, host, nil, &sent); err != nil {
+		if body, err = c.fill(body, policy.InBody, host, nil, &sent); err != nil {
 			return nil, "", nil, false, err
 		}
 	}

@@ -147,10 +147,10 @@ func TestSecretEchoes(t *testing.T) {
 	// unless the policy says the secret may stand there.
 	plain := newClient(nil, false)
 	for what, r := range map[string]bridge.Request{
-		"basic-auth": {URL: srv.URL + "/", User: "u", Password: "{{secret:K}}"},
-		"url":        {URL: srv.URL + "/?k={{secret:K}}"},
+		"basic-auth":   {URL: srv.URL + "/", User: "u", Password: "{{secret:K}}"},
+		"url":          {URL: srv.URL + "/?k={{secret:K}}"},
 		"url, escaped": {URL: srv.URL + "/?k=%7B%7Bsecret:K%7D%7D"},
-		"body":       {Method: "POST", URL: srv.URL + "/", Body: []byte(`{"key": "{{secret:K}}"}`)},
+		"body":         {Method: "POST", URL: srv.URL + "/", Body: []byte(`{"key": "{{secret:K}}"}`)},
 	} {
 		_, _, err := do(plain, r)
 		var be *bridge.Error

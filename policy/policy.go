@@ -77,10 +77,19 @@ type Secret struct {
 	In     []string `yaml:"in"` // besides headers: basic_auth, url, body
 }
 
-// Allows says whether the secret's placeholder may stand in that place
-// ("header", "basic_auth", "url" or "body").
+// The places a secret's placeholder may stand in a request (Secret.In).
+const (
+	InHeader    = "header" // always allowed
+	InBasicAuth = "basic_auth"
+	InURL       = "url"
+	InBody      = "body"
+)
+
+var secretPlaces = []string{InHeader, InBasicAuth, InURL, InBody}
+
+// Allows says whether the secret's placeholder may stand in that place.
 func (s *Secret) Allows(place string) bool {
-	return place == "header" || slices.Contains(s.In, place)
+	return place == InHeader || slices.Contains(s.In, place)
 }
 
 // Secret finds a declared secret by name; nil if the policy has none.
@@ -307,7 +316,7 @@ func (p *Policy) check(line func(...string) int) error {
 			return bad("inject needs a header name", append(at, "inject", "header")...)
 		}
 		for j, place := range s.In {
-			if !slices.Contains([]string{"header", "basic_auth", "url", "body"}, place) {
+			if !slices.Contains(secretPlaces, place) {
 				return bad(fmt.Sprintf("bad place %q (header, basic_auth, url or body)", place), append(at, "in", strconv.Itoa(j))...)
 			}
 		}
