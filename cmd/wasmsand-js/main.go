@@ -665,7 +665,6 @@ func listDir(args []js.Value) (any, error) {
 	return out, nil
 }
 
-
 func stat(args []js.Value) (any, error) {
 	sb, p, err := sandboxArg(args, "path")
 	if err != nil {

@@ -25,29 +25,37 @@ func softMemoryLimit() {
 // cgroupMemoryLimit reads this process's cgroup memory limit (v2's
 // memory.max, v1's memory.limit_in_bytes); 0 when there is none.
 func cgroupMemoryLimit() int64 {
-	b, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.SplitN(l, ":", 3)
-		if len(f) != 3 {
-			continue
-		}
-		var p string
-		switch {
-		case f[1] == "memory":
-			p = filepath.Join("/sys/fs/cgroup/memory", f[2], "memory.limit_in_bytes")
-		case f[0] == "0" && f[1] == "":
-			p = filepath.Join("/sys/fs/cgroup", f[2], "memory.max")
-		default:
-			continue
-		}
-		if v, err := os.ReadFile(p); err == nil {
+	for _, c := range memoryCgroups() {
+		if v, err := os.ReadFile(filepath.Join(c.dir, c.limitFile)); err == nil {
 			if n, err := strconv.ParseInt(strings.TrimSpace(string(v)), 10, 64); err == nil && n > 0 && n < 1<<50 {
 				return n
 			}
 		}
 	}
 	return 0
+}
+
+// memoryCgroup is a cgroup directory that has a memory limit, and the
+// file that holds it.
+type memoryCgroup struct{ dir, limitFile string }
+
+// memoryCgroups are this process's memory cgroups, as /proc/self/cgroup
+// names them: v1's memory controller, and v2's unified hierarchy.
+func memoryCgroups() []memoryCgroup {
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil
+	}
+	var out []memoryCgroup
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.SplitN(l, ":", 3)
+		switch {
+		case len(f) != 3:
+		case f[1] == "memory":
+			out = append(out, memoryCgroup{filepath.Join("/sys/fs/cgroup/memory", f[2]), "memory.limit_in_bytes"})
+		case f[0] == "0" && f[1] == "":
+			out = append(out, memoryCgroup{filepath.Join("/sys/fs/cgroup", f[2]), "memory.max"})
+		}
+	}
+	return out
 }

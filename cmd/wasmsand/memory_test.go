@@ -20,33 +20,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// memoryCgroup makes a cgroup (v1 memory or v2) with a memory limit beside
-// this process's and returns its procs file, or skips the test.
-func memoryCgroup(t *testing.T, limit int64) string {
-	b, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		t.Skip("no /proc/self/cgroup")
-	}
+// newMemoryCgroup makes a cgroup (v1 memory or v2) with a memory limit
+// beside this process's and returns its procs file, or skips the test.
+func newMemoryCgroup(t *testing.T, limit int64) string {
 	name := fmt.Sprintf("wasmsand-test-%d", os.Getpid())
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.SplitN(l, ":", 3)
-		if len(f) != 3 {
+	for _, c := range memoryCgroups() {
+		if c.limitFile == "memory.max" && !fileExists("/sys/fs/cgroup/cgroup.controllers") {
 			continue
 		}
-		var dir, limitFile string
-		switch {
-		case f[1] == "memory":
-			dir, limitFile = filepath.Join("/sys/fs/cgroup/memory", f[2], name), "memory.limit_in_bytes"
-		case f[0] == "0" && f[1] == "" && fileExists("/sys/fs/cgroup/cgroup.controllers"):
-			dir, limitFile = filepath.Join("/sys/fs/cgroup", f[2], name), "memory.max"
-		default:
-			continue
-		}
+		dir := filepath.Join(c.dir, name)
 		if os.Mkdir(dir, 0o755) != nil {
 			continue
 		}
 		t.Cleanup(func() { os.Remove(dir) })
-		if os.WriteFile(filepath.Join(dir, limitFile), []byte(fmt.Sprint(limit)), 0o644) != nil {
+		if os.WriteFile(filepath.Join(dir, c.limitFile), []byte(fmt.Sprint(limit)), 0o644) != nil {
 			continue
 		}
 		return filepath.Join(dir, "cgroup.procs")
@@ -75,7 +62,7 @@ func cgroupEvents(procs string) string {
 // snapshots and uploads get 507 resource_exhausted.
 func TestServerMemoryExhaustion(t *testing.T) {
 	bin, assets := builtCLI(t)
-	procs := memoryCgroup(t, 3<<30)
+	procs := newMemoryCgroup(t, 3<<30)
 	dir := t.TempDir()
 	pol := filepath.Join(dir, "p.yaml")
 	require.NoError(t, os.WriteFile(pol, []byte("resources: {memory_mb: 32, fs_mb: 16, max_processes: 8, timeout_sec: 20}\n"), 0o644))
