@@ -101,7 +101,15 @@ func TestDaemon(t *testing.T) {
 	pr, pw := io.Pipe()
 	go func() {
 		var out bytes.Buffer
-		_, _ = runViaDaemon([]string{"run", "-c", "read -r l; echo long $l"}, pr, &out, io.Discard)
+		// (retried while the run the client above abandoned is still
+		// ending: a declined request leaves its stdin, and the write to it
+		// below, unread)
+		for i := 0; i < 200; i++ {
+			if _, ok := runViaDaemon([]string{"run", "-c", "read -r l; echo long $l"}, pr, &out, io.Discard); ok {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		long <- out.String()
 	}()
 	time.Sleep(300 * time.Millisecond) // (taken, and waiting for its stdin)
