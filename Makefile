@@ -25,7 +25,7 @@ check-versions: deps
 
 # The core packages must build for the browser/Node (GOOS=js) and never link wazero.
 test-js-build:
-	GOOS=js GOARCH=wasm $(GO) build ./core/ ./vfs/ ./wasi/ ./shell/ ./platform/ ./platform/instrument/ ./platform/js/... ./platform/enginetest/ ./platform/hostdir/ ./assets/
+	GOOS=js GOARCH=wasm $(GO) build ./core/ ./vfs/ ./wasi/ ./shell/ ./platform/ ./platform/instrument/ ./platform/js/... ./commands/... ./platform/enginetest/ ./platform/hostdir/ ./assets/
 	@if GOOS=js GOARCH=wasm $(GO) list -deps ./core/ ./vfs/ ./wasi/ ./shell/ | grep -q tetratelabs/wazero; then \
 		echo "FAIL: a GOOS=js core package depends on wazero"; exit 1; fi
 	@echo "GOOS=js build: ok (no wazero)"
@@ -175,7 +175,7 @@ fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzMatch$$' -fuzztime $(FUZZ_MATCH) ./shell/pattern/
 	$(GO) test -run XXX -fuzz '^FuzzParseRequest$$' -fuzztime $(FUZZ_NET) ./policy/
 	$(GO) test -run XXX -fuzz '^FuzzDenyRespelling$$' -fuzztime $(FUZZ_NET) ./policy/
-	$(GO) test -run XXX -fuzz '^FuzzReadRequest$$' -fuzztime $(FUZZ_NET) ./nettools/
+	$(GO) test -run XXX -fuzz '^FuzzReadRequest$$' -fuzztime $(FUZZ_NET) ./commands/curl/
 	$(GO) test -run XXX -fuzz '^FuzzFromMarshal$$' -fuzztime $(FUZZ_MARSHAL) ./toolrt/
 	$(GO) test -run XXX -fuzz '^FuzzDecodeHeader$$' -fuzztime $(FUZZ_MARSHAL) ./cmd/wasmsand/
 	$(GO) test -run XXX -fuzz '^FuzzFS$$' -fuzztime $(FUZZ_PROC) ./procfs/

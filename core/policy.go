@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/bridge"
-	"github.com/wasmsand/wasmsand/nettools"
+	"github.com/wasmsand/wasmsand/commands/curl"
 	"github.com/wasmsand/wasmsand/policy"
 )
 
@@ -208,6 +208,6 @@ func (o *Options) UseNetwork(n policy.Network, b policy.Budget, secrets []bridge
 				Reason: i.Reason, HTTPStatus: i.Status, Bytes: i.Bytes, DurationMs: float64(i.Duration) / float64(time.Millisecond)})
 		})
 	}
-	o.Commands = append(o.Commands, nettools.Commands(client)...)
+	o.Commands = append(o.Commands, curl.Commands(client)...)
 	return nil
 }

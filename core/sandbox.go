@@ -13,6 +13,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wasmsand/wasmsand/commands/curl"
+	"github.com/wasmsand/wasmsand/commands/procps"
+	"github.com/wasmsand/wasmsand/commands/text"
 	"github.com/wasmsand/wasmsand/platform"
 	"github.com/wasmsand/wasmsand/procfs"
 	"github.com/wasmsand/wasmsand/shell"
@@ -157,16 +160,19 @@ func New(ctx context.Context, opt Options) (*Sandbox, error) {
 }
 
 // commandTable is the sandbox's one command table: the shell's own
-// commands, the programs of Tools, then Options.Commands.
+// commands, the Go commands of commands/ (curl and wget offline until a
+// network policy replaces them through Options.Commands), the programs of
+// Tools, ps and its family over the sandbox's process table, then
+// Options.Commands. A later entry of the same name wins.
 func commandTable(opt Options, procCmds []shell.Command) *shell.Commands {
 	var programs []string
 	if opt.Tools != nil {
 		programs = opt.Tools.Commands()
 	}
 	if procCmds == nil {
-		procCmds = procfs.Commands(nil, nil) // (for their names)
+		procCmds = procps.Commands(nil, nil) // (for their names)
 	}
-	return shell.NewCommands(shell.ShellCommands(), shell.Programs(programs), procCmds, opt.Commands)
+	return shell.NewCommands(shell.ShellCommands(), text.Commands(), curl.Offline(), shell.Programs(programs), procCmds, opt.Commands)
 }
 
 // newSandbox wires a sandbox around a VFS; from, when set, is the sandbox
@@ -190,7 +196,7 @@ func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Sess
 		sb.engine = eng
 	}
 	sb.sched = schedulerFor(sb.engine, opt.BatchLimit)
-	sb.commands = commandTable(opt, procfs.Commands(sb.procs.table, sb.enterCommand))
+	sb.commands = commandTable(opt, procps.Commands(sb.procs.table, sb.enterCommand))
 	sb.mountProc()
 	if opt.OnEvent != nil {
 		sb.commands = sb.observed(sb.commands)

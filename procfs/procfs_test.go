@@ -1,7 +1,6 @@
 package procfs
 
 import (
-	"bytes"
 	"io"
 	"io/fs"
 	"strings"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/wasmsand/wasmsand/shell"
 )
 
 func testTable() *Table {
@@ -81,67 +78,6 @@ func TestFS(t *testing.T) {
 	assert.Contains(t, names, "1")
 	assert.Contains(t, names, "7")
 	assert.Contains(t, names, "meminfo")
-}
-
-func runCmd(t *testing.T, tab *Table, argv ...string) (string, string, int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	for _, c := range Commands(tab, nil) {
-		if c.Name == argv[0] {
-			st := c.Run(nil, nil, &shell.ExecRequest{Argv: argv, Stdout: &out, Stderr: &errb})
-			return out.String(), errb.String(), st
-		}
-	}
-	t.Fatalf("no command %s", argv[0])
-	return "", "", 0
-}
-
-func TestPs(t *testing.T) {
-	tab := testTable()
-	out, _, st := runCmd(t, tab, "ps", "-ef")
-	assert.Equal(t, 0, st)
-	assert.Equal(t, "UID          PID    PPID  C STIME TTY          TIME CMD\n"+
-		"user           1       0  0 03:04 ?        00:00:00 bash\n"+
-		"user           7       1  0 03:05 ?        00:00:00 /usr/bin/sleep 30\n", out)
-
-	out, _, _ = runCmd(t, tab, "ps", "-o", "pid,etime,comm", "-p", "7")
-	assert.Equal(t, "    PID     ELAPSED COMMAND\n      7       00:30 sleep\n", out)
-
-	out, _, _ = runCmd(t, tab, "ps", "-o", "comm=", "-C", "sleep")
-	assert.Equal(t, "sleep\n", out)
-
-	out, _, st = runCmd(t, tab, "ps", "-p", "99")
-	assert.Equal(t, 1, st)
-	assert.Equal(t, "    PID TTY          TIME CMD\n", out)
-
-	_, errs, st := runCmd(t, tab, "ps", "-o", "bogus")
-	assert.Equal(t, 1, st)
-	assert.Contains(t, errs, `unknown user-defined format specifier "bogus"`)
-}
-
-func TestPgrepPkill(t *testing.T) {
-	tab := testTable()
-	var got []int
-	tab.Update(7, func(p *Process) { p.Kill = func(sig int) { got = append(got, sig) } })
-
-	out, _, st := runCmd(t, tab, "pgrep", "-l", "sle")
-	assert.Equal(t, 0, st)
-	assert.Equal(t, "7 sleep\n", out)
-	out, _, _ = runCmd(t, tab, "pgrep", "-a", "-x", "sleep")
-	assert.Equal(t, "7 /usr/bin/sleep 30\n", out)
-	out, _, st = runCmd(t, tab, "pgrep", "-x", "sle")
-	assert.Equal(t, 1, st)
-	assert.Empty(t, out)
-	_, errs, st := runCmd(t, tab, "pgrep")
-	assert.Equal(t, 2, st)
-	assert.Contains(t, errs, "no matching criteria")
-
-	_, _, st = runCmd(t, tab, "pkill", "-KILL", "sleep")
-	assert.Equal(t, 0, st)
-	assert.Equal(t, []int{9}, got)
-	_, errs, st = runCmd(t, tab, "pkill", "bash")
-	assert.Equal(t, 0, st)
-	assert.Contains(t, errs, "killing pid 1 failed", "the session shell cannot be signalled")
 }
 
 // Any name a guest can send: no panic, and only fs errors.

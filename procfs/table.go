@@ -188,8 +188,8 @@ func (t *Table) System() System {
 	return s
 }
 
-// user names a uid as ps does: the name, else the number.
-func (s System) user(uid int) string {
+// User names a uid as ps does: the name, else the number.
+func (s System) User(uid int) string {
 	if n, ok := s.Users[uid]; ok {
 		return n
 	}

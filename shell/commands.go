@@ -60,15 +60,13 @@ func Programs(names []string) []Command {
 	return cmds
 }
 
-// ShellCommands are the commands the shell runs itself.
+// ShellCommands are the commands that are the shell itself (bash, sh) or
+// need its command lookup (which); other commands written in Go live under
+// commands/.
 func ShellCommands() []Command {
 	return []Command{
 		{Name: "bash", Run: runShell},
 		{Name: "sh", Run: runShell},
 		{Name: "which", Run: runWhich},
-		{Name: "less", Run: runPager},
-		{Name: "column", Run: runColumn},
-		{Name: "curl", Run: noNetwork("curl", 7, "-s", "--silent")},
-		{Name: "wget", Run: noNetwork("wget", 4, "-q", "--quiet")},
 	}
 }

@@ -24,7 +24,8 @@ func DefaultEnv() []string {
 	}
 }
 
-func envGet(env []string, key string) string {
+// Getenv is the last value of key in env (a command's environment), or "".
+func Getenv(env []string, key string) string {
 	for i := len(env) - 1; i >= 0; i-- {
 		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
 			return v

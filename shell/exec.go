@@ -137,7 +137,7 @@ func (s *Session) lookPath(env []string, dir, name string) (string, syscall.Errn
 		return p, 0
 	}
 	found := syscall.ENOENT
-	for _, d := range strings.Split(envGet(env, "PATH"), ":") {
+	for _, d := range strings.Split(Getenv(env, "PATH"), ":") {
 		if d == "" {
 			d = dir
 		} else if !path.IsAbs(d) {

@@ -287,12 +287,6 @@ func TestJobs(t *testing.T) {
 	assert.Contains(t, errOut, "bash: kill: (99999) - No such process")
 }
 
-func TestColumn(t *testing.T) {
-	s, _, _ := newTestSession(t)
-	out, errOut, _ := run(t, s, `printf 'a,b,,c\nlonger,x,y,z\n' | column -t -s,; printf 'a  b c\nddd e f\n' | column -t -o '|'; printf '%s\n' 1 2 3 4 5 6 7 | column -c 16; printf '%s\n' 1 2 3 | column -x -c 16`)
-	assert.Equal(t, "a       b     c\nlonger  x  y  z\na  |b|c\nddd|e|f\n1\t5\n2\t6\n3\t7\n4\n1\t2\n3\n", out, errOut)
-}
-
 // Functions print as written, without the shell's rewrites of them
 // (assignment checks, pipelines, jobs, $$).
 func TestFunctionsPrintAsWritten(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -15,9 +14,9 @@ import (
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
 
-// readArg reads a file named on a tool's command line: /dev/stdin and
+// ReadArg reads a file named on a tool's command line: /dev/stdin and
 // /dev/fd/N are the fds the tool was given (a process substitution).
-func (s *Session) readArg(req *ExecRequest, abs string) ([]byte, error) {
+func (s *Session) ReadArg(req *ExecRequest, abs string) ([]byte, error) {
 	n, ok := interp.DevFD(abs)
 	if !ok {
 		return s.cfg.FS.ReadFile(abs)
@@ -32,55 +31,10 @@ func (s *Session) readArg(req *ExecRequest, abs string) ([]byte, error) {
 	return interp.ReadOpenFile(s.cfg.FS, x)
 }
 
-// noNetwork stands in for a network client until the sandbox has a network
-// policy: a clear error and the client's own status for a failed connection.
-// quiet lists the options that silence errors (curl's -S brings them back).
-func noNetwork(name string, status int, quiet ...string) func(context.Context, *Session, *ExecRequest) int {
-	return func(ctx context.Context, s *Session, req *ExecRequest) int {
-		silent, showErrors := false, false
-		for _, a := range req.Argv[1:] {
-			switch {
-			case a == "--version" || a == "-V":
-				fmt.Fprintf(req.Stdout, "%s (wasmsand): network is disabled\n", name)
-				return 0
-			case a == "--show-error":
-				showErrors = true
-			case slices.Contains(quiet, a):
-				silent = true
-			case len(a) > 1 && a[0] == '-' && a[1] != '-':
-				// combined short options such as -sS, -qO
-				silent = silent || strings.ContainsRune(a[1:], rune(quiet[0][1]))
-				showErrors = showErrors || (name == "curl" && strings.ContainsRune(a[1:], 'S'))
-			}
-		}
-		if silent && !showErrors {
-			return status
-		}
-		fmt.Fprintf(req.Stderr, "%s: network is disabled in this sandbox (no network policy allows it)\n", name)
-		return status
-	}
-}
-
-// runPager is `less`: with no terminal to page on, it prints its files (or
-// stdin) like cat, which is what an agent reading its output wants.
-func runPager(ctx context.Context, s *Session, req *ExecRequest) int {
-	var files []string
-	for _, a := range req.Argv[1:] {
-		if a == "--" || (len(a) > 1 && (a[0] == '-' || a[0] == '+')) {
-			continue // display options have no meaning here
-		}
-		files = append(files, a)
-	}
-	return s.eachInput(req, files, "", func(r io.Reader) error {
-		_, err := io.Copy(req.Stdout, r)
-		return err
-	})
-}
-
-// eachInput calls fn with each named file (stdin when there are none), as
+// EachInput calls fn with each named file (stdin when there are none), as
 // filters do; an unreadable file is reported as "<prefix>name: error" and
 // makes the status 1; an error from fn (a closed output) ends with 1.
-func (s *Session) eachInput(req *ExecRequest, files []string, prefix string, fn func(io.Reader) error) int {
+func (s *Session) EachInput(req *ExecRequest, files []string, prefix string, fn func(io.Reader) error) int {
 	if len(files) == 0 {
 		if req.Stdin != nil && fn(req.Stdin) != nil {
 			return 1
@@ -93,7 +47,7 @@ func (s *Session) eachInput(req *ExecRequest, files []string, prefix string, fn 
 		if !path.IsAbs(p) {
 			p = path.Join(req.Dir, p)
 		}
-		data, err := s.readArg(req, p)
+		data, err := s.ReadArg(req, p)
 		if err != nil {
 			fmt.Fprintf(req.Stderr, "%s%s: %s\n", prefix, f, interp.Strerror(errnoOf(err)))
 			st = 1
@@ -217,7 +171,7 @@ loop:
 			fmt.Fprintf(req.Stderr, "%s: %s: Is a directory\n", name, name) // bash has taken the script's name
 			return 126
 		}
-		data, err := s.readArg(req, p)
+		data, err := s.ReadArg(req, p)
 		if err != nil {
 			fmt.Fprintf(req.Stderr, "%s: %s: %s\n", argv0, name, interp.Strerror(errnoOf(err)))
 			return 127
@@ -313,7 +267,7 @@ func runWhich(ctx context.Context, s *Session, req *ExecRequest) int {
 				found = true
 			}
 		} else {
-			for _, d := range strings.Split(envGet(req.Env, "PATH"), ":") {
+			for _, d := range strings.Split(Getenv(req.Env, "PATH"), ":") {
 				if d == "" {
 					continue
 				}

@@ -26,7 +26,7 @@ import (
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/internal/testguest"
 	"github.com/wasmsand/wasmsand/internal/testindex"
-	"github.com/wasmsand/wasmsand/platform/assetsrc"
+	"github.com/wasmsand/wasmsand/core/assetsrc"
 )
 
 func TestParseManifest(t *testing.T) {

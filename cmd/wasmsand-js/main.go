@@ -31,7 +31,7 @@ import (
 	"github.com/wasmsand/wasmsand/platform/hostdir"
 	jsengine "github.com/wasmsand/wasmsand/platform/js"
 	"github.com/wasmsand/wasmsand/platform/js/idbstate"
-	"github.com/wasmsand/wasmsand/platform/js/pyodide"
+	"github.com/wasmsand/wasmsand/commands/pyodide"
 	"github.com/wasmsand/wasmsand/policy"
 	"github.com/wasmsand/wasmsand/shell/interp"
 	"github.com/wasmsand/wasmsand/vfs"

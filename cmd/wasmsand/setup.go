@@ -18,7 +18,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/platform/assetsrc"
+	"github.com/wasmsand/wasmsand/core/assetsrc"
 	"github.com/wasmsand/wasmsand/platform/hostdir"
 	"github.com/wasmsand/wasmsand/vfs"
 )

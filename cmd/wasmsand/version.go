@@ -10,7 +10,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/assets"
 	"github.com/wasmsand/wasmsand/assets/sbom"
-	"github.com/wasmsand/wasmsand/platform/assetsrc"
+	"github.com/wasmsand/wasmsand/core/assetsrc"
 )
 
 // versionCmd is `wasmsand version [--sbom] [--assets DIR|URL]`: the version,

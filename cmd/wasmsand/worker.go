@@ -19,7 +19,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/wasmsand/wasmsand/platform/assetsrc"
+	"github.com/wasmsand/wasmsand/core/assetsrc"
 	"github.com/wasmsand/wasmsand/policy"
 	"github.com/wasmsand/wasmsand/toolrt"
 )

@@ -18,7 +18,7 @@ import (
 	"strings"
 
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/platform/assetsrc"
+	"github.com/wasmsand/wasmsand/core/assetsrc"
 	"github.com/wasmsand/wasmsand/tools"
 )
 

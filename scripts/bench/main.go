@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/platform/assetsrc"
+	"github.com/wasmsand/wasmsand/core/assetsrc"
 )
 
 func init() { _ = os.Setenv("LC_ALL", "C.UTF-8") }

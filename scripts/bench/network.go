@@ -10,7 +10,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/bridge"
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/nettools"
+	"github.com/wasmsand/wasmsand/commands/curl"
 	"github.com/wasmsand/wasmsand/policy"
 )
 
@@ -33,7 +33,7 @@ func networkBench(ctx context.Context) {
 	}
 	client, err := bridge.New(policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/"}}}, bridge.Budget{MaxRequests: 1 << 30})
 	check(err)
-	sb, err := core.New(ctx, core.Options{Commands: nettools.Commands(client)})
+	sb, err := core.New(ctx, core.Options{Commands: curl.Commands(client)})
 	check(err)
 	defer sb.Close()
 	tDirect := per(500, get(func() (io.ReadCloser, error) {

@@ -1,4 +1,4 @@
-package shell
+package text
 
 import (
 	"bufio"
@@ -9,17 +9,19 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/shell"
 )
 
-// runColumn is column(1) as Debian's bsdextrautils has it, for the uses
+// column is column(1) as Debian's bsdextrautils has it, for the uses
 // agents make of it: -t tables (split on -s characters, runs of them merged,
 // joined by -o, two spaces by default) and the default fill of a terminal
 // width (-c, else $COLUMNS, else 80) column by column (-x: row by row).
-func runColumn(ctx context.Context, s *Session, req *ExecRequest) int {
+func column(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	table, across := false, false
 	seps, outSep := "", "  " // no -s: runs of whitespace separate
 	width := 80
-	if c, err := strconv.Atoi(envGet(req.Env, "COLUMNS")); err == nil && c > 0 {
+	if c, err := strconv.Atoi(shell.Getenv(req.Env, "COLUMNS")); err == nil && c > 0 {
 		width = c
 	}
 	var files []string
@@ -92,9 +94,9 @@ func runColumn(ctx context.Context, s *Session, req *ExecRequest) int {
 
 // readLines reads files (or stdin) as lines without their newlines, skipping
 // empty ones as column does.
-func readLines(s *Session, req *ExecRequest, files []string, prog string) ([]string, int) {
+func readLines(s *shell.Session, req *shell.ExecRequest, files []string, prog string) ([]string, int) {
 	var lines []string
-	st := s.eachInput(req, files, prog+": ", func(r io.Reader) error {
+	st := s.EachInput(req, files, prog+": ", func(r io.Reader) error {
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64<<10), 16<<20)
 		for sc.Scan() {

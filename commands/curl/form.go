@@ -1,4 +1,4 @@
-package nettools
+package curl
 
 import (
 	"bytes"

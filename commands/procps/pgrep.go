@@ -1,4 +1,4 @@
-package procfs
+package procps
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wasmsand/wasmsand/procfs"
 	"github.com/wasmsand/wasmsand/shell"
 	"github.com/wasmsand/wasmsand/shell/interp"
 )
@@ -16,7 +17,7 @@ import (
 // regular expression against the process name (-f: the whole command
 // line); the command itself is never matched. Status 0 when something
 // matched, 1 when nothing did, 2 for a usage error.
-func pgrep(t *Table, self int, req *shell.ExecRequest) int {
+func pgrep(t *procfs.Table, self int, req *shell.ExecRequest) int {
 	prog := path.Base(req.Argv[0])
 	kill := prog == "pkill"
 	sig := 15
@@ -150,7 +151,7 @@ func pgrep(t *Table, self int, req *shell.ExecRequest) int {
 		}
 	}
 	sys := t.System()
-	var hits []Process
+	var hits []procfs.Process
 	for _, p := range t.List() {
 		if p.Pid == self {
 			continue
@@ -166,7 +167,7 @@ func pgrep(t *Table, self int, req *shell.ExecRequest) int {
 		if ok && len(users) > 0 {
 			ok = false
 			for _, u := range users {
-				ok = ok || u == strconv.Itoa(p.Uid) || u == sys.user(p.Uid)
+				ok = ok || u == strconv.Itoa(p.Uid) || u == sys.User(p.Uid)
 			}
 		}
 		if ok && len(parents) > 0 {
@@ -186,7 +187,7 @@ func pgrep(t *Table, self int, req *shell.ExecRequest) int {
 				best = p
 			}
 		}
-		hits = []Process{best}
+		hits = []procfs.Process{best}
 	}
 	switch {
 	case count:
@@ -221,7 +222,7 @@ func pgrep(t *Table, self int, req *shell.ExecRequest) int {
 
 // top is `top -b` (batch mode) for -n iterations (default 1): the summary
 // lines and the task list, from the table.
-func top(t *Table, self int, req *shell.ExecRequest) int {
+func top(t *procfs.Table, self int, req *shell.ExecRequest) int {
 	iters := 1
 	a := req.Argv[1:]
 	for i := 0; i < len(a); i++ {
@@ -267,7 +268,7 @@ func top(t *Table, self int, req *shell.ExecRequest) int {
 			if p.Pid == self {
 				st = "R"
 			}
-			user := sys.user(p.Uid)
+			user := sys.User(p.Uid)
 			if len(user) > 8 {
 				user = user[:7] + "+"
 			}
@@ -296,7 +297,7 @@ func uptime(d time.Duration) string {
 }
 
 // free is free(1): the sandbox's memory limit as total and free memory.
-func free(t *Table, _ int, req *shell.ExecRequest) int {
+func free(t *procfs.Table, _ int, req *shell.ExecRequest) int {
 	div, human := uint64(1024), false
 	for _, arg := range req.Argv[1:] {
 		switch arg {

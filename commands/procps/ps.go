@@ -1,4 +1,4 @@
-package procfs
+package procps
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wasmsand/wasmsand/procfs"
 	"github.com/wasmsand/wasmsand/shell"
 )
 
@@ -18,8 +19,8 @@ type Enter func(req *shell.ExecRequest) (pid int, exit func())
 
 // Commands are ps, pgrep, pkill, top and free over t (procps-ng 4.0's
 // output formats), for core.Options.Commands.
-func Commands(t *Table, enter Enter) []shell.Command {
-	wrap := func(run func(t *Table, self int, req *shell.ExecRequest) int) func(context.Context, *shell.Session, *shell.ExecRequest) int {
+func Commands(t *procfs.Table, enter Enter) []shell.Command {
+	wrap := func(run func(t *procfs.Table, self int, req *shell.ExecRequest) int) func(context.Context, *shell.Session, *shell.ExecRequest) int {
 		return func(_ context.Context, _ *shell.Session, req *shell.ExecRequest) int {
 			self := 0
 			if enter != nil {
@@ -45,24 +46,24 @@ type column struct {
 	header string
 	width  int
 	left   bool
-	value  func(c *psCtx, p *Process) string
+	value  func(c *psCtx, p *procfs.Process) string
 }
 
 type psCtx struct {
 	now  time.Time
-	sys  System
+	sys  procfs.System
 	self int
 	bsd  bool // BSD-style (ps aux): TIME as m:ss
 }
 
-func (c *psCtx) elapsed(p *Process) time.Duration {
+func (c *psCtx) elapsed(p *procfs.Process) time.Duration {
 	if d := c.now.Sub(p.Start); d > 0 {
 		return d
 	}
 	return 0
 }
 
-func (c *psCtx) state(p *Process) string {
+func (c *psCtx) state(p *procfs.Process) string {
 	if p.Pid == c.self {
 		return "R"
 	}
@@ -70,7 +71,7 @@ func (c *psCtx) state(p *Process) string {
 }
 
 // startTime is ps's START/STIME: the time of day if today, else MonDD.
-func (c *psCtx) startTime(p *Process) string {
+func (c *psCtx) startTime(p *procfs.Process) string {
 	if c.now.Sub(p.Start) < 24*time.Hour {
 		return p.Start.UTC().Format("15:04")
 	}
@@ -89,7 +90,7 @@ func etime(d time.Duration) string {
 	return fmt.Sprintf("%02d:%02d", m, sec)
 }
 
-func args(p *Process) string {
+func args(p *procfs.Process) string {
 	if len(p.Argv) == 0 {
 		return "[" + p.Comm() + "]"
 	}
@@ -97,21 +98,21 @@ func args(p *Process) string {
 }
 
 func columns() map[string]column {
-	num := func(key, h string, w int, f func(c *psCtx, p *Process) string) column {
+	num := func(key, h string, w int, f func(c *psCtx, p *procfs.Process) string) column {
 		return column{key: key, header: h, width: w, value: f}
 	}
-	txt := func(key, h string, w int, f func(c *psCtx, p *Process) string) column {
+	txt := func(key, h string, w int, f func(c *psCtx, p *procfs.Process) string) column {
 		return column{key: key, header: h, width: w, left: true, value: f}
 	}
 	// a figure the sandbox does not keep
-	fixed := func(v string) func(*psCtx, *Process) string {
-		return func(*psCtx, *Process) string { return v }
+	fixed := func(v string) func(*psCtx, *procfs.Process) string {
+		return func(*psCtx, *procfs.Process) string { return v }
 	}
-	pid := func(c *psCtx, p *Process) string { return strconv.Itoa(p.Pid) }
-	user := func(c *psCtx, p *Process) string { return c.sys.user(p.Uid) }
-	comm := func(c *psCtx, p *Process) string { return p.Comm() }
-	argsV := func(c *psCtx, p *Process) string { return args(p) }
-	cpu := func(c *psCtx, p *Process) string {
+	pid := func(c *psCtx, p *procfs.Process) string { return strconv.Itoa(p.Pid) }
+	user := func(c *psCtx, p *procfs.Process) string { return c.sys.User(p.Uid) }
+	comm := func(c *psCtx, p *procfs.Process) string { return p.Comm() }
+	argsV := func(c *psCtx, p *procfs.Process) string { return args(p) }
+	cpu := func(c *psCtx, p *procfs.Process) string {
 		if c.bsd {
 			return "0:00"
 		}
@@ -120,26 +121,26 @@ func columns() map[string]column {
 	m := map[string]column{}
 	for _, col := range []column{
 		num("pid", "PID", 7, pid), num("tgid", "TGID", 7, pid),
-		num("ppid", "PPID", 7, func(c *psCtx, p *Process) string { return strconv.Itoa(p.PPid) }),
+		num("ppid", "PPID", 7, func(c *psCtx, p *procfs.Process) string { return strconv.Itoa(p.PPid) }),
 		num("pgid", "PGID", 7, pid), num("pgrp", "PGRP", 7, pid),
 		num("sid", "SID", 7, fixed("1")),
-		num("uid", "UID", 5, func(c *psCtx, p *Process) string { return strconv.Itoa(p.Uid) }),
-		num("euid", "EUID", 5, func(c *psCtx, p *Process) string { return strconv.Itoa(p.Uid) }),
-		num("gid", "GID", 5, func(c *psCtx, p *Process) string { return strconv.Itoa(p.Gid) }),
+		num("uid", "UID", 5, func(c *psCtx, p *procfs.Process) string { return strconv.Itoa(p.Uid) }),
+		num("euid", "EUID", 5, func(c *psCtx, p *procfs.Process) string { return strconv.Itoa(p.Uid) }),
+		num("gid", "GID", 5, func(c *psCtx, p *procfs.Process) string { return strconv.Itoa(p.Gid) }),
 		txt("user", "USER", 8, user), txt("euser", "EUSER", 8, user), txt("ruser", "RUSER", 8, user),
 		txt("uname", "USER", 8, user),
-		txt("group", "GROUP", 8, func(c *psCtx, p *Process) string { return c.sys.user(p.Gid) }),
+		txt("group", "GROUP", 8, func(c *psCtx, p *procfs.Process) string { return c.sys.User(p.Gid) }),
 		txt("comm", "COMMAND", 15, comm), txt("ucomm", "COMMAND", 15, comm), txt("ucmd", "CMD", 15, comm),
 		txt("fname", "COMMAND", 8, comm),
 		txt("args", "COMMAND", 27, argsV), txt("command", "COMMAND", 27, argsV), txt("cmd", "CMD", 27, argsV),
-		txt("stat", "STAT", 4, func(c *psCtx, p *Process) string { return c.state(p) }),
-		txt("state", "S", 1, func(c *psCtx, p *Process) string { return c.state(p) }),
-		txt("s", "S", 1, func(c *psCtx, p *Process) string { return c.state(p) }),
+		txt("stat", "STAT", 4, func(c *psCtx, p *procfs.Process) string { return c.state(p) }),
+		txt("state", "S", 1, func(c *psCtx, p *procfs.Process) string { return c.state(p) }),
+		txt("s", "S", 1, func(c *psCtx, p *procfs.Process) string { return c.state(p) }),
 		txt("tty", "TT", 8, fixed("?")),
 		txt("tt", "TT", 8, fixed("?")),
 		txt("tname", "TTY", 8, fixed("?")),
-		num("etime", "ELAPSED", 11, func(c *psCtx, p *Process) string { return etime(c.elapsed(p)) }),
-		num("etimes", "ELAPSED", 7, func(c *psCtx, p *Process) string { return strconv.Itoa(int(c.elapsed(p).Seconds())) }),
+		num("etime", "ELAPSED", 11, func(c *psCtx, p *procfs.Process) string { return etime(c.elapsed(p)) }),
+		num("etimes", "ELAPSED", 7, func(c *psCtx, p *procfs.Process) string { return strconv.Itoa(int(c.elapsed(p).Seconds())) }),
 		num("time", "TIME", 8, cpu), num("cputime", "TIME", 8, cpu),
 		num("times", "TIME", 7, fixed("0")), num("bsdtime", "TIME", 6, fixed("0:00")),
 		num("%cpu", "%CPU", 4, fixed("0.0")),
@@ -151,11 +152,11 @@ func columns() map[string]column {
 		num("c", "C", 2, fixed("0")), num("nlwp", "NLWP", 4, fixed("1")),
 		num("ni", "NI", 3, fixed("0")), num("nice", "NI", 3, fixed("0")),
 		num("pri", "PRI", 3, fixed("19")),
-		num("start", "STARTED", 8, func(c *psCtx, p *Process) string { return p.Start.UTC().Format("15:04:05") }),
-		num("start_time", "START", 5, func(c *psCtx, p *Process) string { return c.startTime(p) }),
-		num("stime", "STIME", 5, func(c *psCtx, p *Process) string { return c.startTime(p) }),
-		num("bsdstart", "START", 6, func(c *psCtx, p *Process) string { return c.startTime(p) }),
-		txt("lstart", "STARTED", 24, func(c *psCtx, p *Process) string {
+		num("start", "STARTED", 8, func(c *psCtx, p *procfs.Process) string { return p.Start.UTC().Format("15:04:05") }),
+		num("start_time", "START", 5, func(c *psCtx, p *procfs.Process) string { return c.startTime(p) }),
+		num("stime", "STIME", 5, func(c *psCtx, p *procfs.Process) string { return c.startTime(p) }),
+		num("bsdstart", "START", 6, func(c *psCtx, p *procfs.Process) string { return c.startTime(p) }),
+		txt("lstart", "STARTED", 24, func(c *psCtx, p *procfs.Process) string {
 			return p.Start.UTC().Format("Mon Jan _2 15:04:05 2006")
 		}),
 		txt("wchan", "WCHAN", 6, fixed("-")),
@@ -183,7 +184,7 @@ type psOpts struct {
 	selected                 bool // some selection option was given
 }
 
-func ps(t *Table, self int, req *shell.ExecRequest) int {
+func ps(t *procfs.Table, self int, req *shell.ExecRequest) int {
 	var o psOpts
 	a := req.Argv[1:]
 	usage := func(msg string) int {
@@ -347,7 +348,7 @@ func ps(t *Table, self int, req *shell.ExecRequest) int {
 		use = append(use, col)
 	}
 	c := &psCtx{now: t.Now(), sys: t.System(), self: self, bsd: o.bsd}
-	var rows []*Process
+	var rows []*procfs.Process
 	procs := t.List()
 	for i := range procs {
 		p := &procs[i]
@@ -371,7 +372,7 @@ func ps(t *Table, self int, req *shell.ExecRequest) int {
 	return 0
 }
 
-func psSelected(o *psOpts, c *psCtx, p *Process) bool {
+func psSelected(o *psOpts, c *psCtx, p *procfs.Process) bool {
 	for _, s := range o.pids {
 		if s == strconv.Itoa(p.Pid) {
 			return true
@@ -383,7 +384,7 @@ func psSelected(o *psOpts, c *psCtx, p *Process) bool {
 		}
 	}
 	for _, s := range o.users {
-		if s == strconv.Itoa(p.Uid) || s == c.sys.user(p.Uid) {
+		if s == strconv.Itoa(p.Uid) || s == c.sys.User(p.Uid) {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package nettools_test
+package curl_test
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/wasmsand/wasmsand/bridge"
+	"github.com/wasmsand/wasmsand/commands/curl"
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/nettools"
 	"github.com/wasmsand/wasmsand/policy"
 )
 
@@ -43,7 +43,7 @@ func sandbox(t *testing.T, n policy.Network, b bridge.Budget, secrets ...bridge.
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := core.New(context.Background(), core.Options{Commands: nettools.Commands(c)})
+	sb, err := core.New(context.Background(), core.Options{Commands: curl.Commands(c)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := core.New(context.Background(), core.Options{Commands: nettools.Commands(c)})
+	sb, err := core.New(context.Background(), core.Options{Commands: curl.Commands(c)})
 	if err != nil {
 		t.Fatal(err)
 	}

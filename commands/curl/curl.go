@@ -1,8 +1,8 @@
-// Package nettools is curl, wget and the raw HTTP exchange python uses, for the sandbox: commands of the
+// Package curl is curl, wget and the raw HTTP exchange python uses, for the sandbox: commands of the
 // sandbox's command table that make their requests through the bridge
 // (its network policy and budgets), with the flags agents use and the
 // real tools' messages and exit statuses.
-package nettools
+package curl
 
 import (
 	"context"
