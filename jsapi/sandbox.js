@@ -3,8 +3,12 @@
 // Worker) and talk to it through a CoreClient; what differs per platform
 // (starting the worker, where a persisted state lives, abort without shared
 // memory, host mounts) comes in a `platform` object. Types: node/index.d.ts.
+// The messages to and from the worker: jsapi/protocol.js.
 
 import { StdinPipe, canStream, isStream } from "./stdin.js";
+import * as protocol from "./protocol.js";
+
+const { Code, Kind, CREATE, RUN } = protocol;
 
 /** An error of the sandbox, with the Go API's stable code. */
 export class SandboxError extends Error {
@@ -23,13 +27,13 @@ export function bytes(data) {
   if (data instanceof Uint8Array) return data;
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  throw new SandboxError("invalid_argument", "data must be a string, Uint8Array or ArrayBuffer");
+  throw new SandboxError(Code.invalidArgument, "data must be a string, Uint8Array or ArrayBuffer");
 }
 
 // CoreClient is the host side of one worker and the sandboxes living in it.
 // port: {post(msg), terminate(), ref?(), unref?()}; the platform feeds the
 // worker's messages to receive(). abortFlag, when shared memory exists, is
-// the Int32Array the core polls (see cmd/wasmsand-js: abortFlag).
+// the Int32Array the core polls (jsapi/protocol.js: abort).
 export class CoreClient {
   constructor(port, { onProgress } = {}) {
     this.port = port;
@@ -38,15 +42,16 @@ export class CoreClient {
     this.users = 0;
     this.onProgress = onProgress;
     this.onEvent = new Map(); // sandbox id → its onEvent
-    this.abortFlag = typeof SharedArrayBuffer === "function" && typeof Atomics === "object"
-      ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    this.abortFlag = protocol.abortFlag();
   }
+  // receive takes a message of the worker's (jsapi/protocol.js)
   receive(m) {
-    if (m.progress) {
+    const kind = protocol.kindOf(m);
+    if (kind === Kind.progress) {
       if (this.onProgress) this.onProgress(m.progress);
       return;
     }
-    if (m.event) {
+    if (kind === Kind.event) {
       const { id, ...event } = m.event;
       const h = this.onEvent.get(id);
       if (h) {
@@ -54,10 +59,10 @@ export class CoreClient {
       }
       return;
     }
-    if (m.fatal) return this.failAll(new SandboxError("internal", "wasmsand core stopped: " + m.fatal));
+    if (kind === Kind.fatal) return this.failAll(new SandboxError(Code.internal, "wasmsand core stopped: " + m.fatal));
     const p = this.pending.get(m.seq);
     if (!p) return;
-    if (m.stream) {
+    if (kind === Kind.output) {
       if (p.onOutput) p.onOutput(m.stream, m.data);
       return;
     }
@@ -80,7 +85,7 @@ export class CoreClient {
     if (this.port.ref) this.port.ref();
     const promise = new Promise((resolve, reject) => {
       this.pending.set(seq, { resolve, reject, onOutput });
-      this.port.post({ seq, method, args });
+      this.port.post(protocol.call(seq, method, args));
     });
     return { seq, promise };
   }
@@ -90,11 +95,11 @@ export class CoreClient {
   abort(seq) {
     if (!this.pending.has(seq)) return;
     if (this.abortFlag) {
-      Atomics.store(this.abortFlag, 0, seq);
+      protocol.abort(this.abortFlag, seq);
       return;
     }
     this.port.terminate();
-    this.failAll(new SandboxError("closed", "the sandbox was stopped by an abort (no SharedArrayBuffer here: its worker had to end)"));
+    this.failAll(new SandboxError(Code.closed, "the sandbox was stopped by an abort (no SharedArrayBuffer here: its worker had to end)"));
   }
   // release: the last sandbox of this worker is gone; the platform may keep
   // the worker for a later create (port.idle) instead of ending it.
@@ -159,7 +164,7 @@ export function defineSandbox(platform) {
       try {
         const persist = opts.persist ? platform.persist(core, opts.persist) : null;
         const state = persist ? await persist.load() : undefined;
-        const id = await core.call("create", JSON.stringify(o), state, files);
+        const id = await core.call("create", ...protocol.callArgs(CREATE, { options: JSON.stringify(o), state, files }));
         if (o.events) core.onEvent.set(id, opts.onEvent);
         const sb = new this(core, id, persist);
         return sb;
@@ -172,7 +177,7 @@ export function defineSandbox(platform) {
     /** Runs a bash command line; resolves to {exitCode, stdout, stderr, executionTimeMs, truncated}. */
     async run(cmd, opts = {}) {
       const signal = opts.signal;
-      if (signal && signal.aborted) throw new SandboxError("canceled", "aborted before it started");
+      if (signal && signal.aborted) throw new SandboxError(Code.canceled, "aborted before it started");
       const o = {
         env: opts.env, cwd: opts.cwd, timeoutMs: opts.timeoutMs, stateless: opts.stateless,
         script: opts.script, name: opts.name, terminal: !!opts.terminal,
@@ -181,10 +186,10 @@ export function defineSandbox(platform) {
       let pipe = null;
       if (isStream(opts.stdin)) {
         if (!canStream()) {
-          throw new SandboxError("invalid_argument", "stdin: a stream needs SharedArrayBuffer (in a browser, a cross-origin isolated page); pass a string or bytes");
+          throw new SandboxError(Code.invalidArgument, "stdin: a stream needs SharedArrayBuffer (in a browser, a cross-origin isolated page); pass a string or bytes");
         }
         pipe = new StdinPipe();
-        stdin = { stdinPipe: pipe.sab };
+        stdin = protocol.stdinPipe(pipe.sab);
       } else if (opts.stdin !== undefined) {
         stdin = bytes(opts.stdin);
       }
@@ -197,7 +202,8 @@ export function defineSandbox(platform) {
       const core = this._core;
       // the call's number is its abort key: known before the message is sent
       if (signal && core.abortFlag) o.abortKey = core.seq;
-      const call = core.callStreaming(onOutput, "run", this._id, String(cmd), JSON.stringify(o), stdin, streaming);
+      const call = core.callStreaming(onOutput, "run",
+        ...protocol.callArgs(RUN, { id: this._id, command: String(cmd), options: JSON.stringify(o), stdin, streaming }));
       this._pipe = pipe;
       if (pipe) pipe.pump(opts.stdin, (t) => encoder.encode(t)).catch(() => { /* (the input ends there) */ });
       let aborted = false;
@@ -213,7 +219,7 @@ export function defineSandbox(platform) {
         if (this._pipe === pipe) this._pipe = null;
       }
       if (aborted && r.exitCode !== 0) {
-        throw new SandboxError("canceled", "the run was aborted (exit status " + r.exitCode + ")");
+        throw new SandboxError(Code.canceled, "the run was aborted (exit status " + r.exitCode + ")");
       }
       const res = {
         exitCode: r.exitCode,
@@ -263,7 +269,7 @@ export function defineSandbox(platform) {
     /** Node: exposes a host directory at dir in the sandbox (read-only with {readOnly: true}),
      *  confined to it: no "..", absolute or escaping symlink reaches outside. */
     async mount(hostDir, dir, opts = {}) {
-      if (!platform.hostMounts) throw new SandboxError("invalid_argument", "mount: no host directories on this platform (Node only)");
+      if (!platform.hostMounts) throw new SandboxError(Code.invalidArgument, "mount: no host directories on this platform (Node only)");
       await this._core.call("mount", this._id, platform.hostPath(hostDir), String(dir), !!opts.readOnly);
     }
 
@@ -271,7 +277,7 @@ export function defineSandbox(platform) {
     async snapshot() { return { id: await this._core.call("snapshot", this._id), core: this._core }; }
 
     async restore(snap) {
-      if (!snap || snap.core !== this._core) throw new SandboxError("invalid_argument", "a snapshot of this sandbox (or its forks) expected");
+      if (!snap || snap.core !== this._core) throw new SandboxError(Code.invalidArgument, "a snapshot of this sandbox (or its forks) expected");
       await this._core.call("restore", this._id, snap.id);
     }
 
@@ -294,7 +300,7 @@ export function defineSandbox(platform) {
       try {
         await this._core.call("destroy", this._id);
       } catch (e) {
-        if (e.code !== "closed") throw e;
+        if (e.code !== Code.closed) throw e;
       } finally {
         this._core.onEvent.delete(this._id);
         this._core.release();

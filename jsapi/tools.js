@@ -4,6 +4,8 @@
 // Vercel AI SDK. The definitions are the Go package tools' (scripts/npm
 // writes them in as __WASMSAND_TOOLS__); results are sized for a model:
 // long outputs are cut in the middle, with a marker saying how much.
+import { Code } from "./protocol.js";
+
 const DEFS = typeof __WASMSAND_TOOLS__ === "object" ? __WASMSAND_TOOLS__ : null;
 
 // trim leaves out the middle of a long text, as tools.Trim does in Go.
@@ -47,7 +49,7 @@ export function createSandboxTools(sandbox, { maxOutput = 30000 } = {}) {
       }
       return { exitCode: 2, error: `no tool "${name}" (bash, readFile, writeFile)` };
     } catch (e) {
-      if (e && e.code && e.code !== "closed" && e.code !== "internal") return { exitCode: 1, error: e.message.replace(/^wasmsand: /, "") };
+      if (e && e.code && e.code !== Code.closed && e.code !== Code.internal) return { exitCode: 1, error: e.message.replace(/^wasmsand: /, "") };
       throw e;
     }
   }

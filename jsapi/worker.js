@@ -1,11 +1,14 @@
 // The worker half of the Sandbox API, shared by node/worker.cjs (a worker
 // thread) and web/worker.js (a Web Worker): boots the GOOS=js core beside
-// platform/js's host.js and serves the page's {seq, method, args} messages
-// one after another, answering {seq, value} or {seq, error}. Go's wasm_exec
+// platform/js's host.js and serves the page's calls one after another,
+// answering each (the messages: jsapi/protocol.js). Go's wasm_exec
 // (globalThis.Go) must be loaded first.
 import "../platform/js/host.js"; // globalThis.wasmsandInstallHost
 import { stdinReader } from "./stdin.js";
 import { recordInit, restoreInit } from "./coreinit.js";
+import * as protocol from "./protocol.js";
+
+const { Code, CREATE, RUN } = protocol;
 
 // startCore instantiates the core and hands it the assets:
 // instantiate(importObject) → {instance}; fetchAsset(name) → Uint8Array |
@@ -89,7 +92,7 @@ function runtimeManifest(bytes) {
 async function loadPython(core, args) {
   const py = globalThis.__wasmsandPython;
   if (!py) return;
-  const need = core.needsPython(args[0], args[1]).value;
+  const need = core.needsPython(args[RUN.id], args[RUN.command]).value;
   if (!need || !need.python) return;
   try {
     await py.loadImports(need.imports, need.index, need.packages);
@@ -122,8 +125,9 @@ function preloadPython(options) {
   setTimeout(when, QUIET_MS);
 }
 
-// serve returns the message handler: calls run in order (a persisted save
-// finishes before the next run starts); post(msg, transfer) answers.
+// serve returns the handler of the page's calls: they run in order (a
+// persisted save finishes before the next run starts); post(msg, transfer)
+// answers, and sends the output and notes (jsapi/protocol.js).
 // hooks.before(method, args, core) may return a promise awaited before the call
 // (the browser fetches a run's programs ahead); hooks.after() runs after it.
 // hooks.answer(method, args), optional, may answer a call without the core,
@@ -131,37 +135,38 @@ function preloadPython(options) {
 export function serve(corePromise, post, hooks = {}) {
   let queue = Promise.resolve();
   // a sandbox's events (create's events option), as they happen
-  globalThis.__wasmsandEvent = (id, json) => post({ seq: 0, event: { id, ...JSON.parse(json) } });
+  globalThis.__wasmsandEvent = (id, json) => post(protocol.event(id, JSON.parse(json)));
   const handle = async ({ seq, method, args }) => {
     const early = hooks.answer && await hooks.answer(method, args);
     if (early) {
-      post({ seq, value: early.value });
+      post(protocol.answer(seq, early.value));
       return;
     }
     let core;
     try {
       core = await corePromise;
     } catch (e) {
-      post({ seq, error: { code: "internal", message: String(e && e.message || e) } });
+      post(protocol.failure(seq, Code.internal, String(e && e.message || e)));
       return;
     }
     const fn = core[method];
     if (typeof fn !== "function") {
-      post({ seq, error: { code: "invalid_argument", message: "no method " + method } });
+      post(protocol.failure(seq, Code.invalidArgument, "no method " + method));
       return;
     }
     let stdin = null; // a streamed stdin's reader, for Python's Ctrl-C (jsapi/python.js) during the run
-    if (method === "run" && args[3] && args[3].stdinPipe) {
-      stdin = stdinReader(args[3].stdinPipe);
-      args[3] = stdin.read;
+    const pipe = method === "run" ? protocol.pipeOf(args[RUN.stdin]) : null;
+    if (pipe) {
+      stdin = stdinReader(pipe);
+      args[RUN.stdin] = stdin.read;
     }
-    if (method === "run" && args.length > 4 && args[4] === true) {
+    if (method === "run" && args.length > RUN.streaming && args[RUN.streaming] === true) {
       // streamed output: each chunk as a message of its own, before the result
-      args[4] = (stream, data) => post({ seq, stream, data }, [data.buffer]);
+      args[RUN.streaming] = (stream, data) => post(protocol.output(seq, stream, data), [data.buffer]);
     }
     // create's and run's options, JSON from the page, go to the core as
     // objects (cmd/wasmsand-js reads them field by field)
-    const at = method === "create" ? 0 : method === "run" ? 2 : -1;
+    const at = method === "create" ? CREATE.options : method === "run" ? RUN.options : -1;
     if (at >= 0 && typeof args[at] === "string" && args[at] !== "") {
       try {
         args[at] = JSON.parse(args[at]);
@@ -169,7 +174,7 @@ export function serve(corePromise, post, hooks = {}) {
     }
     if (hooks.before) await hooks.before(method, args, core);
     if (method === "run") await loadPython(core, args);
-    if (method === "create") preloadPython(args[0]);
+    if (method === "create") preloadPython(args[CREATE.options]);
     globalThis.__wasmsandStdin = stdin;
     let res;
     try {
@@ -182,12 +187,12 @@ export function serve(corePromise, post, hooks = {}) {
     const v = res.value;
     if (v instanceof Uint8Array) transfer.push(v.buffer);
     else if (v && v.stdout instanceof Uint8Array) transfer.push(v.stdout.buffer, v.stderr.buffer);
-    post({ seq, value: v, error: res.error }, transfer);
+    post(protocol.answer(seq, v, res.error), transfer);
     if (hooks.after) await hooks.after();
   };
   return (msg) => {
     pending++;
-    queue = queue.then(() => handle(msg)).catch((e) => post({ seq: msg.seq, error: { code: "internal", message: String(e && e.message || e) } }))
+    queue = queue.then(() => handle(msg)).catch((e) => post(protocol.failure(msg.seq, Code.internal, String(e && e.message || e))))
       .finally(() => {
         pending--;
         quietSince = performance.now();

@@ -8,6 +8,8 @@ const { Worker } = require("worker_threads");
 const fs = require("fs");
 const path = require("path");
 const { CoreClient, CorePool, SandboxError, defineSandbox } = require("../jsapi/sandbox.js");
+const protocol = require("../jsapi/protocol.js"); // the messages to and from the worker
+const { Code } = protocol;
 const { createSandboxTools } = require("../jsapi/tools.js");
 
 const STATE_FILE = "vfs.state"; // as the native CLI's --save DIR
@@ -29,7 +31,7 @@ function assetsDir(opts) {
   if (!u) return undefined;
   const s = String(u);
   if (/^[a-z][a-z0-9+.-]+:/i.test(s) && !s.startsWith("file:")) {
-    throw new SandboxError("invalid_argument", "assetsUrl: Node reads the programs from files (a file: URL or a path), not " + s);
+    throw new SandboxError(Code.invalidArgument, "assetsUrl: Node reads the programs from files (a file: URL or a path), not " + s);
   }
   return s.startsWith("file:") ? require("url").fileURLToPath(s) : path.resolve(s);
 }
@@ -64,13 +66,13 @@ const Sandbox = defineSandbox({
       stderr: false,
     });
     compiledCore().then(
-      (module) => worker.postMessage({ init: { module } }),
-      (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + e.message)));
+      (module) => worker.postMessage(protocol.init({ module })),
+      (e) => core.failAll(new SandboxError(Code.internal, "wasmsand core: " + e.message)));
     worker.on("message", (m) => core.receive(m));
-    worker.on("error", (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + e.message)));
+    worker.on("error", (e) => core.failAll(new SandboxError(Code.internal, "wasmsand core: " + e.message)));
     worker.on("exit", () => {
       pool.drop(core);
-      core.failAll(new SandboxError("closed", "wasmsand core exited"));
+      core.failAll(new SandboxError(Code.closed, "wasmsand core exited"));
     });
     worker.unref();
     return core;
@@ -90,14 +92,14 @@ const Sandbox = defineSandbox({
         try {
           return new Uint8Array(fs.readFileSync(path.join(dir, STATE_FILE)));
         } catch (e) {
-          if (e.code !== "ENOENT") throw new SandboxError("storage", e.message);
+          if (e.code !== "ENOENT") throw new SandboxError(Code.storage, e.message);
         }
       },
       async sync(id, state) {
         try {
           store(state || await core.call("save", id));
         } catch (e) {
-          throw e instanceof SandboxError ? e : new SandboxError("storage", e.message);
+          throw e instanceof SandboxError ? e : new SandboxError(Code.storage, e.message);
         }
       },
     };

@@ -32,6 +32,7 @@ for (const name of FS_CALLS) {
 globalThis.fs = syncFS; // (wasm_exec.js also writes the core's own stdout/stderr through it)
 require("./wasm_exec.js");
 const { startCore, serve } = require("../jsapi/worker.js"); // bundled in by scripts/npm
+const protocol = require("../jsapi/protocol.js"); // the messages to and from the main thread
 const { installPython, readSnapshot } = require("../jsapi/python.js");
 
 // python3 may be Pyodide (Sandbox.create({python: "pyodide"})), read from
@@ -49,7 +50,7 @@ if (fs.existsSync(path.join(pyodideDir, "pyodide.mjs"))) {
         return null;
       }
     },
-    progress: (p) => parentPort.postMessage({ seq: 0, progress: p }),
+    progress: (p) => parentPort.postMessage(protocol.progress(p)),
     loadAsm: async () => (await import(require("url").pathToFileURL(path.join(pyodideDir, "pyodide.asm.mjs")).href)).default,
     snapshot: async () => {
       const f = path.join(pyodideDir, "snapshot.bin");
@@ -125,7 +126,7 @@ function coreInit() {
       core: CORE_SHA256,
       onRecord: (file, err) => {
         if (file) fs.writeFileSync(workerData.recordInit, file);
-        parentPort.postMessage({ recorded: file ? file.length : 0, error: err && String(err.message || err) });
+        parentPort.postMessage(protocol.recorded(file ? file.length : 0, err && String(err.message || err)));
       },
     };
   }
@@ -137,22 +138,22 @@ function coreInit() {
 }
 const init = coreInit(); // (read while the main thread compiles the core)
 
-// The first message is {init: {module}}: the core compiled by the main
-// thread (once per process, while this thread was starting).
+// The first message is init {module}: the core compiled by the main
+// thread (once per process, while this thread was starting); calls follow.
 let handler = null;
 const early = [];
 parentPort.on("message", (data) => {
-  if (data && data.init) {
+  if (data && protocol.kindOf(data) === protocol.Kind.init) {
     const corePromise = startCore({
       instantiate: async (imports) => ({ instance: await WebAssembly.instantiate(data.init.module, imports) }),
       fetchAsset,
       sha256: (b) => crypto.createHash("sha256").update(b).digest("hex"),
       abortFlag: workerData.abortFlag,
-      onFatal: (msg) => parentPort.postMessage({ seq: 0, fatal: msg }),
+      onFatal: (msg) => parentPort.postMessage(protocol.fatal(msg)),
       init,
     });
     if (workerData.recordInit) {
-      corePromise.catch((e) => parentPort.postMessage({ recorded: 0, error: String(e && e.message || e) }));
+      corePromise.catch((e) => parentPort.postMessage(protocol.recorded(0, String(e && e.message || e))));
       return;
     }
     corePromise.catch(() => {}); // reported to each call

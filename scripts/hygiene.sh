@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tree holds sources, not build outputs: fails when a tracked file is
 # over 2 MB, or is an executable a build makes (an ELF, a Mach-O or a
-# WebAssembly module), or lies under a build output directory.
+# WebAssembly module), or lies under a build output directory; or when a
+# generated source is stale (jsapi/python/sources.gen.js, scripts/pysources.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bad=0
@@ -27,5 +28,6 @@ while IFS= read -r -d '' f; do
 		;;
 	esac
 done < <(git ls-files -z)
+node scripts/pysources.mjs --check || bad=1
 if [ "$bad" -ne 0 ]; then exit 1; fi
 echo "hygiene: ok ($(git ls-files | wc -l) tracked files, none over 2 MB, no build outputs)"

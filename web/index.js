@@ -5,6 +5,7 @@
 // run stops without ending its worker). persist: a name; the files are
 // kept in IndexedDB (by the core, platform/js/idbstate).
 import { CoreClient, CorePool, SandboxError, defineSandbox } from "../jsapi/sandbox.js";
+import * as protocol from "../jsapi/protocol.js"; // the messages to and from the worker
 import { openCache, cacheKey, hashHex, store, readAll, bodyLength, STATE_SUFFIX } from "./cache.js";
 import { createSandboxTools } from "../jsapi/tools.js";
 
@@ -204,8 +205,9 @@ export const Sandbox = defineSandbox({
     core.poolKey = key;
     let shipped = null; // the package's recorded start, sent to the worker: kept once it fitted
     worker.onmessage = ({ data }) => {
-      if (data && data.state) keepState(urls.coreUrl, data.state);
-      else if (data && data.started) {
+      const kind = data && protocol.kindOf(data);
+      if (kind === protocol.Kind.state) keepState(urls.coreUrl, data.state);
+      else if (kind === protocol.Kind.started) {
         performance.mark("wasmsand:core-" + data.started); // (for profiling: how the worker's core started)
         if (shipped && data.started === "restored") keepState(urls.coreUrl, shipped);
         shipped = null;
@@ -213,16 +215,16 @@ export const Sandbox = defineSandbox({
       }
       else core.receive(data);
     };
-    worker.onerror = (e) => core.failAll(new SandboxError("internal", "wasmsand core: " + (e.message || e)));
+    worker.onerror = (e) => core.failAll(new SandboxError(protocol.Code.internal, "wasmsand core: " + (e.message || e)));
     const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag,
       coreSha256: CORE_SHA256, pyodideOwn: !opts.pyodideUrl }; // (the package's own Pyodide: the worker knows its files' sha256)
-    worker.postMessage({ init }); // (it fetches the manifest while the core compiles)
+    worker.postMessage(protocol.init(init)); // (it fetches the manifest while the core compiles)
     compiledCore(urls.coreUrl, opts.onProgress).then(
-      (module) => worker.postMessage({ module }),
-      () => worker.postMessage({ module: null })); // the worker fetches and compiles it itself
+      (module) => worker.postMessage(protocol.coreModule(module)),
+      () => worker.postMessage(protocol.coreModule(null))); // the worker fetches and compiles it itself
     keptStart(urls.coreUrl, urls.coreStateUrl).then((k) => {
       if (k && k.shipped) shipped = k.bytes.slice(0);
-      worker.postMessage({ kept: k && k.bytes }, k ? [k.bytes] : []);
+      worker.postMessage(protocol.keptStart(k && k.bytes), k ? [k.bytes] : []);
     });
     return core;
   },

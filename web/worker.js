@@ -10,6 +10,7 @@
 // is fetched synchronously (allowed in workers) and cached afterwards.
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
+import * as protocol from "../jsapi/protocol.js"; // the messages to and from the page
 import { installPython, readSnapshot, readBytes } from "../jsapi/python.js";
 import { openCache, cacheKey, hashHex, store, readAll, bodyLength } from "./cache.js";
 
@@ -19,7 +20,7 @@ const ready = new Map(); // file → {data, sha256}: fetched ahead, not yet take
 const taken = new Set(); // files the core has (it keeps them for the page's life)
 const toCache = []; // [file, bytes, sha256] fetched for a run, cached after it
 
-const progress = (p) => postMessage({ seq: 0, progress: p });
+const progress = (p) => postMessage(protocol.progress(p));
 const netFetch = globalThis.fetch.bind(globalThis); // (installPyodide wraps the global one)
 const clean = (name) => name.split("/").filter((p) => p && p !== "." && p !== "..").join("/");
 
@@ -270,10 +271,11 @@ const early = [];
 let gotModule = null; // resolves with the {module} message: the core the page compiled, or null
 let gotKept = null; // resolves with the {kept} message: the core's recorded start the page read, or null
 
-// The page sends {init} as it makes this worker, then {module} once it has the
-// core compiled: the manifest is fetched meanwhile.
+// The page sends init as it makes this worker, then module once it has the
+// core compiled (the manifest is fetched meanwhile) and kept; calls follow.
 onmessage = ({ data }) => {
-  if (data.init) {
+  const kind = protocol.kindOf(data);
+  if (kind === protocol.Kind.init) {
     const { coreUrl, assetsUrl, pyodideUrl, abortFlag, coreSha256 } = data.init;
     base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
     if (pyodideUrl) installPyodide(pyodideUrl.endsWith("/") ? pyodideUrl : pyodideUrl + "/", data.init.pyodideOwn === true);
@@ -291,28 +293,28 @@ onmessage = ({ data }) => {
       // (always a flag, so that the recorded start fits a page with shared
       // memory and one without: an unshared one is never set)
       abortFlag: abortFlag || new Int32Array(1),
-      onFatal: (msg) => postMessage({ seq: 0, fatal: msg }),
+      onFatal: (msg) => postMessage(protocol.fatal(msg)),
       init: coreSha256 ? {
         file, core: coreSha256,
-        onRecord: (f) => { if (f) postMessage({ state: f }, [f.buffer]); },
+        onRecord: (f) => { if (f) postMessage(protocol.recordedState(f), [f.buffer]); },
         recordDelayMs: 1000, // (off a first visit's start: its page's first calls come first)
-        onStarted: (how) => postMessage({ started: how }),
+        onStarted: (how) => postMessage(protocol.started(how)),
       } : undefined,
     }));
     corePromise.catch(() => {});
     handler = serve(corePromise, (msg, transfer) => postMessage(msg, transfer), {
-      before: (method, args, core) => (method === "run" ? prefetch(core, args[0], args[1]) : null),
+      before: (method, args, core) => (method === "run" ? prefetch(core, args[protocol.RUN.id], args[protocol.RUN.command]) : null),
       answer: (method, args) => (method === "persistLoad" ? nothingKept(args[0]) : undefined),
       after: flushCache,
     });
     for (const m of early.splice(0)) handler(m);
     return;
   }
-  if ("module" in data && gotModule) {
+  if (kind === protocol.Kind.module && gotModule) {
     gotModule(data.module);
     return;
   }
-  if ("kept" in data && gotKept) {
+  if (kind === protocol.Kind.kept && gotKept) {
     gotKept(data.kept);
     return;
   }

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import * as protocol from "../../jsapi/protocol.js";
 
 const dir = path.resolve(process.argv[2]);
 const out = path.join(dir, "wasmsand.init");
@@ -16,7 +17,7 @@ const worker = new Worker(path.join(dir, "worker.cjs"), {
 const m = await new Promise((resolve, reject) => {
   worker.on("message", resolve);
   worker.on("error", reject);
-  worker.postMessage({ init: { module } });
+  worker.postMessage(protocol.init({ module }));
 });
 await worker.terminate();
 if (!m.recorded) {

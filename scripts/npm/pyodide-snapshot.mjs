@@ -24,7 +24,7 @@ import fnmatch, copy, heapq, bisect, decimal, fractions, statistics, operator, c
 import urllib.parse, zipfile, gzip, tarfile, difflib, pprint, uuid, locale, codecs, unicodedata
 import importlib.metadata  # (importlib.invalidate_caches, which every run calls, imports it)
 `);
-// jsapi/python.js's Python half, compiled and run once here
+// the Python half (jsapi/python/*.py, as jsapi/python.js holds it), compiled and run once here
 py.runPython(RUNNER);
 py.runPython(SUBPROCESS);
 // the modules of ours the core hands Pyodide (assets.PyodideModules, as
