@@ -176,7 +176,7 @@ fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzParseRequest$$' -fuzztime $(FUZZ_NET) ./policy/
 	$(GO) test -run XXX -fuzz '^FuzzDenyRespelling$$' -fuzztime $(FUZZ_NET) ./policy/
 	$(GO) test -run XXX -fuzz '^FuzzReadRequest$$' -fuzztime $(FUZZ_NET) ./commands/curl/
-	$(GO) test -run XXX -fuzz '^FuzzFromMarshal$$' -fuzztime $(FUZZ_MARSHAL) ./toolrt/
+	$(GO) test -run XXX -fuzz '^FuzzFromMarshal$$' -fuzztime $(FUZZ_MARSHAL) ./toolruntime/
 	$(GO) test -run XXX -fuzz '^FuzzDecodeHeader$$' -fuzztime $(FUZZ_MARSHAL) ./cmd/wasmsand/
 	$(GO) test -run XXX -fuzz '^FuzzFS$$' -fuzztime $(FUZZ_PROC) ./procfs/
 

@@ -1,6 +1,6 @@
 // Package assets holds the guest programs' build recipes (the directories
 // beside this file, run by scripts/assets through `make assets`) and the
-// manifest format they produce, which the engine reads (core.AssetTools).
+// manifest format they produce, which the engine reads (core.AssetPrograms).
 package assets
 
 // Manifest is build/assets/manifest.json: which module provides which

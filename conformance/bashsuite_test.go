@@ -187,8 +187,8 @@ func loadTree(dir string) (map[string]fileData, error) {
 
 // runBashTest runs one run-* file in a fresh sandbox holding the tests
 // directory at /home/user/tests; its output is the differences.
-func runBashTest(ctx context.Context, tools core.ToolSource, tree map[string]fileData, name string) (string, bool, error) {
-	sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: bashSuiteTimeout, FSLimitMB: 512})
+func runBashTest(ctx context.Context, tools core.ProgramSource, tree map[string]fileData, name string) (string, bool, error) {
+	sb, err := core.New(ctx, core.Options{Programs: tools, Timeout: bashSuiteTimeout, FSLimitMB: 512})
 	if err != nil {
 		return "", false, err
 	}
@@ -247,7 +247,7 @@ func chownTree(fsys *vfs.FS, p string) error {
 
 // builtTools opens build/assets (or $WASMSAND_ASSETS) for a suite that make
 // asked for by name, which fails without them.
-func builtTools(ctx context.Context, t *testing.T) *core.AssetTools {
+func builtTools(ctx context.Context, t *testing.T) *core.AssetPrograms {
 	t.Helper()
 	dir := assetsDir()
 	if dir == "" {

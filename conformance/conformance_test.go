@@ -277,7 +277,7 @@ func TestConformance(t *testing.T) {
 		warm.Add(1)
 		go func() {
 			defer warm.Done()
-			sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: 5 * time.Minute})
+			sb, err := core.New(ctx, core.Options{Programs: tools, Timeout: 5 * time.Minute})
 			if err != nil {
 				return
 			}
@@ -387,8 +387,8 @@ func TestConformance(t *testing.T) {
 }
 
 // runCase runs one case in a fresh sandbox, from an empty caseCwd.
-func runCase(ctx context.Context, tools core.ToolSource, c Case) (Result, error) {
-	opt := core.Options{Tools: tools, Timeout: 30 * time.Second}
+func runCase(ctx context.Context, tools core.ProgramSource, c Case) (Result, error) {
+	opt := core.Options{Programs: tools, Timeout: 30 * time.Second}
 	if c.Group == NetGroup {
 		var n policy.Network
 		for _, u := range NetAllow {

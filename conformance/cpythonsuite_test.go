@@ -93,8 +93,8 @@ func (r cpythonResult) summary() string {
 	return fmt.Sprintf("%5s tests  %s", r.ran, r.verdict)
 }
 
-func runCPythonModule(ctx context.Context, tools core.ToolSource, lib, module string) (cpythonResult, error) {
-	sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: cpythonModuleTimeout, MemoryLimitMB: 1024, FSLimitMB: 1024})
+func runCPythonModule(ctx context.Context, tools core.ProgramSource, lib, module string) (cpythonResult, error) {
+	sb, err := core.New(ctx, core.Options{Programs: tools, Timeout: cpythonModuleTimeout, MemoryLimitMB: 1024, FSLimitMB: 1024})
 	if err != nil {
 		return cpythonResult{}, err
 	}

@@ -173,8 +173,8 @@ func TestGNUSuites(t *testing.T) {
 // gnuSandbox mounts the package's source at /src and makes the build
 // directory the tests expect: /home/user/build/<bindir>/<program> for each program,
 // links to the sandbox's own.
-func gnuSandbox(ctx context.Context, tools core.ToolSource, src string, s gnuSuite) (*core.Sandbox, error) {
-	sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: gnuTestTimeout, MemoryLimitMB: 512, FSLimitMB: 1024})
+func gnuSandbox(ctx context.Context, tools core.ProgramSource, src string, s gnuSuite) (*core.Sandbox, error) {
+	sb, err := core.New(ctx, core.Options{Programs: tools, Timeout: gnuTestTimeout, MemoryLimitMB: 512, FSLimitMB: 1024})
 	if err != nil {
 		return nil, err
 	}

@@ -125,8 +125,8 @@ type jqResult struct {
 
 // runJqTests runs each test as its own --run-tests file, in one sandbox
 // and one shell script; the results come back by test.
-func runJqTests(ctx context.Context, tools core.ToolSource, dir string, tests []jqTest) ([]jqResult, error) {
-	sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: 10 * time.Minute, MemoryLimitMB: 512})
+func runJqTests(ctx context.Context, tools core.ProgramSource, dir string, tests []jqTest) ([]jqResult, error) {
+	sb, err := core.New(ctx, core.Options{Programs: tools, Timeout: 10 * time.Minute, MemoryLimitMB: 512})
 	if err != nil {
 		return nil, err
 	}

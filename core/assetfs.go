@@ -18,7 +18,7 @@ import (
 const AssetDataDir = "/usr/lib/wasmsand"
 
 // assetFS serves one asset's data files read-only, fetching each on first
-// open. It is shared by every sandbox using the same AssetTools, so a 10 MB
+// open. It is shared by every sandbox using the same AssetPrograms, so a 10 MB
 // standard library is fetched and held once, and does not count against
 // any sandbox's FS quota.
 type assetFS struct {

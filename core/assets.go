@@ -28,9 +28,9 @@ type (
 // natively, over HTTP, or with fetch() in a browser.
 type Fetcher func(ctx context.Context, file string) ([]byte, error)
 
-// AssetTools is the ToolSource of a manifest: modules are fetched lazily, the
+// AssetPrograms is the ProgramSource of a manifest: modules are fetched lazily, the
 // first time one of their commands runs, and checked against their sha256.
-type AssetTools struct {
+type AssetPrograms struct {
 	fetch   Fetcher
 	byCmd   map[string]*assetEntry
 	entries []*assetEntry
@@ -61,19 +61,19 @@ var ErrAsset = errors.New("asset unavailable")
 // like a file that cannot be executed; a missing one gives 127).
 var errCorruptAsset = errors.New("corrupt")
 
-// NewAssetTools reads a manifest. A command provided by two assets goes to
+// NewAssetPrograms reads a manifest. A command provided by two assets goes to
 // the first.
-func NewAssetTools(manifest []byte, fetch Fetcher) (*AssetTools, error) {
+func NewAssetPrograms(manifest []byte, fetch Fetcher) (*AssetPrograms, error) {
 	var m Manifest
 	if err := json.Unmarshal(manifest, &m); err != nil {
 		return nil, fmt.Errorf("asset manifest: %w", err)
 	}
-	return AssetToolsOf(m, fetch)
+	return AssetProgramsOf(m, fetch)
 }
 
-// AssetToolsOf is NewAssetTools for a manifest read already.
-func AssetToolsOf(m Manifest, fetch Fetcher) (*AssetTools, error) {
-	t := &AssetTools{fetch: fetch, byCmd: map[string]*assetEntry{}, data: map[string]*assetFS{}}
+// AssetProgramsOf is NewAssetPrograms for a manifest read already.
+func AssetProgramsOf(m Manifest, fetch Fetcher) (*AssetPrograms, error) {
+	t := &AssetPrograms{fetch: fetch, byCmd: map[string]*assetEntry{}, data: map[string]*assetFS{}}
 	for _, a := range m.Assets {
 		if a.File == "" || len(a.SHA256) != 64 {
 			return nil, fmt.Errorf("asset manifest: asset %q needs a file and a sha256", a.Name)
@@ -100,22 +100,22 @@ func AssetToolsOf(m Manifest, fetch Fetcher) (*AssetTools, error) {
 }
 
 // Commands lists every command of the manifest, sorted.
-func (t *AssetTools) Commands() []string { return slices.Clone(t.names) }
+func (t *AssetPrograms) Commands() []string { return slices.Clone(t.names) }
 
 // Prepare builds ahead what each New with these tools, the default engine
 // and the default filesystem starts from (the engine, the filesystem's
 // template), so that the first New does not: the JS core does it in its
 // init, which its recorded start includes (jsapi/coreinit.js).
-func (t *AssetTools) Prepare(ctx context.Context) error {
+func (t *AssetPrograms) Prepare(ctx context.Context) error {
 	if _, err := defaultEngine(ctx); err != nil {
 		return newErr(CodeInternal, "Prepare", "", err)
 	}
-	vfs.NewDefault(vfs.Options{}, commandTable(Options{Tools: t}, nil).Names())
+	vfs.NewDefault(vfs.Options{}, commandTable(Options{Programs: t}, nil).Names())
 	return nil
 }
 
 // Assets lists the manifest's assets.
-func (t *AssetTools) Assets() []Asset {
+func (t *AssetPrograms) Assets() []Asset {
 	out := make([]Asset, len(t.entries))
 	for i, e := range t.entries {
 		out[i] = e.Asset
@@ -126,7 +126,7 @@ func (t *AssetTools) Assets() []Asset {
 // preinitKey names what a pre-initialized image of command depends on: its
 // module, its environment defaults and every asset's data files (all are in
 // the pristine sandbox).
-func (t *AssetTools) preinitKey(command string) (string, bool) {
+func (t *AssetPrograms) preinitKey(command string) (string, bool) {
 	if k, ok := t.preinit.Load(command); ok {
 		return k.(string), true
 	}
@@ -160,7 +160,7 @@ func (t *AssetTools) preinitKey(command string) (string, bool) {
 }
 
 // dataMounts lists the directories where assets' data files appear.
-func (t *AssetTools) dataMounts() map[string]*assetFS {
+func (t *AssetPrograms) dataMounts() map[string]*assetFS {
 	out := make(map[string]*assetFS, len(t.data))
 	for name, afs := range t.data {
 		out[path.Join(AssetDataDir, name)] = afs
@@ -169,7 +169,7 @@ func (t *AssetTools) dataMounts() map[string]*assetFS {
 }
 
 // env is the environment an asset sets for one of its commands.
-func (t *AssetTools) env(command string) map[string]string {
+func (t *AssetPrograms) env(command string) map[string]string {
 	if e, ok := t.byCmd[command]; ok {
 		return e.Env
 	}
@@ -179,7 +179,7 @@ func (t *AssetTools) env(command string) map[string]string {
 // Module gives the content key of a command's module (known from the
 // manifest, so a compiled module is found without fetching) and a loader
 // that fetches and checks it once.
-func (t *AssetTools) Module(ctx context.Context, command string) (string, func() ([]byte, error), error) {
+func (t *AssetPrograms) Module(ctx context.Context, command string) (string, func() ([]byte, error), error) {
 	e, ok := t.byCmd[command]
 	if !ok {
 		return "", nil, fmt.Errorf("%w: no asset provides %q", ErrAsset, command)

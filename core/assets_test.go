@@ -18,7 +18,7 @@ import (
 
 // testTools serves the cat test guest as an asset providing "cat" and
 // "tac2", plus an asset whose file is missing and one whose bytes are wrong.
-func testTools(t *testing.T) (*AssetTools, *atomic.Int32) {
+func testTools(t *testing.T) (*AssetPrograms, *atomic.Int32) {
 	cat := testguest.C(t, "testdata/guests/cat.c")
 	sum := sha256.Sum256(cat)
 	m := Manifest{Assets: []Asset{
@@ -29,7 +29,7 @@ func testTools(t *testing.T) (*AssetTools, *atomic.Int32) {
 	raw, err := json.Marshal(m)
 	require.NoError(t, err)
 	var fetches atomic.Int32
-	tools, err := NewAssetTools(raw, func(ctx context.Context, file string) ([]byte, error) {
+	tools, err := NewAssetPrograms(raw, func(ctx context.Context, file string) ([]byte, error) {
 		fetches.Add(1)
 		switch file {
 		case "cat.wasm":
@@ -43,9 +43,9 @@ func testTools(t *testing.T) (*AssetTools, *atomic.Int32) {
 	return tools, &fetches
 }
 
-func TestAssetTools(t *testing.T) {
+func TestAssetPrograms(t *testing.T) {
 	tools, fetches := testTools(t)
-	sb := testSandbox(t, Options{Tools: tools})
+	sb := testSandbox(t, Options{Programs: tools})
 
 	// Entries exist before anything is loaded.
 	res := mustRun(t, sb, "which cat tac2 gone; command -v bad; [ -x /bin/cat ] && echo bin-ok")
@@ -66,11 +66,11 @@ func TestAssetTools(t *testing.T) {
 }
 
 func TestAssetManifestErrors(t *testing.T) {
-	_, err := NewAssetTools([]byte("{not json"), nil)
+	_, err := NewAssetPrograms([]byte("{not json"), nil)
 	assert.Error(t, err)
-	_, err = NewAssetTools([]byte(`{"assets":[{"name":"x","file":"x.wasm","sha256":"short"}]}`), nil)
+	_, err = NewAssetPrograms([]byte(`{"assets":[{"name":"x","file":"x.wasm","sha256":"short"}]}`), nil)
 	assert.Error(t, err)
-	tools, err := NewAssetTools([]byte(`{"assets":[]}`), nil)
+	tools, err := NewAssetPrograms([]byte(`{"assets":[]}`), nil)
 	require.NoError(t, err)
 	_, _, err = tools.Module(context.Background(), "nope")
 	assert.True(t, errors.Is(err, ErrAsset))
@@ -88,7 +88,7 @@ func TestAssetDataFilesAndEnv(t *testing.T) {
 	}}}
 	raw, _ := json.Marshal(m)
 	var libFetches atomic.Int32
-	tools, err := NewAssetTools(raw, func(ctx context.Context, file string) ([]byte, error) {
+	tools, err := NewAssetPrograms(raw, func(ctx context.Context, file string) ([]byte, error) {
 		if file == "stdlib.zip" {
 			libFetches.Add(1)
 			return lib, nil
@@ -96,7 +96,7 @@ func TestAssetDataFilesAndEnv(t *testing.T) {
 		return penv, nil
 	})
 	require.NoError(t, err)
-	sb := testSandbox(t, Options{Tools: tools})
+	sb := testSandbox(t, Options{Programs: tools})
 	installGuests(t, sb, "cat")
 	res := mustRun(t, sb, `[ -f /usr/lib/wasmsand/py/lib/stdlib.zip ] && echo present; echo x > /usr/lib/wasmsand/py/lib/new || echo readonly`)
 	assert.Equal(t, "present\nreadonly\n", string(res.Stdout))

@@ -35,7 +35,7 @@ func upper(_ context.Context, _ *shell.Session, req *shell.ExecRequest) int {
 
 func TestCommandsTable(t *testing.T) {
 	sb := testSandbox(t, Options{
-		Tools:    fakeTools{"prog", "other"},
+		Programs: fakeTools{"prog", "other"},
 		Commands: []Command{{Name: "prog", Run: upper}, {Name: "shout", Run: upper}},
 	})
 	// a runtime replaces the program of the same name and adds its own

@@ -120,11 +120,11 @@ func (c *moduleCache) forget(fsys *vfs.FS) {
 // module finds or compiles the module a command runs; done gives it back
 // to the cache when the run ends.
 func (sb *Sandbox) module(ctx context.Context, req *shell.ExecRequest) (m platform.Module, done func(), err error) {
-	if req.Tool != "" {
-		if sb.opt.Tools == nil {
-			return nil, nil, fmt.Errorf("tool %q is not available in this build", req.Tool)
+	if req.Program != "" {
+		if sb.opt.Programs == nil {
+			return nil, nil, fmt.Errorf("program %q is not available in this build", req.Program)
 		}
-		key, load, err := sb.opt.Tools.Module(ctx, req.Tool)
+		key, load, err := sb.opt.Programs.Module(ctx, req.Program)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -212,8 +212,8 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 		}()
 	}
 	env := req.Env
-	if t, ok := sb.opt.Tools.(*AssetTools); ok && req.Tool != "" {
-		env = withDefaults(env, t.env(req.Tool))
+	if t, ok := sb.opt.Programs.(*AssetPrograms); ok && req.Program != "" {
+		env = withDefaults(env, t.env(req.Program))
 	}
 	mod, done, err := sb.module(ctx, req)
 	if done != nil {
@@ -236,7 +236,7 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 	if stderr != nil && unwrapWriter(stderr) == sb.ttyErr {
 		stderr = terminalWriter{stderr}
 	}
-	return sb.runProc(ctx, mod, req.Tool, name, pid, req.Argv, env, req.Dir, req.Umask, stdin, stdout, stderr, req.Files)
+	return sb.runProc(ctx, mod, req.Program, name, pid, req.Argv, env, req.Dir, req.Umask, stdin, stdout, stderr, req.Files)
 }
 
 // preinit says how an asset command's engine may pre-initialize it (see
@@ -244,19 +244,19 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 // and the assets' data files, nothing of this sandbox, so that the image is
 // the same for every sandbox sharing the assets; the environment is the
 // asset's defaults only.
-func (sb *Sandbox) preinit(tool string) *platform.Preinit {
-	t, ok := sb.opt.Tools.(*AssetTools)
-	if !ok || tool == "" {
+func (sb *Sandbox) preinit(program string) *platform.Preinit {
+	t, ok := sb.opt.Programs.(*AssetPrograms)
+	if !ok || program == "" {
 		return nil
 	}
-	key, ok := t.preinitKey(tool)
+	key, ok := t.preinitKey(program)
 	if !ok {
 		return nil
 	}
 	return &platform.Preinit{Key: key, New: func() *wasi.Proc {
 		// (the layout of Tools alone: the image is shared by sandboxes
 		// whose Options.Commands differ)
-		fsys := vfs.NewDefault(vfs.Options{}, commandTable(Options{Tools: t}, nil).Names())
+		fsys := vfs.NewDefault(vfs.Options{}, commandTable(Options{Programs: t}, nil).Names())
 		for dir, afs := range t.dataMounts() {
 			if fsys.MkdirAll(dir, 0o755) != nil || fsys.Mount(dir, afs, true) != nil {
 				fsys = nil // the image is then not made
@@ -264,10 +264,10 @@ func (sb *Sandbox) preinit(tool string) *platform.Preinit {
 			}
 		}
 		var env []string
-		for k, v := range t.env(tool) {
+		for k, v := range t.env(program) {
 			env = append(env, k+"="+v)
 		}
-		return &wasi.Proc{Name: tool, Pid: 1, Args: []string{tool}, Env: env, Cwd: "/", FS: fsys,
+		return &wasi.Proc{Name: program, Pid: 1, Args: []string{program}, Env: env, Cwd: "/", FS: fsys,
 			Uid: shell.UserID, Gid: shell.UserID}
 	}}
 }

@@ -45,7 +45,7 @@ func TestPythonNetwork(t *testing.T) {
 	refused := "http://" + closed.Addr().String()
 	closed.Close()
 
-	opt := core.Options{Tools: tools}
+	opt := core.Options{Programs: tools}
 	require.NoError(t, opt.UseNetwork(policy.Network{Allow: []policy.Rule{
 		{URL: srv.URL + "/", Methods: []string{"GET", "POST"}}, {URL: tls.URL + "/"}, {URL: refused + "/"},
 	}}, policy.Budget{}, nil, nil))
@@ -94,7 +94,7 @@ except e.URLError as x: print("certificate" in str(x))`, "True\n", ""},
 	}
 
 	// without a network: a socket's "unreachable"
-	off, err := core.New(context.Background(), core.Options{Tools: tools})
+	off, err := core.New(context.Background(), core.Options{Programs: tools})
 	require.NoError(t, err)
 	defer off.Close()
 	res, err := off.Run(context.Background(), `python3 -c 'import urllib.request as u
@@ -128,7 +128,7 @@ func TestPip(t *testing.T) {
 	mux := testindex.Handler(files, func(f string) bool { return strings.HasPrefix(f, "tampered") })
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	opt := core.Options{Tools: tools}
+	opt := core.Options{Programs: tools}
 	require.NoError(t, opt.UseNetwork(policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/"}}}, policy.Budget{}, nil, nil))
 	sb, err := core.New(context.Background(), opt)
 	require.NoError(t, err)
@@ -178,7 +178,7 @@ func TestPythonRequests(t *testing.T) {
 		fmt.Fprintf(w, `{"method": %q, "path": %q, "body": %q, "ua": %q}`, r.Method, r.URL.RequestURI(), b, strings.Fields(r.Header.Get("User-Agent") + " -")[0])
 	}))
 	defer srv.Close()
-	opt := core.Options{Tools: tools}
+	opt := core.Options{Programs: tools}
 	require.NoError(t, opt.UseNetwork(policy.Network{Allow: []policy.Rule{{URL: srv.URL + "/", Methods: []string{"GET", "POST"}}}}, policy.Budget{}, nil, nil))
 	sb, err := core.New(context.Background(), opt)
 	require.NoError(t, err)

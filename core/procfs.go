@@ -26,7 +26,7 @@ func (sb *Sandbox) procSystem(boot time.Time) procfs.System {
 	if b, err := sb.fs.ReadFile("/etc/hostname"); err == nil {
 		s.Hostname = strings.TrimSpace(string(b))
 	}
-	if t, ok := sb.opt.Tools.(*AssetTools); ok {
+	if t, ok := sb.opt.Programs.(*AssetPrograms); ok {
 		for dir := range t.dataMounts() {
 			s.Mounts = append(s.Mounts, "wasmsand "+dir+" wasmsand ro,relatime 0 0")
 		}

@@ -21,7 +21,7 @@ import (
 // pythonTools opens the assets built by `make assets` when they provide
 // python3. Without them the Python tests skip, until `make build` depends on
 // the assets: from then on a missing python3 is a failure.
-func pythonTools(t *testing.T) *core.AssetTools {
+func pythonTools(t *testing.T) *core.AssetPrograms {
 	t.Helper()
 	dir := assetsrc.Default()
 	if dir == "" {
@@ -61,9 +61,9 @@ func makeBuildNeedsAssets() bool {
 	return false
 }
 
-func newPythonSandbox(t *testing.T, tools *core.AssetTools, opt core.Options) *core.Sandbox {
+func newPythonSandbox(t *testing.T, tools *core.AssetPrograms, opt core.Options) *core.Sandbox {
 	t.Helper()
-	opt.Tools = tools
+	opt.Programs = tools
 	if opt.Timeout == 0 {
 		opt.Timeout = 2 * time.Minute // the first run compiles python3.wasm
 	}

@@ -35,9 +35,9 @@ type Options struct {
 	Env map[string]string
 	// Engine runs guests. Nil: the platform's default (wazero natively).
 	Engine platform.Engine
-	// Tools provides the modules behind tool entries in /bin. Nil: none
+	// Programs provides the modules behind command entries in /bin. Nil: none
 	// besides the shell's own (bash, sh, which).
-	Tools ToolSource
+	Programs ProgramSource
 	// Commands are programs without a module of their own (Go code, or a
 	// runtime the platform hosts, such as Pyodide in the JS build), added
 	// to the command table after the shell's and Tools' commands; one of the
@@ -63,9 +63,9 @@ type Options struct {
 // Command is a program of the sandbox's command table (see shell.Command).
 type Command = shell.Command
 
-// ToolSource provides the WebAssembly modules behind /bin tool entries. It is
-// asked lazily, the first time a tool runs.
-type ToolSource interface {
+// ProgramSource provides the WebAssembly modules behind /bin command entries. It is
+// asked lazily, the first time a program runs.
+type ProgramSource interface {
 	// Commands lists the command names that get /bin and /usr/bin entries.
 	Commands() []string
 	// Module returns a key identifying the content of a command's module
@@ -146,7 +146,7 @@ func New(ctx context.Context, opt Options) (*Sandbox, error) {
 		}
 		fsys = vfs.NewDefault(vo, commandTable(opt, nil).Names())
 	}
-	if t, ok := opt.Tools.(*AssetTools); ok {
+	if t, ok := opt.Programs.(*AssetPrograms); ok {
 		for dir, afs := range t.dataMounts() {
 			if err := fsys.MkdirAll(dir, 0o755); err != nil {
 				return nil, fsErr("New", dir, err)
@@ -166,8 +166,8 @@ func New(ctx context.Context, opt Options) (*Sandbox, error) {
 // Options.Commands. A later entry of the same name wins.
 func commandTable(opt Options, procCmds []shell.Command) *shell.Commands {
 	var programs []string
-	if opt.Tools != nil {
-		programs = opt.Tools.Commands()
+	if opt.Programs != nil {
+		programs = opt.Programs.Commands()
 	}
 	if procCmds == nil {
 		procCmds = procps.Commands(nil, nil) // (for their names)

@@ -1,6 +1,6 @@
 // python3 on the JS platforms: Pyodide as a peer WebAssembly instance in the
 // core's worker, loaded on first use and reused for every later run. The Go
-// core (platform/js/pyodide) drives it: load() before a run that needs it,
+// core (commands/pyodide) drives it: load() before a run that needs it,
 // then run(...) synchronously, with `host` (Go functions) serving files,
 // stdin and output. Python sees the sandbox's VFS through HOSTFS, an
 // Emscripten file system type mounted at each top-level directory of the

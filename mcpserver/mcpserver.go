@@ -24,7 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/tools"
+	"github.com/wasmsand/wasmsand/llmtools"
 )
 
 // Options configure a Server.
@@ -367,8 +367,8 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunIn) (*
 	if err != nil {
 		return nil, RunOut{}, toolErr(err)
 	}
-	out, t1 := tools.Trim(res.Stdout, s.opt.MaxOutput)
-	errOut, t2 := tools.Trim(res.Stderr, s.opt.MaxOutput)
+	out, t1 := llmtools.Trim(res.Stdout, s.opt.MaxOutput)
+	errOut, t2 := llmtools.Trim(res.Stderr, s.opt.MaxOutput)
 	return nil, RunOut{ExitCode: res.ExitCode, Stdout: out, Stderr: errOut, ExecutionTimeMs: res.Duration.Milliseconds(),
 		Truncated: res.Truncated || t1 || t2, TimedOut: res.TimedOut}, nil
 }

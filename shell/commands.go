@@ -14,11 +14,11 @@ type Command struct {
 	// Run runs the command without a WebAssembly module of its own: Go code
 	// of the shell, or a runtime the platform hosts (Pyodide in the JS
 	// build). Nil for a WebAssembly program, which Config.Exec runs with
-	// ExecRequest.Tool set to Name.
+	// ExecRequest.Program set to Name.
 	Run func(ctx context.Context, s *Session, req *ExecRequest) int
 }
 
-// Commands is a sandbox's one command table: the shell resolves tool entries
+// Commands is a sandbox's one command table: the shell resolves command entries
 // through it and the sandbox makes its /bin and /usr/bin entries from its
 // names, so `which`, `type` and `ls /usr/bin` all see what it holds.
 type Commands struct {

@@ -19,8 +19,8 @@ const maxShebangDepth = 8
 
 // Exec runs a command by argv the way execve(2) from bash would: argv[0] is
 // looked up in PATH (or taken as a path when it has a slash), then run as a
-// WebAssembly program, a tool, a `#!` script, or a shell script. It is also
-// what the `spawn` import of guests reaches. req.Path and req.Tool are
+// WebAssembly program, a command entry, a `#!` script, or a shell script. It is also
+// what the `spawn` import of guests reaches. req.Path and req.Program are
 // ignored.
 func (s *Session) Exec(ctx context.Context, req *ExecRequest) int {
 	return s.run(ctx, req, 0)
@@ -57,13 +57,13 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 		r := *req
 		r.Path = p
 		return s.cfg.Exec(ctx, &r)
-	case bytes.HasPrefix(head, []byte(toolMagic)):
-		tool := strings.TrimSpace(strings.SplitN(string(head[len(toolMagic):]), "\n", 2)[0])
+	case bytes.HasPrefix(head, []byte(entryMagic)):
+		tool := strings.TrimSpace(strings.SplitN(string(head[len(entryMagic):]), "\n", 2)[0])
 		if cmd, ok := s.cfg.Commands.Lookup(tool); ok && cmd.Run != nil {
 			return cmd.Run(ctx, s, req)
 		}
 		r := *req
-		r.Path, r.Tool = p, tool
+		r.Path, r.Program = p, tool
 		return s.cfg.Exec(ctx, &r)
 	case bytes.HasPrefix(head, []byte("#!")):
 		line := strings.SplitN(string(head[2:]), "\n", 2)[0]
@@ -111,8 +111,8 @@ func (s *Session) LookPath(env []string, dir, name string) (string, error) {
 	return p, nil
 }
 
-// toolMagic starts the /bin and /usr/bin entries of tools (see vfs.NewDefault).
-const toolMagic = "#!wasmsand "
+// entryMagic starts the /bin and /usr/bin entries of tools (see vfs.NewDefault).
+const entryMagic = "#!wasmsand "
 
 // lookPath finds an executable in the VFS like bash: a name with a slash is
 // a path; otherwise each PATH entry is tried (an empty one is the cwd).

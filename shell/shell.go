@@ -20,18 +20,18 @@ import (
 
 // ExecRequest is a program the shell wants the process manager to run.
 type ExecRequest struct {
-	Pid    int    // a pid already allocated for this process (spawn), or 0
-	PPid   int    // its parent's pid (the shell, or the guest that spawned it)
-	Path   string // absolute VFS path of the executable file
-	Tool   string // for a tool entry ("#!wasmsand NAME"): the tool's name; empty for a .wasm file
-	Argv   []string
-	Env    []string // K=V
-	Dir    string
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
-	Umask  uint32      // the file-creation mask the process starts with
-	Files  map[int]any // open fds above 2 it inherits (see wasi.Proc.Files)
+	Pid     int    // a pid already allocated for this process (spawn), or 0
+	PPid    int    // its parent's pid (the shell, or the guest that spawned it)
+	Path    string // absolute VFS path of the executable file
+	Program string // for a command entry ("#!wasmsand NAME"): the program's name; empty for a .wasm file
+	Argv    []string
+	Env     []string // K=V
+	Dir     string
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Umask   uint32      // the file-creation mask the process starts with
+	Files   map[int]any // open fds above 2 it inherits (see wasi.Proc.Files)
 	// ErrPrefix starts messages about a failed exec ("bash: line 3: ");
 	// empty is "bash: ".
 	ErrPrefix string
@@ -44,7 +44,7 @@ type Config struct {
 	Dir  string   // initial working directory
 	Pid  int      // $$
 	PPid int      // $PPID
-	// Exec runs a WebAssembly program or tool and returns its exit status.
+	// Exec runs a WebAssembly program and returns its exit status.
 	Exec func(ctx context.Context, req *ExecRequest) int
 	// NewPid allocates a process id for a child shell (bash -c, scripts,
 	// subshells) and returns a release function; an error (too many
@@ -68,7 +68,7 @@ type Config struct {
 	// shell itself ($RANDOM, $SECONDS, printf %(...)T, ...).
 	Now  func() time.Time
 	Rand func() uint64
-	// Commands is the command table tool entries resolve through; nil is
+	// Commands is the command table command entries resolve through; nil is
 	// the shell's own (ShellCommands) and WebAssembly programs for any
 	// other name.
 	Commands *Commands

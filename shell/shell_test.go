@@ -125,7 +125,7 @@ func TestCommandResolution(t *testing.T) {
 	assert.Equal(t, "ran fakecmd a b\n", out)
 	require.Len(t, *calls, 1)
 	assert.Equal(t, "/usr/bin/fakecmd", (*calls)[0].Path)
-	assert.Equal(t, "fakecmd", (*calls)[0].Tool)
+	assert.Equal(t, "fakecmd", (*calls)[0].Program)
 	assert.Contains(t, (*calls)[0].Env, "HOME=/home/user")
 
 	_, errOut, st = run(t, s, "nosuchcmd")

@@ -26,12 +26,12 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/wasmsand/wasmsand/commands/pyodide"
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/internal/interrupt"
 	"github.com/wasmsand/wasmsand/platform/hostdir"
 	jsengine "github.com/wasmsand/wasmsand/platform/js"
 	"github.com/wasmsand/wasmsand/platform/js/idbstate"
-	"github.com/wasmsand/wasmsand/commands/pyodide"
 	"github.com/wasmsand/wasmsand/policy"
 	"github.com/wasmsand/wasmsand/shell/interp"
 	"github.com/wasmsand/wasmsand/vfs"
@@ -39,7 +39,7 @@ import (
 
 // state: the sandboxes and snapshots of this core, by id.
 var (
-	tools     core.ToolSource
+	tools     core.ProgramSource
 	sandboxes = map[int]*core.Sandbox{}
 	snapshots = map[int]snap{}
 	pyConf    = map[int]pyConfig{} // by sandbox, for Pyodide (see createOptions)
@@ -266,15 +266,15 @@ func initCore(args []js.Value) (any, error) {
 		}
 		return bytesOf(v), nil
 	}
-	var t *core.AssetTools
+	var t *core.AssetPrograms
 	var err error
 	if m := arg(args, 0); m.Type() == js.TypeObject && m.Get("assets").Type() == js.TypeObject {
 		var man core.Manifest
 		if man, err = manifestOf(m); err == nil {
-			t, err = core.AssetToolsOf(man, fetch)
+			t, err = core.AssetProgramsOf(man, fetch)
 		}
 	} else {
-		t, err = core.NewAssetTools(bytesOf(m), fetch)
+		t, err = core.NewAssetPrograms(bytesOf(m), fetch)
 	}
 	if err != nil {
 		return nil, err
@@ -393,7 +393,7 @@ func create(args []js.Value) (any, error) {
 		OutputLimit:   o.OutputLimit,
 		BatchLimit:    o.PipeBufferMb << 20,
 		Env:           o.Env,
-		Tools:         tools,
+		Programs:      tools,
 	}
 	switch o.Python {
 	case "wasi":

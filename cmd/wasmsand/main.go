@@ -156,9 +156,9 @@ type cliOptions struct {
 	memory                int
 	save, load            string
 	assets                string
-	onEvent               func(core.Event) // (serve: the session's listener)
-	policyText            string           // (serve --client-policy: a client's policy document)
-	tools                 *core.AssetTools // (opened once: see assetTools)
+	onEvent               func(core.Event)    // (serve: the session's listener)
+	policyText            string              // (serve --client-policy: a client's policy document)
+	tools                 *core.AssetPrograms // (opened once: see assetTools)
 }
 
 // clone copies the options for another sandbox (setup adds the policy's

@@ -48,7 +48,7 @@ func eventSink(o *cliOptions, file string, audit bool) (func(core.Event), error)
 // assetTools opens the guest programs (--assets, else $WASMSAND_ASSETS or
 // the directory beside the executable), once for a server's many sandboxes
 // (its clones share them); nil when there are none.
-func (o *cliOptions) assetTools(ctx context.Context) (*core.AssetTools, error) {
+func (o *cliOptions) assetTools(ctx context.Context) (*core.AssetPrograms, error) {
 	if o.tools != nil {
 		return o.tools, nil
 	}
@@ -95,7 +95,7 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 		return nil, err
 	}
 	if tools != nil {
-		opt.Tools = tools
+		opt.Programs = tools
 	}
 	if o.load != "" {
 		// A process that ends with its sandbox maps the state; the daemon,

@@ -21,7 +21,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/core/assetsrc"
 	"github.com/wasmsand/wasmsand/policy"
-	"github.com/wasmsand/wasmsand/toolrt"
+	"github.com/wasmsand/wasmsand/toolruntime"
 )
 
 const workerUsage = `usage:
@@ -80,10 +80,10 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	opt := toolrt.WorkerOptions{Manifest: *manifest, ToolsDir: *tools, Namespace: *ns, Concurrency: *conc,
+	opt := toolruntime.WorkerOptions{Manifest: *manifest, ToolsDir: *tools, Namespace: *ns, Concurrency: *conc,
 		RatePerMinute: *ratePerMin, MaxPayload: *maxPayload, Log: log, Durable: *durable, AckWait: *ackWait, Index: *index}
 	if *artifacts != "" {
-		opt.Store = &toolrt.DirStore{Base: *artifacts}
+		opt.Store = &toolruntime.DirStore{Base: *artifacts}
 	}
 
 	if *keyFile != "" {
@@ -92,7 +92,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "wasmsand worker: --sign-key: %v\n", err)
 			return exitSetup
 		}
-		opt.Signer = &toolrt.Signer{Key: key}
+		opt.Signer = &toolruntime.Signer{Key: key}
 	}
 	if *policyFile != "" {
 		f, err := os.Open(*policyFile)
@@ -130,7 +130,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 		opt.Assets = t
 	}
 	url := *natsURL
-	var workerCreds *toolrt.Credentials
+	var workerCreds *toolruntime.Credentials
 	if url == "" {
 		// JetStream (durable mode's queue, the nats artifact store) keeps its
 		// data in --nats-store, by default in the user's cache directory
@@ -145,18 +145,18 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 		// The bus takes only this worker, the operator (whose credentials
 		// are written, 0600, for invoke to find) and the agents of
 		// --nats-users, each of which invokes only as itself.
-		auth := &toolrt.BusAuth{Namespace: *ns, Worker: toolrt.NewCredentials("wasmsand-worker")}
-		op := toolrt.NewCredentials(toolrt.OperatorUser)
+		auth := &toolruntime.BusAuth{Namespace: *ns, Worker: toolruntime.NewCredentials("wasmsand-worker")}
+		op := toolruntime.NewCredentials(toolruntime.OperatorUser)
 		auth.Operator = &op
 		if *usersFile != "" {
-			users, err := toolrt.ReadUsers(*usersFile)
+			users, err := toolruntime.ReadUsers(*usersFile)
 			if err != nil {
 				fmt.Fprintf(stderr, "wasmsand worker: --nats-users: %v\n", err)
 				return exitSetup
 			}
 			auth.Agents = users
 		}
-		s, err := toolrt.EmbeddedServer(*listen, dir, auth)
+		s, err := toolruntime.EmbeddedServer(*listen, dir, auth)
 		if err != nil {
 			fmt.Fprintf(stderr, "wasmsand worker: %v\n", err)
 			return exitSetup
@@ -172,7 +172,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 		log.Info("embedded NATS server", "url", url, "operator credentials", p)
 		workerCreds = &auth.Worker
 	} else if *credsFile != "" {
-		c, err := toolrt.ReadCredentials(*credsFile)
+		c, err := toolruntime.ReadCredentials(*credsFile)
 		if err != nil {
 			fmt.Fprintf(stderr, "wasmsand worker: --nats-creds: %v\n", err)
 			return exitSetup
@@ -197,7 +197,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 	case "", "memory":
 	case "nats":
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		st, err := toolrt.NewNATSStore(ctx, nc, toolrt.ArtifactBucket(*ns), 1)
+		st, err := toolruntime.NewNATSStore(ctx, nc, toolruntime.ArtifactBucket(*ns), 1)
 		cancel()
 		if err != nil {
 			fmt.Fprintf(stderr, "wasmsand worker: --artifact-store nats: %v\n", err)
@@ -208,7 +208,7 @@ func toolWorker(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wasmsand worker: --artifact-store %q: memory or nats (--artifacts DIR for a directory)\n", *artifactStore)
 		return exitUsage
 	}
-	w, err := toolrt.NewWorker(opt)
+	w, err := toolruntime.NewWorker(opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "wasmsand worker: %v\n", err)
 		return exitSetup
@@ -253,7 +253,7 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 	argsJSON := fl.String("args", "{}", "")
 	user := fl.String("user", "", "")
 	session := fl.String("session", "", "")
-	timeout := fl.Float64("timeout", toolrt.DefaultTimeout, "")
+	timeout := fl.Float64("timeout", toolruntime.DefaultTimeout, "")
 	keyFile := fl.String("sign-key", "", "")
 	durableInvoke := fl.Bool("durable", false, "")
 	byRef := fl.String("artifact-store", "", "")
@@ -286,7 +286,7 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wasmsand invoke: --args: %v\n", err)
 		return exitUsage
 	}
-	opt := toolrt.InvokeOptions{UserID: *user, SessionID: *session, TimeoutSeconds: *timeout,
+	opt := toolruntime.InvokeOptions{UserID: *user, SessionID: *session, TimeoutSeconds: *timeout,
 		OnStatus: func(s string) { fmt.Fprintln(stderr, "status:", s) }}
 	for _, spec := range artifacts {
 		name, p, ok := strings.Cut(spec, "=")
@@ -304,7 +304,7 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 		}
 		opt.Preload[filepath.Base(name)] = b
 	}
-	c := &toolrt.Client{Namespace: *ns, Durable: *durableInvoke}
+	c := &toolruntime.Client{Namespace: *ns, Durable: *durableInvoke}
 	if *byRef != "" && *byRef != "nats" {
 		fmt.Fprintf(stderr, "wasmsand invoke: --artifact-store %q: nats (else artifacts go in the request)\n", *byRef)
 		return exitUsage
@@ -315,7 +315,7 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "wasmsand invoke: --sign-key: %v\n", err)
 			return exitSetup
 		}
-		c.Signer = &toolrt.Signer{Key: key}
+		c.Signer = &toolruntime.Signer{Key: key}
 	}
 	natsOpts := []nats.Option{nats.Name("wasmsand-invoke"), nats.Timeout(5 * time.Second)}
 	cp := *credsFile
@@ -327,13 +327,13 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if cp != "" {
-		creds, err := toolrt.ReadCredentials(cp)
+		creds, err := toolruntime.ReadCredentials(cp)
 		if err != nil {
 			fmt.Fprintf(stderr, "wasmsand invoke: --nats-creds: %v\n", err)
 			return exitSetup
 		}
 		natsOpts = append(natsOpts, creds.Options()...)
-		if creds.User != toolrt.OperatorUser { // (an agent: it invokes as itself)
+		if creds.User != toolruntime.OperatorUser { // (an agent: it invokes as itself)
 			if *user != "" && *user != creds.User {
 				fmt.Fprintf(stderr, "wasmsand invoke: --user %s: the bus knows this client as %s\n", *user, creds.User)
 				return exitUsage
@@ -352,26 +352,26 @@ func toolInvoke(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	if *byRef == "nats" && len(opt.Preload) > 0 {
 		// stored in the namespace's object store, sent by reference
-		st, err := toolrt.NewNATSStore(ctx, nc, toolrt.ArtifactBucket(*ns), 1)
+		st, err := toolruntime.NewNATSStore(ctx, nc, toolruntime.ArtifactBucket(*ns), 1)
 		if err != nil {
 			fmt.Fprintf(stderr, "wasmsand invoke: --artifact-store nats: %v\n", err)
 			return exitSetup
 		}
-		opt.References = map[string]toolrt.ArtifactRef{}
+		opt.References = map[string]toolruntime.ArtifactRef{}
 		for name, data := range opt.Preload {
-			m, err := st.Save(ctx, toolrt.ScopeFor(*ns, *user, *session), name, data, "")
+			m, err := st.Save(ctx, toolruntime.ScopeFor(*ns, *user, *session), name, data, "")
 			if err != nil {
 				fmt.Fprintf(stderr, "wasmsand invoke: --artifact %s: %v\n", name, err)
 				return exitSetup
 			}
 			v := m.Version
-			opt.References[name] = toolrt.ArtifactRef{Filename: name, Version: &v}
+			opt.References[name] = toolruntime.ArtifactRef{Filename: name, Version: &v}
 		}
 		opt.Preload = nil
 	}
 	res, err := c.Invoke(ctx, tool, a, opt)
 	if err != nil {
-		var eo *toolrt.ErrorObject
+		var eo *toolruntime.ErrorObject
 		if errors.As(err, &eo) {
 			b, _ := json.Marshal(eo)
 			fmt.Fprintf(stderr, "wasmsand invoke: %s: %s\n%s\n", eo.Code, eo.Message, b)

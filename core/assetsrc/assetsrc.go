@@ -31,7 +31,7 @@ const maxAsset = 512 << 20
 // returns the tools it provides; modules are fetched on first use. While
 // src's manifest stays the same, Open returns the same tools, with what they
 // have loaded (a daemon opens them once per request).
-func Open(ctx context.Context, src string) (*core.AssetTools, error) {
+func Open(ctx context.Context, src string) (*core.AssetPrograms, error) {
 	fetch, err := Fetcher(src)
 	if err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ func Open(ctx context.Context, src string) (*core.AssetTools, error) {
 	if last.tools != nil && last.src == src && bytes.Equal(last.manifest, m) {
 		return last.tools, nil
 	}
-	tools, err := core.NewAssetTools(m, fetch)
+	tools, err := core.NewAssetPrograms(m, fetch)
 	if err == nil {
 		last.src, last.manifest, last.tools = src, m, tools
 	}
@@ -57,7 +57,7 @@ var last struct {
 	mu       sync.Mutex
 	src      string
 	manifest []byte
-	tools    *core.AssetTools
+	tools    *core.AssetPrograms
 }
 
 // Fetcher returns a core.Fetcher reading files below src.

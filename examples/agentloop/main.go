@@ -2,7 +2,7 @@
 // without any model key: a scripted "model" stands where an LLM would,
 // answering each turn with tool calls in the shape OpenAI and Anthropic
 // use. It prints the definitions the model is given, then each call and
-// each result (tools.Dispatch, outputs cut for a model).
+// each result (llmtools.Dispatch, outputs cut for a model).
 //
 //	go run ./examples/agentloop                 # shell builtins only
 //	WASMSAND_ASSETS=build/assets go run ./examples/agentloop   # with coreutils and python3
@@ -19,7 +19,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/core/assetsrc"
-	"github.com/wasmsand/wasmsand/tools"
+	"github.com/wasmsand/wasmsand/llmtools"
 )
 
 // call is one tool call a model makes.
@@ -32,7 +32,7 @@ type call struct {
 // conversation to an LLM API instead and gets the calls back.
 type scriptedModel struct{ turns [][]call }
 
-func (m *scriptedModel) next(results []tools.Result) ([]call, bool) {
+func (m *scriptedModel) next(results []llmtools.Result) ([]call, bool) {
 	if len(m.turns) == 0 {
 		return nil, false
 	}
@@ -64,7 +64,7 @@ func run(ctx context.Context, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		opt.Tools = t
+		opt.Programs = t
 	}
 	sb, err := core.New(ctx, opt)
 	if err != nil {
@@ -72,7 +72,7 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	defer sb.Close()
 
-	defs, _ := tools.Definitions("openai")
+	defs, _ := llmtools.Definitions("openai")
 	b, _ := json.Marshal(defs)
 	fmt.Fprintf(w, "tools given to the model (OpenAI form): %d bytes of JSON Schema\n", len(b))
 
@@ -83,7 +83,7 @@ func run(ctx context.Context, w io.Writer) error {
 		{{"readFile", args(map[string]string{"path": "data/summary.txt"})}, {"bash", args(map[string]string{"command": "for i in {1..5000}; do echo \"row $i\"; done"})}},
 		{{"readFile", args(map[string]string{"path": "missing.txt"})}},
 	}}
-	var results []tools.Result
+	var results []llmtools.Result
 	for turn := 1; ; turn++ {
 		calls, more := model.next(results)
 		if !more {
@@ -93,7 +93,7 @@ func run(ctx context.Context, w io.Writer) error {
 		results = results[:0]
 		for _, c := range calls {
 			fmt.Fprintf(w, "turn %d: %s %s\n", turn, c.Name, c.Args)
-			r, err := tools.Dispatch(ctx, sb, c.Name, c.Args, 200)
+			r, err := llmtools.Dispatch(ctx, sb, c.Name, c.Args, 200)
 			if err != nil {
 				return err
 			}

@@ -46,11 +46,11 @@ func newSandbox(t *testing.T) *core.Sandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools, err := core.NewAssetTools(manifest, fetch)
+	tools, err := core.NewAssetPrograms(manifest, fetch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := core.New(context.Background(), core.Options{Tools: tools})
+	sb, err := core.New(context.Background(), core.Options{Programs: tools})
 	if err != nil {
 		t.Fatal(err)
 	}

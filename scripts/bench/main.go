@@ -26,18 +26,18 @@ type row struct {
 }
 
 // main runs every section, or those named on the command line
-// (shell, pipelines, python, node, network, servers, newprocess, toolrt, playground, userland). WASMSAND_BENCH_CPUPROFILE=FILE writes a Go
+// (shell, pipelines, python, node, network, servers, newprocess, toolruntime, playground, userland). WASMSAND_BENCH_CPUPROFILE=FILE writes a Go
 // CPU profile of the run.
 func main() {
 	ctx := context.Background()
-	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench, "network": networkBench, "servers": serversBench, "newprocess": newProcessBench, "toolrt": toolrtBench, "playground": playgroundBench, "userland": userlandBench}
+	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench, "network": networkBench, "servers": serversBench, "newprocess": newProcessBench, "toolruntime": toolRuntimeBench, "toolrt": toolRuntimeBench, "playground": playgroundBench, "userland": userlandBench}
 	names := os.Args[1:]
 	if len(names) == 0 {
-		names = []string{"shell", "pipelines", "python", "node", "network", "servers", "newprocess", "toolrt", "playground", "userland"}
+		names = []string{"shell", "pipelines", "python", "node", "network", "servers", "newprocess", "toolruntime", "playground", "userland"}
 	}
 	for _, n := range names {
 		if sections[n] == nil {
-			fail("unknown section %q (shell, pipelines, python, node, network, servers, newprocess, toolrt, playground, userland)", n)
+			fail("unknown section %q (shell, pipelines, python, node, network, servers, newprocess, toolruntime, playground, userland)", n)
 		}
 	}
 	if f := os.Getenv("WASMSAND_BENCH_CPUPROFILE"); f != "" {
@@ -129,7 +129,7 @@ func shellBench(ctx context.Context) {
 
 // openAssets opens the guest programs for a section, or says why it is
 // skipped and returns nil: none built, or none providing need.
-func openAssets(ctx context.Context, section, need string) *core.AssetTools {
+func openAssets(ctx context.Context, section, need string) *core.AssetPrograms {
 	src := assetsDir()
 	if src == "" {
 		fmt.Printf("%s: skipped: no assets (run `make assets`)\n", section)

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/bridge"
-	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/commands/curl"
+	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/policy"
 )
 

@@ -67,7 +67,7 @@ func nodeBench(ctx context.Context) {
 	inChromium := runJSBench("chromium", "scripts/bench/chromium.mjs", data) // nil: column left out
 
 	// natively, in this process
-	sb, err := core.New(ctx, core.Options{Tools: tools, FSLimitMB: 1024, OutputLimit: 64 << 20})
+	sb, err := core.New(ctx, core.Options{Programs: tools, FSLimitMB: 1024, OutputLimit: 64 << 20})
 	check(err)
 	defer sb.Close()
 	check(sb.WriteFile("/home/user/log.txt", logData, 0))

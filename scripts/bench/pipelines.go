@@ -44,7 +44,7 @@ func pipelines(ctx context.Context) {
 	check(os.WriteFile(filepath.Join(dir, "log.txt"), logData, 0o644))
 	check(os.WriteFile(filepath.Join(dir, "small.txt"), small, 0o644))
 
-	sb, err := core.New(ctx, core.Options{Tools: tools, FSLimitMB: 1024, OutputLimit: 64 << 20})
+	sb, err := core.New(ctx, core.Options{Programs: tools, FSLimitMB: 1024, OutputLimit: 64 << 20})
 	check(err)
 	defer sb.Close()
 	check(sb.WriteFile("/home/user/log.txt", logData, 0))

@@ -23,7 +23,7 @@ func pythonBench(ctx context.Context) {
 		fmt.Println("python: skipped: no native python3 on this machine to compare with")
 		return
 	}
-	sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: 5 * time.Minute})
+	sb, err := core.New(ctx, core.Options{Programs: tools, Timeout: 5 * time.Minute})
 	check(err)
 	defer sb.Close()
 	var pyEnv func(env, code string) func()

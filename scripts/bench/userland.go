@@ -31,7 +31,7 @@ func userlandBench(ctx context.Context) {
 	const edit = `for i in $(seq 10); do for d in 0 1 2 3 4 5 6 7 8 9; do echo changed >> d$d/f$i.txt; done; done`
 	gitEnv := `export GIT_AUTHOR_NAME=Bench GIT_AUTHOR_EMAIL=b@example.com GIT_COMMITTER_NAME=Bench GIT_COMMITTER_EMAIL=b@example.com HOME=/tmp/gh; mkdir -p $HOME; `
 
-	sb, err := core.New(ctx, core.Options{Tools: tools, Timeout: 10 * time.Minute, FSLimitMB: 512})
+	sb, err := core.New(ctx, core.Options{Programs: tools, Timeout: 10 * time.Minute, FSLimitMB: 512})
 	check(err)
 	defer sb.Close()
 	run := func(script string) func() {

@@ -12,7 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/wasmsand/wasmsand/tools"
+	"github.com/wasmsand/wasmsand/llmtools"
 	"io"
 	"os"
 	"os/exec"
@@ -60,7 +60,7 @@ func main() {
 	// the LLM tools' definitions, the Go package tools' (jsapi/tools.js)
 	defs := map[string]any{}
 	for _, f := range []string{"openai", "anthropic", "vercel"} {
-		d, err := tools.Definitions(f)
+		d, err := llmtools.Definitions(f)
 		check(err)
 		defs[f] = d
 	}

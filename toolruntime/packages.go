@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"context"
@@ -64,7 +64,7 @@ func (w *Worker) installPackages(m *Manifest) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	opt := core.Options{Tools: w.opt.Assets, Timeout: 10 * time.Minute, FSLimitMB: 1024}
+	opt := core.Options{Programs: w.opt.Assets, Timeout: 10 * time.Minute, FSLimitMB: 1024}
 	if err := opt.UseNetwork(policy.Network{Allow: indexRules(w.opt.Index)}, policy.Budget{}, nil, nil); err != nil {
 		for _, r := range reqs {
 			p.errs[r] = err.Error()

@@ -14,8 +14,8 @@ import (
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
 
-// ReadArg reads a file named on a tool's command line: /dev/stdin and
-// /dev/fd/N are the fds the tool was given (a process substitution).
+// ReadArg reads a file named on a command's command line: /dev/stdin and
+// /dev/fd/N are the fds the command was given (a process substitution).
 func (s *Session) ReadArg(req *ExecRequest, abs string) ([]byte, error) {
 	n, ok := interp.DevFD(abs)
 	if !ok {

@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"bytes"

@@ -13,18 +13,18 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/wasmsand/wasmsand/core/assetsrc"
-	"github.com/wasmsand/wasmsand/toolrt"
+	"github.com/wasmsand/wasmsand/toolruntime"
 )
 
-// toolrtBench: a python echo tool invoked over NATS (embedded server, loopback): the
+// toolRuntimeBench: a python echo tool invoked over NATS (embedded server, loopback): the
 // latency of one invocation at a time (p50, p99) and the invocations per second with 8
 // at once, with 1 and 2 workers (concurrency = cores each), beside the seed's design
 // point, a new process per call (`python3 -c` here; bwrap adds to it where present).
-func toolrtBench(ctx context.Context) {
+func toolRuntimeBench(ctx context.Context) {
 	fmt.Println()
 	src := assetsDir()
 	if src == "" {
-		fmt.Println("toolrt: skipped: no assets (run `make assets`)")
+		fmt.Println("toolruntime: skipped: no assets (run `make assets`)")
 		return
 	}
 	tools, err := assetsrc.Open(ctx, src)
@@ -34,7 +34,7 @@ func toolrtBench(ctx context.Context) {
 	defer os.RemoveAll(dir)
 	check(os.WriteFile(filepath.Join(dir, "manifest.yaml"), []byte("version: 1\ntools:\n  echo: {module: tools, function: echo}\n"), 0o644))
 	check(os.WriteFile(filepath.Join(dir, "tools.py"), []byte("def echo(message, ctx):\n    return {'echo': message}\n"), 0o644))
-	s, err := toolrt.EmbeddedServer("127.0.0.1:0", "", nil)
+	s, err := toolruntime.EmbeddedServer("127.0.0.1:0", "", nil)
 	check(err)
 	defer s.Shutdown()
 	conn := func() *nats.Conn {
@@ -44,17 +44,17 @@ func toolrtBench(ctx context.Context) {
 	}
 	cnc := conn()
 	defer cnc.Close()
-	client := &toolrt.Client{Conn: cnc, Namespace: "bench"}
+	client := &toolruntime.Client{Conn: cnc, Namespace: "bench"}
 	call := func() time.Duration {
 		t0 := time.Now()
-		_, err := client.Invoke(ctx, "echo", map[string]any{"message": "hi"}, toolrt.InvokeOptions{TimeoutSeconds: 30})
+		_, err := client.Invoke(ctx, "echo", map[string]any{"message": "hi"}, toolruntime.InvokeOptions{TimeoutSeconds: 30})
 		check(err)
 		return time.Since(t0)
 	}
-	var workers []*toolrt.Worker
+	var workers []*toolruntime.Worker
 	addWorker := func() {
 		nc := conn()
-		w, err := toolrt.NewWorker(toolrt.WorkerOptions{Manifest: filepath.Join(dir, "manifest.yaml"), Namespace: "bench",
+		w, err := toolruntime.NewWorker(toolruntime.WorkerOptions{Manifest: filepath.Join(dir, "manifest.yaml"), Namespace: "bench",
 			Conn: nc, Assets: tools})
 		check(err)
 		check(w.Start())
@@ -70,7 +70,7 @@ func toolrtBench(ctx context.Context) {
 		return ts[len(ts)/2], ts[len(ts)*99/100]
 	}
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/1e6) }
-	fmt.Printf("%-40s %10s %10s %12s\n", "toolrt: python echo tool over NATS", "p50", "p99", "per second")
+	fmt.Printf("%-40s %10s %10s %12s\n", "toolruntime: python echo tool over NATS", "p50", "p99", "per second")
 	for n := 1; n <= 2; n++ {
 		addWorker()
 		for i := 0; i < 5; i++ {

@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"bytes"
@@ -36,14 +36,14 @@ func NewNATSStore(ctx context.Context, nc *nats.Conn, bucket string, replicas in
 		obj, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: bucket, Storage: jetstream.FileStorage, Replicas: replicas})
 		return err
 	}); err != nil {
-		return nil, fmt.Errorf("toolrt: artifact bucket %s: %w", bucket, err)
+		return nil, fmt.Errorf("toolruntime: artifact bucket %s: %w", bucket, err)
 	}
 	var kv jetstream.KeyValue
 	if err := retry(ctx, func(ctx context.Context) (err error) {
 		kv, err = js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket + "_VERSIONS", Storage: jetstream.FileStorage, Replicas: replicas})
 		return err
 	}); err != nil {
-		return nil, fmt.Errorf("toolrt: artifact versions %s: %w", bucket, err)
+		return nil, fmt.Errorf("toolruntime: artifact versions %s: %w", bucket, err)
 	}
 	return &NATSStore{obj: obj, kv: kv}, nil
 }

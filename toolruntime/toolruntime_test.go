@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"context"
@@ -24,9 +24,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/core/assetsrc"
 	"github.com/wasmsand/wasmsand/internal/testguest"
 	"github.com/wasmsand/wasmsand/internal/testindex"
-	"github.com/wasmsand/wasmsand/core/assetsrc"
 )
 
 func TestParseManifest(t *testing.T) {
@@ -89,7 +89,7 @@ type rig struct {
 	url      string
 	dir      string
 	store    Store
-	assets   core.ToolSource
+	assets   core.ProgramSource
 	client   *Client
 	workers  []*Worker
 	audits   []*strings.Builder

@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"context"
@@ -29,8 +29,8 @@ type WorkerOptions struct {
 	// Namespace prefixes the subjects and scopes the artifacts; default "default".
 	Namespace string
 	Conn      *nats.Conn
-	Store     Store           // artifacts; default a MemoryStore
-	Assets    core.ToolSource // the guest programs (python3, coreutils...)
+	Store     Store              // artifacts; default a MemoryStore
+	Assets    core.ProgramSource // the guest programs (python3, coreutils...)
 	// Policy gives the network rules (and secrets' declarations) of the standard
 	// and permissive profiles; restrictive tools never have the network.
 	Policy      *policy.Policy
@@ -87,7 +87,7 @@ type Worker struct {
 // NewWorker loads the manifest; Start serves it.
 func NewWorker(opt WorkerOptions) (*Worker, error) {
 	if opt.Conn == nil {
-		return nil, errors.New("toolrt: a NATS connection is required")
+		return nil, errors.New("toolruntime: a NATS connection is required")
 	}
 	if opt.ToolsDir == "" {
 		opt.ToolsDir = filepath.Dir(opt.Manifest)
@@ -189,7 +189,7 @@ func (w *Worker) sync(m *Manifest) error {
 			}
 			c, err := w.consume(name)
 			if err != nil {
-				return fmt.Errorf("toolrt: durable consumer of %s: %w", name, err)
+				return fmt.Errorf("toolruntime: durable consumer of %s: %w", name, err)
 			}
 			w.consumers[name] = c
 			w.opt.Log.Info("tool added", "tool", name, "subject", w.subj.Queue(name))
@@ -201,13 +201,13 @@ func (w *Worker) sync(m *Manifest) error {
 		name := name
 		sub, err := w.opt.Conn.QueueSubscribe(w.subj.Invoke(name), w.opt.Queue, func(msg *nats.Msg) { w.receive(name, msg) })
 		if err != nil {
-			return fmt.Errorf("toolrt: subscribe %s: %w", name, err)
+			return fmt.Errorf("toolruntime: subscribe %s: %w", name, err)
 		}
 		// (and as the agents the bus authenticated: InvokeAs)
 		as, err := w.opt.Conn.QueueSubscribe(w.subj.Invoke(name)+".*", w.opt.Queue, func(msg *nats.Msg) { w.receive(name, msg) })
 		if err != nil {
 			_ = sub.Unsubscribe()
-			return fmt.Errorf("toolrt: subscribe %s: %w", name, err)
+			return fmt.Errorf("toolruntime: subscribe %s: %w", name, err)
 		}
 		w.subs[name] = []*nats.Subscription{sub, as}
 		w.opt.Log.Info("tool added", "tool", name, "subject", w.subj.Invoke(name))

@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"context"
@@ -74,13 +74,13 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 	}
 	if c.User != "" {
 		if opt.UserID != "" && opt.UserID != c.User {
-			return nil, fmt.Errorf("toolrt: user %q: this connection is %q on the bus", opt.UserID, c.User)
+			return nil, fmt.Errorf("toolruntime: user %q: this connection is %q on the bus", opt.UserID, c.User)
 		}
 		agent, opt.UserID = c.User, c.User
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return nil, fmt.Errorf("toolrt: args: %w", err)
+		return nil, fmt.Errorf("toolruntime: args: %w", err)
 	}
 	if args == nil {
 		raw = json.RawMessage("{}")
@@ -164,7 +164,7 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 		_, err = js.PublishMsg(pctx, msg, jetstream.WithMsgID(id))
 		cancel()
 		if err != nil {
-			return nil, fmt.Errorf("toolrt: durable queue: %w", err)
+			return nil, fmt.Errorf("toolruntime: durable queue: %w", err)
 		}
 	} else if err := c.Conn.PublishMsg(msg); err != nil {
 		return nil, err
@@ -203,7 +203,7 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 			}
 			var r Response
 			if err := json.Unmarshal(m.Data, &r); err != nil {
-				return nil, fmt.Errorf("toolrt: bad response: %w", err)
+				return nil, fmt.Errorf("toolruntime: bad response: %w", err)
 			}
 			if r.ID != id && r.ID != "" { // ("": a request the worker could not read)
 				continue
@@ -212,7 +212,7 @@ func (c *Client) invoke(ctx context.Context, tool string, args any, opt InvokeOp
 				return nil, r.Error
 			}
 			if r.Result == nil {
-				return nil, errors.New("toolrt: a response with neither result nor error")
+				return nil, errors.New("toolruntime: a response with neither result nor error")
 			}
 			return r.Result, nil
 		case <-timer.C:

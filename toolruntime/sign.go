@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"crypto/hmac"
@@ -34,6 +34,8 @@ func (s *Signer) maxSkew() time.Duration {
 
 func (s *Signer) mac(msg *nats.Msg, ts string) string {
 	m := hmac.New(sha256.New, s.Key)
+	// (the domain tag keeps the package's old name: workers and clients of
+	// earlier builds must keep agreeing on signatures)
 	for _, part := range []string{"wasmsand-toolrt-v1", msg.Subject, ts, msg.Header.Get(HeaderReplyTo),
 		msg.Header.Get(HeaderStatusTo), msg.Header.Get(HeaderClientID), msg.Header.Get(HeaderUserID)} {
 		m.Write([]byte(strconv.Itoa(len(part)) + ":" + part + "\n"))

@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"bytes"
@@ -68,7 +68,7 @@ func (w *Worker) run(name string, t Tool, req *Request, status func(string)) (*R
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+5*time.Second)
 	defer cancel()
 
-	opt := core.Options{Tools: w.opt.Assets}
+	opt := core.Options{Programs: w.opt.Assets}
 	secrets := w.opt.Secrets
 	if profile == "restrictive" {
 		secrets = nil

@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"crypto/rand"
@@ -120,7 +120,7 @@ const OperatorUser = "operator"
 
 func (a *BusAuth) users() ([]*server.User, error) {
 	if a.Worker.User == "" || a.Worker.Password == "" {
-		return nil, errors.New("toolrt: the worker's bus credentials are missing")
+		return nil, errors.New("toolruntime: the worker's bus credentials are missing")
 	}
 	p := Subjects{a.Namespace}.prefix()
 	users := []*server.User{{Username: a.Worker.User, Password: a.Worker.Password}}
@@ -129,7 +129,7 @@ func (a *BusAuth) users() ([]*server.User, error) {
 	}
 	for _, ag := range a.Agents {
 		if !busUser.MatchString(ag.User) || ag.User == a.Worker.User || ag.User == OperatorUser {
-			return nil, fmt.Errorf("toolrt: bad agent name %q", ag.User)
+			return nil, fmt.Errorf("toolruntime: bad agent name %q", ag.User)
 		}
 		users = append(users, &server.User{Username: ag.User, Password: ag.Password, Permissions: &server.Permissions{
 			Publish: &server.SubjectPermission{Allow: []string{p + "invoke.*." + ag.User, p + "queue.*." + ag.User}},
@@ -147,11 +147,11 @@ func (a *BusAuth) users() ([]*server.User, error) {
 func EmbeddedServer(addr, storeDir string, auth *BusAuth) (*server.Server, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("toolrt: --nats-listen %s: %w", addr, err)
+		return nil, fmt.Errorf("toolruntime: --nats-listen %s: %w", addr, err)
 	}
 	var p int
 	if _, err := fmt.Sscan(port, &p); err != nil || p < 0 || p > 65535 {
-		return nil, fmt.Errorf("toolrt: --nats-listen %s: bad port", addr)
+		return nil, fmt.Errorf("toolruntime: --nats-listen %s: bad port", addr)
 	}
 	if p == 0 {
 		p = server.RANDOM_PORT
@@ -162,7 +162,7 @@ func EmbeddedServer(addr, storeDir string, auth *BusAuth) (*server.Server, error
 			return nil, err
 		}
 	} else if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("toolrt: --nats-listen %s is reachable from other machines: the bus needs credentials there", addr)
+		return nil, fmt.Errorf("toolruntime: --nats-listen %s is reachable from other machines: the bus needs credentials there", addr)
 	}
 	if storeDir != "" {
 		opts.JetStream, opts.StoreDir = true, storeDir

@@ -1,11 +1,11 @@
-// Package tools gives a sandbox to an LLM as function-calling tools: bash,
+// Package llmtools gives a sandbox to an LLM as function-calling tools: bash,
 // readFile and writeFile (the shape bash-tool users know), their JSON
 // schemas in the forms OpenAI, Anthropic and the Vercel AI SDK take, and a
 // dispatcher that runs a model's call and returns a result sized for a
 // model (long outputs cut in the middle, with a marker saying how much).
 // The npm package's createSandboxTools uses the same definitions
 // (scripts/npm writes them out as tools.json).
-package tools
+package llmtools
 
 import (
 	"bytes"

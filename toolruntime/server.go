@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"fmt"
@@ -12,12 +12,12 @@ import (
 func startServer(opts *server.Options, addr string) (*server.Server, error) {
 	s, err := server.NewServer(opts)
 	if err != nil {
-		return nil, fmt.Errorf("toolrt: nats server: %w", err)
+		return nil, fmt.Errorf("toolruntime: nats server: %w", err)
 	}
 	go s.Start()
 	if !s.ReadyForConnections(10 * time.Second) {
 		s.Shutdown()
-		return nil, fmt.Errorf("toolrt: nats server on %s did not start", addr)
+		return nil, fmt.Errorf("toolruntime: nats server on %s did not start", addr)
 	}
 	return s, nil
 }

@@ -1,8 +1,8 @@
-// Package toolrt is a tool runtime over NATS (the Secure Tool Runtime of
+// Package toolruntime is a tool runtime over NATS (the Secure Tool Runtime of
 // ../shared/seeds, "000"): agents publish JSON-RPC 2.0 invocations on a tool's
 // subject; workers (Worker), sharing each tool's subscription in a queue group, run
 // every invocation in a fresh wasmsand sandbox under the tool's profile, with
 // artifacts passed by reference (Store), and answer on the request's reply
 // subject; Client is the agent's side. NATS runs embedded in the worker
 // (EmbeddedServer) or as an external cluster.
-package toolrt
+package toolruntime

@@ -1,8 +1,8 @@
-# The python side of a tool invocation (toolrt, runs inside the sandbox): imports
+# The python side of a tool invocation (toolruntime, runs inside the sandbox): imports
 # the tool's module from /tools, calls its function with the request's arguments
 # and a context object, and writes what happened to /work/result.json.
 # (imports are few and late: each costs the tool's start-up, in every invocation; the
-# arguments and the result cross as marshal data, not JSON: see toolrt/marshal.go)
+# arguments and the result cross as marshal data, not JSON: see toolruntime/marshal.go)
 import marshal
 import os
 import sys
@@ -70,7 +70,7 @@ def _jstr(s):
 
 
 def _plain(v, depth=0):
-    """v is JSON data: what marshal can carry for toolrt/marshal.go."""
+    """v is JSON data: what marshal can carry for toolruntime/marshal.go."""
     if depth > 100:
         return False
     if v is None or isinstance(v, (bool, int, str)):

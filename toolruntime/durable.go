@@ -1,4 +1,4 @@
-package toolrt
+package toolruntime
 
 import (
 	"context"
@@ -46,7 +46,7 @@ func (w *Worker) durable(ctx context.Context) error {
 			Replicas: w.opt.Replicas})
 		return err
 	}); err != nil {
-		return fmt.Errorf("toolrt: durable queue %s: %w", name, err)
+		return fmt.Errorf("toolruntime: durable queue %s: %w", name, err)
 	}
 	var kv jetstream.KeyValue
 	if err := retry(ctx, func(ctx context.Context) (err error) {
@@ -54,7 +54,7 @@ func (w *Worker) durable(ctx context.Context) error {
 			Storage: jetstream.FileStorage, Replicas: w.opt.Replicas})
 		return err
 	}); err != nil {
-		return fmt.Errorf("toolrt: responses bucket: %w", err)
+		return fmt.Errorf("toolruntime: responses bucket: %w", err)
 	}
 	w.js, w.kv = js, kv
 	return nil
