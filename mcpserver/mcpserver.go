@@ -24,6 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/core/sessions"
 	"github.com/wasmsand/wasmsand/llmtools"
 )
 
@@ -59,18 +60,11 @@ type Server struct {
 	opt Options
 	mcp *mcp.Server
 
+	// sessions are owned by their MCP session (*mcp.ServerSession); named
+	// ones are shared (no owner)
+	sessions *sessions.Registry
 	mu       sync.Mutex
-	sessions map[string]*session // by id
-	mine     map[*mcp.ServerSession]string
-	next     int
-}
-
-type session struct {
-	id    string
-	sb    *core.Sandbox
-	owner *mcp.ServerSession // nil for a named (shared) session
-	snaps map[string]*core.Snapshot
-	mu    sync.Mutex // one call at a time (a sandbox is one terminal)
+	mine     map[*mcp.ServerSession]string // an MCP session's own session
 }
 
 // New makes a server and its MCP half (MCP).
@@ -87,7 +81,8 @@ func New(opt Options) *Server {
 	if opt.MaxSnapshots <= 0 {
 		opt.MaxSnapshots = 32
 	}
-	s := &Server{opt: opt, sessions: map[string]*session{}, mine: map[*mcp.ServerSession]string{}}
+	s := &Server{opt: opt, mine: map[*mcp.ServerSession]string{}, sessions: sessions.New(sessions.Options{
+		MaxSessions: opt.MaxSessions, MaxSnapshots: opt.MaxSnapshots, MaxMemory: opt.MaxMemory, Limit: "--max-memory"})}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "wasmsand", Title: "wasmsand sandbox", Version: opt.Version},
 		&mcp.ServerOptions{Instructions: s.instructions()})
 	s.addTools()
@@ -100,13 +95,10 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 
 // Close closes every sandbox.
 func (s *Server) Close() {
+	s.sessions.Close()
 	s.mu.Lock()
-	list := s.sessions
-	s.sessions, s.mine = map[string]*session{}, map[*mcp.ServerSession]string{}
+	s.mine = map[*mcp.ServerSession]string{}
 	s.mu.Unlock()
-	for _, x := range list {
-		x.sb.Close()
-	}
 }
 
 func (s *Server) instructions() string {
@@ -127,90 +119,57 @@ func (s *Server) limits() string {
 
 // get finds the session a call names ("" is the caller's own), making the
 // caller's own, or a named shared one, on first use.
-func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, id string) (*session, error) {
-	s.mu.Lock()
+func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, id string) (*sessions.Session, error) {
 	if id == "" {
+		s.mu.Lock()
 		id = s.mine[ss]
-	}
-	if x, ok := s.sessions[id]; ok && id != "" {
-		if x.owner != nil && x.owner != ss {
-			s.mu.Unlock()
-			return nil, fmt.Errorf("no session %q in this MCP session", id)
-		}
 		s.mu.Unlock()
-		return x, nil
+	}
+	if id != "" {
+		if x, ok := s.sessions.Get(ss, id); ok {
+			return x, nil
+		}
 	}
 	named := id != ""
 	if named && (!s.opt.Shared || strings.HasPrefix(id, "s")) {
-		s.mu.Unlock()
 		if !s.opt.Shared {
 			return nil, fmt.Errorf("no session %q (named sessions are off; fork returns the ids of new ones)", id)
 		}
-		return nil, fmt.Errorf("no session %q (names starting with \"s\" are the server's)", id)
+		// (one message whether another client's or none: ids say nothing)
+		return nil, fmt.Errorf("no session %q in this MCP session (names starting with \"s\" are the server's)", id)
 	}
-	if err := s.full(); err != nil {
-		s.mu.Unlock()
+	var owner any = ss
+	if named {
+		owner = nil
+	}
+	if err := s.sessions.Reserve(owner); err != nil {
 		return nil, err
 	}
-	s.mu.Unlock()
 	sb, err := s.opt.NewSandbox(ctx)
 	if err != nil {
 		return nil, toolErr(err)
 	}
-	x := &session{sb: sb, snaps: map[string]*core.Snapshot{}}
+	if named {
+		x, made, err := s.sessions.Add(nil, id, sb, nil)
+		if !made {
+			sb.Close() // (made meanwhile, or no room)
+		}
+		return x, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.full(); err != nil { // (made meanwhile)
+	if own, ok := s.sessions.Get(ss, s.mine[ss]); ok { // (made meanwhile)
+		sb.Close()
+		return own, nil
+	}
+	x, _, err := s.sessions.Add(ss, "", sb, nil)
+	if err != nil {
 		sb.Close()
 		return nil, err
 	}
-	if named {
-		if other, ok := s.sessions[id]; ok { // (made meanwhile)
-			sb.Close()
-			return other, nil
-		}
-		x.id = id
-	} else {
-		if other, ok := s.sessions[s.mine[ss]]; ok && s.mine[ss] != "" {
-			sb.Close()
-			return other, nil
-		}
-		x.id, x.owner = s.newID(), ss
-		s.mine[ss] = x.id
-		s.watch(ss)
-	}
-	s.sessions[x.id] = x
+	s.mine[ss] = x.ID
+	s.watch(ss)
 	return x, nil
-}
-
-// full is quota_exceeded when no more sessions may be opened, or
-// resource_exhausted when they keep all the memory allowed (s.mu held).
-func (s *Server) full() error {
-	if len(s.sessions) >= s.opt.MaxSessions {
-		return fmt.Errorf("quota_exceeded: the server has %d sessions open, the most it may have", len(s.sessions))
-	}
-	return s.roomFor(0)
-}
-
-// roomFor is resource_exhausted when the sessions keep more than
-// MaxMemory, or would with extra bytes more (s.mu held).
-func (s *Server) roomFor(extra int64) error {
-	if s.opt.MaxMemory <= 0 {
-		return nil
-	}
-	held := extra
-	for _, x := range s.sessions {
-		held += x.sb.MemoryHeld()
-	}
-	if held > s.opt.MaxMemory {
-		return fmt.Errorf("resource_exhausted: the sessions keep %d MiB of the %d MiB this server allows", (held-extra)>>20, s.opt.MaxMemory>>20)
-	}
-	return nil
-}
-
-func (s *Server) newID() string {
-	s.next++
-	return "s" + strconv.Itoa(s.next)
 }
 
 // watch closes an MCP session's sandboxes when it ends (named ones stay).
@@ -221,19 +180,10 @@ func (s *Server) watch(ss *mcp.ServerSession) {
 	go func() {
 		defer func() { _ = recover() }()
 		_ = ss.Wait()
+		s.sessions.RemoveOwner(ss)
 		s.mu.Lock()
-		var done []*session
-		for id, x := range s.sessions {
-			if x.owner == ss {
-				done = append(done, x)
-				delete(s.sessions, id)
-			}
-		}
 		delete(s.mine, ss)
 		s.mu.Unlock()
-		for _, x := range done {
-			x.sb.Close()
-		}
 	}()
 }
 
@@ -360,10 +310,10 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunIn) (*
 	if err != nil {
 		return nil, RunOut{}, err
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	opt := core.RunOptions{Cwd: in.Cwd, Stdin: strings.NewReader(in.Stdin), Timeout: x.sb.ShorterTimeout(in.TimeoutMs)}
-	res, err := x.sb.Run(ctx, in.Command, opt)
+	x.Lock()
+	defer x.Unlock()
+	opt := core.RunOptions{Cwd: in.Cwd, Stdin: strings.NewReader(in.Stdin), Timeout: x.Sandbox.ShorterTimeout(in.TimeoutMs)}
+	res, err := x.Sandbox.Run(ctx, in.Command, opt)
 	if err != nil {
 		return nil, RunOut{}, toolErr(err)
 	}
@@ -378,7 +328,7 @@ func (s *Server) readFile(ctx context.Context, req *mcp.CallToolRequest, in Path
 	if err != nil {
 		return nil, ReadOut{}, err
 	}
-	b, err := x.sb.ReadFile(in.Path)
+	b, err := x.Sandbox.ReadFile(in.Path)
 	if err != nil {
 		return nil, ReadOut{}, toolErr(err)
 	}
@@ -405,13 +355,10 @@ func (s *Server) writeFile(ctx context.Context, req *mcp.CallToolRequest, in Wri
 	if err != nil {
 		return nil, WriteOut{}, err
 	}
-	s.mu.Lock()
-	err = s.roomFor(int64(len(data)))
-	s.mu.Unlock()
-	if err != nil {
+	if err := s.sessions.Room(int64(len(data))); err != nil {
 		return nil, WriteOut{}, err
 	}
-	if err := x.sb.WriteFile(in.Path, data, 0); err != nil {
+	if err := x.Sandbox.WriteFile(in.Path, data, 0); err != nil {
 		return nil, WriteOut{}, toolErr(err)
 	}
 	return nil, WriteOut{BytesWritten: len(data)}, nil
@@ -426,7 +373,7 @@ func (s *Server) listDir(ctx context.Context, req *mcp.CallToolRequest, in PathI
 	if p == "" {
 		p = "."
 	}
-	ents, err := x.sb.ListDir(p)
+	ents, err := x.Sandbox.ListDir(p)
 	if err != nil {
 		return nil, ListOut{}, toolErr(err)
 	}
@@ -442,19 +389,12 @@ func (s *Server) snapshot(ctx context.Context, req *mcp.CallToolRequest, in Sess
 	if err != nil {
 		return nil, SnapshotOut{}, err
 	}
-	s.mu.Lock()
-	err = s.roomFor(0)
-	s.mu.Unlock()
+	x.Lock()
+	defer x.Unlock()
+	id, err := s.sessions.Snapshot(x)
 	if err != nil {
 		return nil, SnapshotOut{}, err
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if len(x.snaps) >= s.opt.MaxSnapshots {
-		return nil, SnapshotOut{}, fmt.Errorf("quota_exceeded: session %s keeps %d snapshots, the most it may", x.id, len(x.snaps))
-	}
-	id := x.id + "-snap" + strconv.Itoa(len(x.snaps)+1)
-	x.snaps[id] = x.sb.Snapshot()
 	return nil, SnapshotOut{SnapshotID: id}, nil
 }
 
@@ -463,13 +403,13 @@ func (s *Server) restore(ctx context.Context, req *mcp.CallToolRequest, in Resto
 	if err != nil {
 		return nil, Empty{}, err
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	snap, ok := x.snaps[in.SnapshotID]
-	if !ok {
-		return nil, Empty{}, fmt.Errorf("no snapshot %q in session %s", in.SnapshotID, x.id)
+	x.Lock()
+	defer x.Unlock()
+	snap, err := x.SnapshotOf(in.SnapshotID)
+	if err != nil {
+		return nil, Empty{}, err
 	}
-	return nil, Empty{}, toolErr(x.sb.Restore(snap))
+	return nil, Empty{}, toolErr(x.Sandbox.Restore(snap))
 }
 
 func (s *Server) fork(ctx context.Context, req *mcp.CallToolRequest, in SessionIn) (*mcp.CallToolResult, ForkOut, error) {
@@ -477,28 +417,11 @@ func (s *Server) fork(ctx context.Context, req *mcp.CallToolRequest, in SessionI
 	if err != nil {
 		return nil, ForkOut{}, err
 	}
-	s.mu.Lock()
-	err = s.full()
-	s.mu.Unlock()
-	if err != nil {
-		return nil, ForkOut{}, err
-	}
-	x.mu.Lock()
-	child, err := x.sb.Fork(ctx)
-	x.mu.Unlock()
+	x.Lock()
+	y, err := s.sessions.Fork(ctx, x, nil) // (a fork of a shared session is shared too)
+	x.Unlock()
 	if err != nil {
 		return nil, ForkOut{}, toolErr(err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.full(); err != nil {
-		child.Close()
-		return nil, ForkOut{}, err
-	}
-	y := &session{id: s.newID(), sb: child, owner: req.Session, snaps: map[string]*core.Snapshot{}}
-	if x.owner == nil {
-		y.owner = nil // (a fork of a shared session is shared too)
-	}
-	s.sessions[y.id] = y
-	return nil, ForkOut{Session: y.id}, nil
+	return nil, ForkOut{Session: y.ID}, nil
 }

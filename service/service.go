@@ -24,7 +24,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +31,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/core/sessions"
 )
 
 // Options configure a Server.
@@ -63,23 +63,30 @@ type Options struct {
 type Server struct {
 	opt Options
 
-	mu       sync.Mutex
-	sessions map[string]*session
-	next     int
+	sessions *sessions.Registry // owned by their tokens
 	stop     chan struct{}
-	closed   bool
+	stopOnce sync.Once
 }
 
-type session struct {
-	id, token string
-	sb        *core.Sandbox
-	created   time.Time
-	used      time.Time
-	snaps     map[string]*core.Snapshot
-	run       sync.Mutex // one run at a time (a sandbox is one terminal)
+// listener is a session's Value: the streaming run's event listener, if any.
+type listener struct {
+	mu     sync.Mutex
+	events func(core.Event)
+}
 
-	evMu   sync.Mutex
-	events func(core.Event) // the streaming run's listener, if any
+func (l *listener) set(f func(core.Event)) {
+	l.mu.Lock()
+	l.events = f
+	l.mu.Unlock()
+}
+
+func (l *listener) hear(e core.Event) {
+	l.mu.Lock()
+	f := l.events
+	l.mu.Unlock()
+	if f != nil {
+		f(e)
+	}
 }
 
 // New starts a server (and its janitor, which closes idle sessions).
@@ -96,34 +103,20 @@ func New(opt Options) *Server {
 	if opt.MaxSnapshots <= 0 {
 		opt.MaxSnapshots = 32
 	}
-	s := &Server{opt: opt, sessions: map[string]*session{}, stop: make(chan struct{})}
+	s := &Server{opt: opt, stop: make(chan struct{}), sessions: sessions.New(sessions.Options{
+		MaxPerOwner: opt.MaxSessions, MaxSnapshots: opt.MaxSnapshots, MaxMemory: opt.MaxMemory, Limit: "--max-memory"})}
 	go s.janitor()
 	return s
 }
 
 // Close closes every session.
 func (s *Server) Close() {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return
-	}
-	s.closed = true
-	close(s.stop)
-	list := s.sessions
-	s.sessions = map[string]*session{}
-	s.mu.Unlock()
-	for _, x := range list {
-		x.sb.Close()
-	}
+	s.stopOnce.Do(func() { close(s.stop) })
+	s.sessions.Close()
 }
 
 // Sessions is how many sessions are open.
-func (s *Server) Sessions() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.sessions)
-}
+func (s *Server) Sessions() int { return s.sessions.Len() }
 
 func (s *Server) janitor() {
 	defer func() { _ = recover() }()
@@ -133,34 +126,10 @@ func (s *Server) janitor() {
 		select {
 		case <-s.stop:
 			return
-		case now := <-tick.C:
-			s.mu.Lock()
-			var idle []*session
-			for id, x := range s.sessions {
-				if now.Sub(x.lastUsed()) > s.opt.IdleTTL && x.run.TryLock() {
-					x.run.Unlock()
-					idle = append(idle, x)
-					delete(s.sessions, id)
-				}
-			}
-			s.mu.Unlock()
-			for _, x := range idle {
-				x.sb.Close()
-			}
+		case <-tick.C:
+			s.sessions.Expire(s.opt.IdleTTL)
 		}
 	}
-}
-
-func (x *session) lastUsed() time.Time {
-	x.evMu.Lock()
-	defer x.evMu.Unlock()
-	return x.used
-}
-
-func (x *session) touch() {
-	x.evMu.Lock()
-	x.used = time.Now()
-	x.evMu.Unlock()
 }
 
 // apiError is an error with its HTTP status and stable code.
@@ -185,11 +154,19 @@ var statusOf = map[core.Code]int{
 	core.CodeStorage: 500, core.CodeInternal: 500,
 }
 
+// registryStatus maps the session registry's codes to HTTP statuses.
+var registryStatus = map[string]int{
+	sessions.CodeNotFound: 404, sessions.CodeQuotaExceeded: 429, sessions.CodeResourceExhausted: 507, sessions.CodeClosed: 503,
+}
+
 func writeErr(w http.ResponseWriter, err error) {
 	var ae *apiError
 	var ce *core.Error
+	var se *sessions.Error
 	switch {
 	case errors.As(err, &ae):
+	case errors.As(err, &se):
+		ae = &apiError{registryStatus[se.Code], se.Code, se.Message}
 	case errors.As(err, &ce):
 		st := statusOf[ce.Code]
 		if st == 0 {
@@ -225,20 +202,17 @@ func (s *Server) token(r *http.Request) (string, error) {
 }
 
 // session finds the request's session, for its token.
-func (s *Server) session(r *http.Request, token string) (*session, error) {
+func (s *Server) session(r *http.Request, token string) (*sessions.Session, error) {
 	id := r.PathValue("id")
-	s.mu.Lock()
-	x, ok := s.sessions[id]
-	s.mu.Unlock()
-	if !ok || x.token != token {
+	x, ok := s.sessions.Get(token, id)
+	if !ok {
 		return nil, errf(404, "not_found", "no session %q", id)
 	}
-	x.touch()
 	return x, nil
 }
 
 // sessionPath is session, and the path its file route names.
-func (s *Server) sessionPath(r *http.Request, token string) (*session, string, error) {
+func (s *Server) sessionPath(r *http.Request, token string) (*sessions.Session, string, error) {
 	x, err := s.session(r, token)
 	if err != nil {
 		return nil, "", err
@@ -248,31 +222,6 @@ func (s *Server) sessionPath(r *http.Request, token string) (*session, string, e
 		return nil, "", errf(400, "invalid_argument", "path is required")
 	}
 	return x, p, nil
-}
-
-func (s *Server) add(ctx context.Context, token string, sb *core.Sandbox, x *session) (*session, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return nil, errf(503, "closed", "the service is shutting down")
-	}
-	n := 0
-	for _, y := range s.sessions {
-		if y.token == token {
-			n++
-		}
-	}
-	if n >= s.opt.MaxSessions {
-		return nil, errf(429, "quota_exceeded", "this token has %d sessions, the most it may have: delete one first", n)
-	}
-	s.next++
-	x.id, x.token, x.sb = "s"+strconv.Itoa(s.next), token, sb
-	x.created, x.used = time.Now(), time.Now()
-	if x.snaps == nil {
-		x.snaps = map[string]*core.Snapshot{}
-	}
-	s.sessions[x.id] = x
-	return x, nil
 }
 
 // decode reads a JSON body (bounded) into v; an empty body leaves v as is.
@@ -412,22 +361,16 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, token string) er
 	if req.TimeoutMs < 0 || req.MemoryMB < 0 {
 		return errf(400, "invalid_argument", "timeout_ms and memory_mb must not be negative")
 	}
-	if err := s.roomFor(0); err != nil {
+	if err := s.sessions.Reserve(token); err != nil {
 		return err
 	}
-	x := &session{}
-	sb, err := s.opt.NewSandbox(r.Context(), req, func(e core.Event) {
-		x.evMu.Lock()
-		f := x.events
-		x.evMu.Unlock()
-		if f != nil {
-			f(e)
-		}
-	})
+	l := &listener{}
+	sb, err := s.opt.NewSandbox(r.Context(), req, l.hear)
 	if err != nil {
 		return err
 	}
-	if _, err := s.add(r.Context(), token, sb, x); err != nil {
+	x, _, err := s.sessions.Add(token, "", sb, l)
+	if err != nil {
 		sb.Close()
 		return err
 	}
@@ -435,43 +378,15 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, token string) er
 	return nil
 }
 
-// roomFor is resource_exhausted when the sessions together keep more than
-// MaxMemory, or would with extra bytes more.
-func (s *Server) roomFor(extra int64) error {
-	if s.opt.MaxMemory <= 0 {
-		return nil
-	}
-	s.mu.Lock()
-	list := make([]*core.Sandbox, 0, len(s.sessions))
-	for _, x := range s.sessions {
-		list = append(list, x.sb)
-	}
-	s.mu.Unlock()
-	held := extra
-	for _, sb := range list {
-		held += sb.MemoryHeld()
-	}
-	if held > s.opt.MaxMemory {
-		return errf(507, "resource_exhausted", "the sessions keep %d MiB of the %d MiB this server allows (--max-memory): delete sessions first",
-			(held-extra)>>20, s.opt.MaxMemory>>20)
-	}
-	return nil
-}
-
-func describe(x *session) Session {
-	return Session{ID: x.id, CreatedAt: x.created, LastUsed: x.lastUsed(), Cwd: x.sb.Cwd()}
+func describe(x *sessions.Session) Session {
+	return Session{ID: x.ID, CreatedAt: x.Created, LastUsed: x.LastUsed(), Cwd: x.Sandbox.Cwd()}
 }
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request, token string) error {
-	s.mu.Lock()
 	out := SessionList{Sessions: []Session{}}
-	for _, x := range s.sessions {
-		if x.token == token {
-			out.Sessions = append(out.Sessions, describe(x))
-		}
+	for _, x := range s.sessions.List(token) {
+		out.Sessions = append(out.Sessions, describe(x))
 	}
-	s.mu.Unlock()
-	slices.SortStableFunc(out.Sessions, func(a, b Session) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	writeJSON(w, 200, out)
 	return nil
 }
@@ -486,14 +401,9 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request, token string) error
 }
 
 func (s *Server) remove(w http.ResponseWriter, r *http.Request, token string) error {
-	x, err := s.session(r, token)
-	if err != nil {
-		return err
+	if !s.sessions.Remove(token, r.PathValue("id")) { // (a run in it is cancelled)
+		return errf(404, "not_found", "no session %q", r.PathValue("id"))
 	}
-	s.mu.Lock()
-	delete(s.sessions, x.id)
-	s.mu.Unlock()
-	x.sb.Close() // (a run in it is cancelled)
 	w.WriteHeader(204)
 	return nil
 }
@@ -510,13 +420,12 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request, token string) erro
 	if strings.TrimSpace(req.Command) == "" {
 		return errf(400, "invalid_argument", "command is empty")
 	}
-	opt := core.RunOptions{Stdin: strings.NewReader(req.Stdin), Cwd: req.Cwd, Env: req.Env, Timeout: x.sb.ShorterTimeout(req.TimeoutMs)}
+	opt := core.RunOptions{Stdin: strings.NewReader(req.Stdin), Cwd: req.Cwd, Env: req.Env, Timeout: x.Sandbox.ShorterTimeout(req.TimeoutMs)}
 	stream := req.Stream || strings.Contains(r.Header.Get("Accept"), "text/event-stream")
-	x.run.Lock()
-	defer x.run.Unlock()
-	defer x.touch()
+	x.Lock()
+	defer x.Unlock()
 	if !stream {
-		res, err := x.sb.Run(r.Context(), req.Command, opt)
+		res, err := x.Sandbox.Run(r.Context(), req.Command, opt)
 		if err != nil {
 			return err
 		}
@@ -527,19 +436,14 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request, token string) erro
 	sse := newSSE(w)
 	opt.Stdout = sse.writer("stdout")
 	opt.Stderr = sse.writer("stderr")
-	x.evMu.Lock()
-	x.events = func(e core.Event) {
+	l := x.Value.(*listener)
+	l.set(func(e core.Event) {
 		if e.Kind != "output" { // (output comes as stdout/stderr chunks)
 			sse.send("event", e)
 		}
-	}
-	x.evMu.Unlock()
-	defer func() {
-		x.evMu.Lock()
-		x.events = nil
-		x.evMu.Unlock()
-	}()
-	res, err := x.sb.Run(r.Context(), req.Command, opt)
+	})
+	defer l.set(nil)
+	res, err := x.Sandbox.Run(r.Context(), req.Command, opt)
 	if err != nil {
 		var ae *apiError
 		var ce *core.Error
@@ -603,12 +507,12 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, token string) e
 	if err != nil {
 		return err
 	}
-	info, err := x.sb.Stat(p)
+	info, err := x.Sandbox.Stat(p)
 	if err != nil {
 		return err
 	}
 	if info.IsDir() {
-		ents, err := x.sb.ListDir(p)
+		ents, err := x.Sandbox.ListDir(p)
 		if err != nil {
 			return err
 		}
@@ -619,7 +523,7 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request, token string) e
 		writeJSON(w, 200, out)
 		return nil
 	}
-	b, err := x.sb.ReadFile(p)
+	b, err := x.Sandbox.ReadFile(p)
 	if err != nil {
 		return err
 	}
@@ -634,7 +538,7 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request, token string) e
 	if err != nil {
 		return err
 	}
-	if err := s.roomFor(max(r.ContentLength, 0)); err != nil {
+	if err := s.sessions.Room(max(r.ContentLength, 0)); err != nil {
 		return err
 	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxBody))
@@ -649,7 +553,7 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request, token string) e
 		}
 		mode = fs.FileMode(v)
 	}
-	if err := x.sb.WriteFile(p, b, mode); err != nil {
+	if err := x.Sandbox.WriteFile(p, b, mode); err != nil {
 		return err
 	}
 	writeJSON(w, 200, Written{Path: p, BytesWritten: len(b)})
@@ -661,7 +565,7 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, token string
 	if err != nil {
 		return err
 	}
-	if err := x.sb.Remove(p, r.URL.Query().Get("recursive") == "true"); err != nil {
+	if err := x.Sandbox.Remove(p, r.URL.Query().Get("recursive") == "true"); err != nil {
 		return err
 	}
 	w.WriteHeader(204)
@@ -673,16 +577,12 @@ func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, token string) 
 	if err != nil {
 		return err
 	}
-	if err := s.roomFor(0); err != nil {
+	x.Lock()
+	defer x.Unlock()
+	id, err := s.sessions.Snapshot(x)
+	if err != nil {
 		return err
 	}
-	x.run.Lock()
-	defer x.run.Unlock()
-	if len(x.snaps) >= s.opt.MaxSnapshots {
-		return errf(429, "quota_exceeded", "session %s keeps %d snapshots, the most it may", x.id, len(x.snaps))
-	}
-	id := "snap" + strconv.Itoa(len(x.snaps)+1)
-	x.snaps[id] = x.sb.Snapshot()
 	writeJSON(w, 201, SnapshotRef{SnapshotID: id})
 	return nil
 }
@@ -696,13 +596,13 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request, token string) e
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
-	x.run.Lock()
-	defer x.run.Unlock()
-	snap, ok := x.snaps[req.SnapshotID]
-	if !ok {
-		return errf(404, "not_found", "no snapshot %q in session %s", req.SnapshotID, x.id)
+	x.Lock()
+	defer x.Unlock()
+	snap, err := x.SnapshotOf(req.SnapshotID)
+	if err != nil {
+		return err
 	}
-	if err := x.sb.Restore(snap); err != nil {
+	if err := x.Sandbox.Restore(snap); err != nil {
 		return err
 	}
 	w.WriteHeader(204)
@@ -714,18 +614,10 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request, token string) erro
 	if err != nil {
 		return err
 	}
-	if err := s.roomFor(0); err != nil {
-		return err
-	}
-	x.run.Lock()
-	child, err := x.sb.Fork(r.Context())
-	x.run.Unlock()
+	x.Lock()
+	y, err := s.sessions.Fork(r.Context(), x, &listener{})
+	x.Unlock()
 	if err != nil {
-		return err
-	}
-	y, err := s.add(r.Context(), token, child, &session{})
-	if err != nil {
-		child.Close()
 		return err
 	}
 	writeJSON(w, 201, describe(y))

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"sort"
 	"strings"
 	"syscall"
 	"syscall/js"
@@ -28,6 +27,7 @@ import (
 
 	"github.com/wasmsand/wasmsand/commands/pyodide"
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/core/sessions"
 	"github.com/wasmsand/wasmsand/internal/interrupt"
 	"github.com/wasmsand/wasmsand/platform/hostdir"
 	jsengine "github.com/wasmsand/wasmsand/platform/js"
@@ -37,13 +37,12 @@ import (
 	"github.com/wasmsand/wasmsand/vfs"
 )
 
-// state: the sandboxes and snapshots of this core, by id.
+// state: the sandboxes of this core, by id (all one client's: no owner,
+// no bounds beyond each sandbox's own), with their snapshots; a session's
+// Value is its pyConfig.
 var (
-	tools     core.ProgramSource
-	sandboxes = map[int]*core.Sandbox{}
-	snapshots = map[int]snap{}
-	pyConf    = map[int]pyConfig{} // by sandbox, for Pyodide (see createOptions)
-	nextID    = 1
+	tools    core.ProgramSource
+	registry = sessions.New(sessions.Options{})
 )
 
 type pyConfig struct {
@@ -51,10 +50,6 @@ type pyConfig struct {
 	memoryMB int    // the memory limit, the heap's here
 }
 
-type snap struct {
-	owner int
-	s     *core.Snapshot
-}
 
 func main() {
 	api := map[string]func(args []js.Value) (any, error){
@@ -160,16 +155,33 @@ func arg(args []js.Value, i int) js.Value {
 	return js.Undefined()
 }
 
-func sandbox(args []js.Value) (*core.Sandbox, error) {
+func session(args []js.Value) (*sessions.Session, error) {
 	v := arg(args, 0)
-	if v.Type() != js.TypeNumber {
+	if v.Type() != js.TypeString {
 		return nil, &argError{"sandbox id expected"}
 	}
-	sb := sandboxes[v.Int()]
-	if sb == nil {
+	x, ok := registry.Get(nil, v.String())
+	if !ok {
 		return nil, &core.Error{Code: core.CodeClosed, Op: "sandbox", Err: errors.New("destroyed")}
 	}
-	return sb, nil
+	return x, nil
+}
+
+func sandbox(args []js.Value) (*core.Sandbox, error) {
+	x, err := session(args)
+	if err != nil {
+		return nil, err
+	}
+	return x.Sandbox, nil
+}
+
+// pyConf is the Pyodide settings of the sandbox args name.
+func pyConf(args []js.Value) pyConfig {
+	x, err := session(args)
+	if err != nil {
+		return pyConfig{}
+	}
+	return x.Value.(pyConfig)
 }
 
 // sandboxArg reads the (id, string, ...) most methods take: a path for the
@@ -418,13 +430,12 @@ func create(args []js.Value) (any, error) {
 		}
 		opt.FS = fsys
 	}
-	sid := new(int)
-	*sid = nextID // (this sandbox's id, if it is made)
+	id := sessions.NewID() // (this sandbox's id, if it is made)
 	if o.Events {
 		emit := js.Global().Get("__wasmsandEvent")
 		opt.OnEvent = func(e core.Event) {
 			if b, err := json.Marshal(e); err == nil && emit.Type() == js.TypeFunction {
-				emit.Invoke(*sid, string(b))
+				emit.Invoke(id, string(b))
 			}
 		}
 	}
@@ -445,10 +456,10 @@ func create(args []js.Value) (any, error) {
 			}
 		}
 	}
-	id := *sid
-	nextID++
-	sandboxes[id] = sb
-	pyConf[id] = pyConfig{index: o.PythonIndex, memoryMB: max(o.MemoryLimitMb, 0)}
+	if _, _, err := registry.Add(nil, id, sb, pyConfig{index: o.PythonIndex, memoryMB: max(o.MemoryLimitMb, 0)}); err != nil {
+		sb.Close()
+		return nil, err
+	}
 	return id, nil
 }
 
@@ -498,7 +509,7 @@ func run(args []js.Value) (any, error) {
 		})
 		defer cancel()
 	}
-	pyodide.SetRun(abortFlag, o.AbortKey, pyConf[args[0].Int()].memoryMB)
+	pyodide.SetRun(abortFlag, o.AbortKey, pyConf(args).memoryMB)
 	res, err := sb.Run(ctx, cmd, opt)
 	pyodide.SetRun(js.Undefined(), 0, 0)
 	if err != nil {
@@ -535,7 +546,7 @@ func needsPython(args []js.Value) (any, error) {
 		return out
 	}
 	return map[string]any{"python": python, "imports": list(imports), "packages": list(packages),
-		"index": pyConf[args[0].Int()].index}, nil
+		"index": pyConf(args).index}, nil
 }
 
 func programs(args []js.Value) (any, error) {
@@ -700,15 +711,18 @@ func mkdir(args []js.Value) (any, error) {
 	return nil, sb.Mkdir(p, mode)
 }
 
+// snapshot(id) → "SANDBOX/snapN", a snapshot kept until its sandbox is
+// destroyed.
 func snapshot(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
+	x, err := session(args)
 	if err != nil {
 		return nil, err
 	}
-	id := nextID
-	nextID++
-	snapshots[id] = snap{owner: arg(args, 0).Int(), s: sb.Snapshot()}
-	return id, nil
+	id, err := registry.Snapshot(x)
+	if err != nil {
+		return nil, err
+	}
+	return x.ID + "/" + id, nil
 }
 
 // restore(id, snapshotId): any snapshot of this core (of this sandbox or
@@ -719,30 +733,32 @@ func restore(args []js.Value) (any, error) {
 		return nil, err
 	}
 	v := arg(args, 1)
-	if v.Type() != js.TypeNumber {
+	if v.Type() != js.TypeString {
 		return nil, &argError{"snapshot id expected"}
 	}
-	s, ok := snapshots[v.Int()]
+	notFound := &core.Error{Code: core.CodeNotFound, Op: "restore", Err: errors.New("no such snapshot")}
+	from, snapID, _ := strings.Cut(v.String(), "/")
+	x, ok := registry.Get(nil, from)
 	if !ok {
-		return nil, &core.Error{Code: core.CodeNotFound, Op: "restore", Err: errors.New("no such snapshot")}
+		return nil, notFound
 	}
-	return nil, sb.Restore(s.s)
+	snap, err := x.SnapshotOf(snapID)
+	if err != nil {
+		return nil, notFound
+	}
+	return nil, sb.Restore(snap)
 }
 
 func fork(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
+	x, err := session(args)
 	if err != nil {
 		return nil, err
 	}
-	child, err := sb.Fork(context.Background())
+	y, err := registry.Fork(context.Background(), x, x.Value)
 	if err != nil {
 		return nil, err
 	}
-	id := nextID
-	nextID++
-	sandboxes[id] = child
-	pyConf[id] = pyConf[arg(args, 0).Int()]
-	return id, nil
+	return y.ID, nil
 }
 
 // The persisted states of persistLoad/persistSave, by name (browser:
@@ -885,22 +901,8 @@ func save(args []js.Value) (any, error) {
 }
 
 func destroy(args []js.Value) (any, error) {
-	sb, err := sandbox(args)
-	if err != nil {
-		return nil, nil // destroying twice is fine
+	if v := arg(args, 0); v.Type() == js.TypeString {
+		registry.Remove(nil, v.String()) // (destroying twice is fine)
 	}
-	id := arg(args, 0).Int()
-	delete(sandboxes, id)
-	delete(pyConf, id)
-	var gone []int
-	for sid, s := range snapshots {
-		if s.owner == id {
-			gone = append(gone, sid)
-		}
-	}
-	sort.Ints(gone)
-	for _, sid := range gone {
-		delete(snapshots, sid)
-	}
-	return nil, sb.Close()
+	return nil, nil
 }

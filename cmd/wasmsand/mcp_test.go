@@ -178,8 +178,11 @@ func TestMCPHTTP(t *testing.T) {
 	call(t, a, "run", map[string]any{"command": "echo shared > /home/user/s", "session": "team"})
 	out, _ = call(t, b, "run", map[string]any{"command": "echo $(</home/user/s)", "session": "team"})
 	assert.Equal(t, "shared\n", out["stdout"], "a named session is shared")
-	_, msg := call(t, b, "run", map[string]any{"command": "true", "session": "s1"})
-	assert.Contains(t, msg, `no session "s1" in this MCP session`, "another client's own session")
+	forked, _ := call(t, a, "fork", map[string]any{})
+	aID, _ := forked["session"].(string)
+	require.Regexp(t, `^s[a-z2-7]{26}$`, aID, "session ids are unguessable")
+	_, msg := call(t, b, "run", map[string]any{"command": "true", "session": aID})
+	assert.Contains(t, msg, `no session "`+aID+`" in this MCP session`, "another client's session")
 	_, msg = call(t, b, "run", map[string]any{"command": "true", "session": "s9"})
 	assert.Contains(t, msg, "names starting with")
 	out, _ = call(t, a, "run", map[string]any{"command": "while :; do :; done", "timeout_ms": 600000})
@@ -405,6 +408,11 @@ func TestServerQuotas(t *testing.T) {
 		res.Body.Close()
 		return res.StatusCode
 	}
-	require.Equal(t, 201, post("/v1/sessions"))
-	assert.Equal(t, []int{201, 201, 429}, []int{post("/v1/sessions/s1/snapshots"), post("/v1/sessions/s1/snapshots"), post("/v1/sessions/s1/snapshots")})
+	res, err := http.Post(hs.URL+"/v1/sessions", "application/json", strings.NewReader(`{}`))
+	require.NoError(t, err)
+	var made struct{ ID string }
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&made))
+	res.Body.Close()
+	snaps := "/v1/sessions/" + made.ID + "/snapshots"
+	assert.Equal(t, []int{201, 201, 429}, []int{post(snaps), post(snaps), post(snaps)})
 }
