@@ -50,7 +50,6 @@ type pyConfig struct {
 	memoryMB int    // the memory limit, the heap's here
 }
 
-
 func main() {
 	api := map[string]func(args []js.Value) (any, error){
 		"init":      initCore,
