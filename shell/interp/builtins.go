@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/pattern"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
@@ -945,7 +946,7 @@ func builtinCompgen(r *Runner, ctx context.Context, args []string, _ map[int]*de
 		cands = append(cands, strings.Fields(w)...)
 	}
 	if o.set['f'] || o.set['d'] {
-		for _, m := range r.globPattern(pattern.QuoteMeta(prefix) + "*") {
+		for _, m := range expand.Glob(r.cfg.FS, r.dir, pattern.QuoteMeta(prefix)+"*", r.globOptions()) {
 			if o.set['d'] {
 				if fi, err := r.stat(m); err != nil || !fi.IsDir() {
 					continue

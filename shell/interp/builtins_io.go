@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 	"github.com/wasmsand/wasmsand/vfs"
 )
@@ -284,7 +285,7 @@ func unescapeRead(s string) string {
 
 // splitRead splits a line read by `read` into n fields (-1: all), the last
 // taking the rest; without raw, backslashes protect characters.
-func splitRead(s string, ifs *ifsSet, n int, raw bool) []string {
+func splitRead(s string, ifs *expand.IFS, n int, raw bool) []string {
 	type ch struct {
 		c   rune
 		esc bool
@@ -305,8 +306,8 @@ func splitRead(s string, ifs *ifsSet, n int, raw bool) []string {
 		cs = append(cs, ch{r, false})
 		i += size
 	}
-	isWS := func(c ch) bool { return !c.esc && !ifs.empty && strings.ContainsRune(ifs.ws, c.c) }
-	isOther := func(c ch) bool { return !c.esc && !ifs.empty && strings.ContainsRune(ifs.other, c.c) }
+	isWS := func(c ch) bool { return !c.esc && !ifs.Empty && strings.ContainsRune(ifs.WS, c.c) }
+	isOther := func(c ch) bool { return !c.esc && !ifs.Empty && strings.ContainsRune(ifs.Other, c.c) }
 	str := func(cs []ch) string {
 		var b strings.Builder
 		for _, c := range cs {
@@ -457,7 +458,7 @@ func builtinMapfile(r *Runner, ctx context.Context, args []string, _ map[int]*de
 			data = bytes.ReplaceAll(data, []byte{0}, nil) // shell strings hold no NUL
 		}
 		if callback != "" && (read+1)%quantum == 0 {
-			r.runSource(ctx, callback+" "+strconv.Itoa(idx)+" "+quoteSingle(string(data)), r.line, true)
+			r.runSource(ctx, callback+" "+strconv.Itoa(idx)+" "+expand.QuoteSingle(string(data)), r.line, true)
 		}
 		if err := r.setElement(arr, strconv.Itoa(idx), string(data), 0); err != nil {
 			r.errmsg(name + ": " + err.Error())

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/wasmsand/wasmsand/shell/expand"
 )
 
 // trapOrder lists trap names as `trap -p` prints them: EXIT, signals by
@@ -87,7 +89,7 @@ func builtinTrap(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			if !ok {
 				continue
 			}
-			b.WriteString("trap -- " + quoteSingle(t) + " " + trapDisplayName(n) + "\n")
+			b.WriteString("trap -- " + expand.QuoteSingle(t) + " " + trapDisplayName(n) + "\n")
 		}
 		return r.out("trap", b.String())
 	}

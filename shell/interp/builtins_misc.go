@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
 
@@ -22,7 +23,7 @@ func builtinAlias(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 		sort.Strings(names)
 		var b strings.Builder
 		for _, n := range names {
-			b.WriteString("alias " + n + "=" + quoteSingle(r.aliases.m[n]) + "\n")
+			b.WriteString("alias " + n + "=" + expand.QuoteSingle(r.aliases.m[n]) + "\n")
 		}
 		if w := r.out("alias", b.String()); w != 0 || len(rest) == 0 {
 			return w
@@ -39,7 +40,7 @@ func builtinAlias(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 				st = 1
 				continue
 			}
-			b.WriteString("alias " + a + "=" + quoteSingle(v) + "\n")
+			b.WriteString("alias " + a + "=" + expand.QuoteSingle(v) + "\n")
 			continue
 		}
 		if name == "" || strings.ContainsAny(name, "/$`=\\ \t\n'\"|&;()<>") {
@@ -175,7 +176,7 @@ func (r *Runner) describe(name string, verbose bool, cmd string) bool {
 		if verbose {
 			b.WriteString(name + " is aliased to `" + v + "'\n")
 		} else {
-			b.WriteString("alias " + name + "=" + quoteSingle(v) + "\n")
+			b.WriteString("alias " + name + "=" + expand.QuoteSingle(v) + "\n")
 		}
 	case "keyword":
 		if verbose {

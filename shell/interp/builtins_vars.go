@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
 
@@ -382,11 +383,11 @@ func setQuote(s string) string {
 	if s == "" {
 		return "''"
 	}
-	if needsAnsiC(s) {
-		return ansiCQuote(s)
+	if expand.NeedsANSIC(s) {
+		return expand.QuoteANSIC(s)
 	}
-	if hasShellMeta(s) || strings.ContainsAny(s, "=") && false {
-		return quoteSingle(s)
+	if expand.HasShellMeta(s) || strings.ContainsAny(s, "=") && false {
+		return expand.QuoteSingle(s)
 	}
 	return s
 }

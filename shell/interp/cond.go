@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/pattern"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
@@ -162,17 +163,17 @@ func (r *Runner) evalCond(ctx context.Context, c syntax.Cond) (bool, int, error)
 // regexMatch is [[ s =~ re ]]: POSIX extended regular expressions where
 // quoted parts match literally; BASH_REMATCH gets the match and groups.
 func (r *Runner) regexMatch(ctx context.Context, s string, w *syntax.Word) (bool, int, error) {
-	b := &fieldBuilder{}
+	b := &expand.Builder{}
 	if err := r.expandParts(ctx, w.Parts, false, ctxNoSplit, b); err != nil {
 		return false, 0, err
 	}
 	var src strings.Builder
-	for _, f := range b.fields {
-		for _, p := range f.parts {
-			if p.quote {
-				src.WriteString(regexp.QuoteMeta(p.s))
+	for _, f := range b.Fields {
+		for _, p := range f.Parts {
+			if p.Quote {
+				src.WriteString(regexp.QuoteMeta(p.S))
 			} else {
-				src.WriteString(p.s)
+				src.WriteString(p.S)
 			}
 		}
 	}

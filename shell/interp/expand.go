@@ -6,74 +6,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/pattern"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
-
-// A word expands into fields; each field is parts that remember how they
-// were quoted, which decides splitting, globbing and pattern matching.
-type fpart struct {
-	s     string
-	quote bool // quoted: taken literally
-	split bool // the result of an unquoted expansion: IFS splitting applies
-}
-
-type field struct {
-	parts []fpart
-	keep  bool // quoted (maybe empty) content: the field survives empty
-	brace bool
-}
-
-// fieldBuilder collects fields while a word expands.
-type fieldBuilder struct {
-	fields []field
-	// splitLits: literal text is split too (the operand of an unquoted
-	// ${x:-word}, whose whole result is subject to splitting)
-	splitLits bool
-	// oneString: the word becomes one string (assignments, case words,
-	// [[ ]] operands), where an unquoted $* is joined by IFS as "$*" is
-	oneString bool
-	// size is the bytes added; past limit (what one variable may hold)
-	// the rest is dropped and the expansion fails (expandParts), so that
-	// no word, here-document or argument grows the host's memory past it
-	size, limit int
-}
-
-func (b *fieldBuilder) cur() *field {
-	if len(b.fields) == 0 {
-		b.fields = append(b.fields, field{})
-	}
-	return &b.fields[len(b.fields)-1]
-}
-
-func (b *fieldBuilder) add(s string, quote, split bool) {
-	if b.size += len(s); b.limit > 0 && b.size > b.limit {
-		return
-	}
-	f := b.cur()
-	if quote {
-		f.keep = true
-	}
-	if s == "" {
-		return
-	}
-	if n := len(f.parts); n > 0 && f.parts[n-1].quote == quote && f.parts[n-1].split == split {
-		f.parts[n-1].s += s
-		return
-	}
-	f.parts = append(f.parts, fpart{s: s, quote: quote, split: split})
-}
-
-// addWords adds the words of a list expansion ("$@", "${a[@]}"): the first
-// joins the current field, each other starts a field of its own.
-func (b *fieldBuilder) addWords(words []string, quote, split bool) {
-	for i, w := range words {
-		if i > 0 {
-			b.fields = append(b.fields, field{})
-		}
-		b.add(w, quote, split)
-	}
-}
 
 // wordCtx says what a word is expanded for.
 type wordCtx uint8
@@ -142,19 +78,19 @@ func simpleWord(w *syntax.Word) (string, bool) {
 func (r *Runner) expandWordFields(ctx context.Context, w *syntax.Word) ([]string, error) {
 	var out []string
 	alts := [][]syntax.Part{w.Parts}
-	if r.opts.braceexpand && hasBrace(w) {
-		alts = braceExpand(w.Parts)
+	if r.opts.braceexpand && expand.HasBraces(w) {
+		alts = expand.Braces(w.Parts)
 	}
 	c := ctxArgs
 	if !r.opts.posix && assignmentLike(w) {
 		c = ctxAssignArg // NAME=a:~ gets its tildes expanded, as bash does
 	}
 	for _, parts := range alts {
-		b := &fieldBuilder{}
+		b := &expand.Builder{}
 		if err := r.expandParts(ctx, parts, false, c, b); err != nil {
 			return nil, err
 		}
-		fs, err := r.finishFields(b.fields)
+		fs, err := r.finishFields(b.Fields)
 		if err != nil {
 			return nil, err
 		}
@@ -173,11 +109,11 @@ func (r *Runner) expandString(ctx context.Context, w *syntax.Word, c wordCtx) (s
 			return l.Val, nil
 		}
 	}
-	b := &fieldBuilder{oneString: true}
+	b := &expand.Builder{OneString: true}
 	if err := r.expandParts(ctx, w.Parts, false, c, b); err != nil {
 		return "", err
 	}
-	return joinFields(b.fields, " "), nil
+	return joinFields(b.Fields, " "), nil
 }
 
 // expandQuoted expands parts as inside double quotes (here-documents,
@@ -191,11 +127,11 @@ func (r *Runner) expandQuoted(ctx context.Context, w *syntax.Word) (string, erro
 			return l.Val, nil
 		}
 	}
-	b := &fieldBuilder{}
+	b := &expand.Builder{}
 	if err := r.expandParts(ctx, w.Parts, true, ctxNoSplit, b); err != nil {
 		return "", err
 	}
-	return joinFields(b.fields, " "), nil
+	return joinFields(b.Fields, " "), nil
 }
 
 // expandPattern expands a word into a pattern: what was quoted is escaped.
@@ -203,31 +139,31 @@ func (r *Runner) expandPattern(ctx context.Context, w *syntax.Word, inDq bool) (
 	if w == nil {
 		return "", nil
 	}
-	b := &fieldBuilder{}
+	b := &expand.Builder{}
 	if err := r.expandParts(ctx, w.Parts, inDq, ctxNoSplit, b); err != nil {
 		return "", err
 	}
 	var s strings.Builder
-	for i, f := range b.fields {
+	for i, f := range b.Fields {
 		if i > 0 {
 			s.WriteByte(' ')
 		}
-		for _, p := range f.parts {
-			if p.quote {
-				s.WriteString(pattern.QuoteMeta(p.s))
+		for _, p := range f.Parts {
+			if p.Quote {
+				s.WriteString(pattern.QuoteMeta(p.S))
 			} else {
-				s.WriteString(p.s)
+				s.WriteString(p.S)
 			}
 		}
 	}
 	return s.String(), nil
 }
 
-func joinFields(fs []field, sep string) string {
+func joinFields(fs []expand.Field, sep string) string {
 	if len(fs) == 1 {
 		f := fs[0]
-		if len(f.parts) == 1 {
-			return f.parts[0].s
+		if len(f.Parts) == 1 {
+			return f.Parts[0].S
 		}
 	}
 	var s strings.Builder
@@ -235,8 +171,8 @@ func joinFields(fs []field, sep string) string {
 		if i > 0 {
 			s.WriteString(sep)
 		}
-		for _, p := range f.parts {
-			s.WriteString(p.s)
+		for _, p := range f.Parts {
+			s.WriteString(p.S)
 		}
 	}
 	return s.String()
@@ -244,18 +180,18 @@ func joinFields(fs []field, sep string) string {
 
 // expandParts expands the parts of a word into b. inDq: inside double
 // quotes (everything quoted).
-func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool, c wordCtx, b *fieldBuilder) (err error) {
-	if b.limit == 0 {
-		b.limit = r.oneVarLimit()
+func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool, c wordCtx, b *expand.Builder) (err error) {
+	if b.Limit == 0 {
+		b.Limit = r.oneVarLimit()
 	}
 	defer func() {
-		if err == nil && b.size > b.limit {
-			err = &fatalError{msg: "xrealloc: cannot allocate " + strconv.Itoa(b.size) + " bytes (an expansion; the sandbox's shell may hold " +
-				strconv.Itoa(b.limit>>20) + " MiB in one)"}
+		if err == nil && b.Size > b.Limit {
+			err = &fatalError{msg: "xrealloc: cannot allocate " + strconv.Itoa(b.Size) + " bytes (an expansion; the sandbox's shell may hold " +
+				strconv.Itoa(b.Limit>>20) + " MiB in one)"}
 		}
 	}()
 	for i, part := range parts {
-		if b.size > b.limit {
+		if b.Size > b.Limit {
 			return nil // (the deferred check reports it)
 		}
 		switch p := part.(type) {
@@ -266,35 +202,35 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 				if c == ctxAssign {
 					stops = "/:"
 				}
-				if t, rest, ok := r.tildeUntil(s, len(parts) == 1, stops); ok {
-					b.add(t, true, false)
+				if t, rest, ok := expand.Tilde(tildeEnv{r}, s, len(parts) == 1, stops); ok {
+					b.Add(t, true, false)
 					s = rest
 				}
 			}
 			if c == ctxAssign && !inDq && strings.Contains(s, ":~") {
-				s = r.tildeAfterColons(s)
+				s = expand.TildeAfterColons(tildeEnv{r}, s)
 			}
 			if c == ctxAssignArg && i == 0 && !inDq {
 				if eq := strings.IndexByte(s, '='); eq > 0 && strings.Contains(s[eq:], "~") {
 					val := s[eq+1:]
 					if strings.HasPrefix(val, "~") {
-						if t, rest, ok := r.tildeUntil(val, len(parts) == 1, "/:"); ok {
+						if t, rest, ok := expand.Tilde(tildeEnv{r}, val, len(parts) == 1, "/:"); ok {
 							val = t + rest
 						}
 					}
-					s = s[:eq+1] + r.tildeAfterColons(val)
+					s = s[:eq+1] + expand.TildeAfterColons(tildeEnv{r}, val)
 				}
 			}
 			if !p.Escapes {
-				b.add(s, inDq, b.splitLits && !inDq)
+				b.Add(s, inDq, b.SplitLits && !inDq)
 				continue
 			}
-			addEscaped(b, s, inDq, b.splitLits)
+			addEscaped(b, s, inDq, b.SplitLits)
 		case *syntax.SglQuoted:
-			b.add(p.Val, true, false)
+			b.Add(p.Val, true, false)
 		case *syntax.DblQuoted:
 			if len(p.Parts) == 0 {
-				b.cur().keep = true
+				b.Cur().Keep = true
 			}
 			if err := r.expandParts(ctx, p.Parts, true, c, b); err != nil {
 				return err
@@ -308,19 +244,19 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 			if err != nil {
 				return err
 			}
-			b.add(out, inDq, !inDq)
+			b.Add(out, inDq, !inDq)
 		case *syntax.ArithExp:
 			n, err := r.evalArith(ctx, p.X)
 			if err != nil {
 				return err
 			}
-			b.add(itoa64(n), inDq, !inDq)
+			b.Add(itoa64(n), inDq, !inDq)
 		case *syntax.ProcSubst:
 			path, err := r.procSubst(ctx, p)
 			if err != nil {
 				return err
 			}
-			b.add(path, inDq, false)
+			b.Add(path, inDq, false)
 		}
 	}
 	return nil
@@ -328,7 +264,7 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 
 // addEscaped adds unquoted source text whose backslashes quote the
 // character after them.
-func addEscaped(b *fieldBuilder, s string, inDq, split bool) {
+func addEscaped(b *expand.Builder, s string, inDq, split bool) {
 	split = split && !inDq
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -336,105 +272,50 @@ func addEscaped(b *fieldBuilder, s string, inDq, split bool) {
 			continue
 		}
 		if i > start {
-			b.add(s[start:i], inDq, split)
+			b.Add(s[start:i], inDq, split)
 		}
 		if i+1 < len(s) {
 			_, size := utf8.DecodeRuneInString(s[i+1:])
-			b.add(s[i+1:i+1+size], true, false)
+			b.Add(s[i+1:i+1+size], true, false)
 			i += size
 		} else {
-			b.add("", true, false) // a lone backslash: removed, the word stays
+			b.Add("", true, false) // a lone backslash: removed, the word stays
 		}
 		start = i + 1
 	}
 	if start < len(s) {
-		b.add(s[start:], inDq, split)
+		b.Add(s[start:], inDq, split)
 	}
 }
 
-// tilde expands a leading ~, ~user, ~+ or ~- in s; rest is what follows
-// the prefix. whole says s is the entire word.
-func (r *Runner) tilde(s string, whole bool) (string, string, bool) {
-	return r.tildeUntil(s, whole, "/")
-}
+// tildeEnv is the shell state tilde expansion reads.
+type tildeEnv struct{ r *Runner }
 
-// tildeUntil is tilde with the characters that end the prefix ("/", and
-// ":" in assignments).
-func (r *Runner) tildeUntil(s string, whole bool, stops string) (string, string, bool) {
-	end := strings.IndexAny(s, stops)
-	if end < 0 {
-		if !whole {
-			return "", s, false
-		}
-		end = len(s)
-	}
-	prefix := s[1:end]
-	if strings.ContainsAny(prefix, `\'"$`+"`") {
-		return "", s, false
-	}
-	switch prefix {
-	case "":
-		home, ok := r.getVar("HOME")
+func (e tildeEnv) Get(name string) (string, bool) { return e.r.getVar(name) }
+func (e tildeEnv) DirStack(prefix string) string  { return e.r.dirStackEntry(prefix) }
+func (e tildeEnv) Home(user string) string        { return expand.HomeOf(e.r.cfg.FS, user) }
+
+// ifs is $IFS as expand.Split takes it (cached until IFS changes).
+func (r *Runner) ifs() *expand.IFS {
+	if r.ifsCache == nil {
+		v, ok := r.getVar("IFS")
 		if !ok {
-			home = r.homeOf("user")
+			v = " \t\n"
 		}
-		return home, s[end:], true
-	case "+":
-		v, _ := r.getVar("PWD")
-		return v, s[end:], true
-	case "-":
-		v, ok := r.getVar("OLDPWD")
-		if !ok {
-			return "", s, false
-		}
-		return v, s[end:], true
+		r.ifsCache = expand.NewIFS(v)
 	}
-	if d := r.dirStackEntry(prefix); d != "" {
-		return d, s[end:], true
-	}
-	if h := r.homeOf(prefix); h != "" {
-		return h, s[end:], true
-	}
-	return "", s, false
-}
-
-// tildeAfterColons expands ~ after each ':' of an assignment value.
-func (r *Runner) tildeAfterColons(s string) string {
-	parts := strings.Split(s, ":")
-	for i := 1; i < len(parts); i++ {
-		if strings.HasPrefix(parts[i], "~") {
-			if t, rest, ok := r.tildeUntil(parts[i], true, "/:"); ok {
-				parts[i] = t + rest
-			}
-		}
-	}
-	return strings.Join(parts, ":")
-}
-
-// homeOf looks a user's home up in the VFS /etc/passwd.
-func (r *Runner) homeOf(user string) string {
-	data, err := r.cfg.FS.ReadFile("/etc/passwd")
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Split(line, ":")
-		if len(f) >= 6 && f[0] == user {
-			return f[5]
-		}
-	}
-	return ""
+	return r.ifsCache
 }
 
 // finishFields splits the fields on IFS, expands globs and removes quotes.
-func (r *Runner) finishFields(fields []field) ([]string, error) {
+func (r *Runner) finishFields(fields []expand.Field) ([]string, error) {
 	var out []string
 	for _, f := range fields {
-		for _, sf := range r.splitField(f) {
-			if len(sf.parts) == 0 && !sf.keep {
+		for _, sf := range expand.Split(f, r.ifs()) {
+			if len(sf.Parts) == 0 && !sf.Keep {
 				continue
 			}
-			if !r.opts.noglob && hasGlob(sf, r.shopt.extglob) {
+			if !r.opts.noglob && expand.HasGlob(sf, r.shopt.extglob) {
 				matches, err := r.glob(sf)
 				if err != nil {
 					return nil, err
@@ -448,167 +329,13 @@ func (r *Runner) finishFields(fields []field) ([]string, error) {
 				}
 			}
 			var s strings.Builder
-			for _, p := range sf.parts {
-				s.WriteString(p.s)
+			for _, p := range sf.Parts {
+				s.WriteString(p.S)
 			}
 			out = append(out, s.String())
 		}
 	}
 	return out, nil
-}
-
-// ifsSet is IFS split into its whitespace and other characters.
-type ifsSet struct {
-	ws, other string
-	empty     bool
-}
-
-func (r *Runner) ifs() *ifsSet {
-	if r.ifsCache != nil {
-		return r.ifsCache
-	}
-	v, ok := r.getVar("IFS")
-	if !ok {
-		v = " \t\n"
-	}
-	s := &ifsSet{empty: v == ""}
-	for _, c := range v {
-		if c == ' ' || c == '\t' || c == '\n' {
-			if !strings.ContainsRune(s.ws, c) {
-				s.ws += string(c)
-			}
-		} else if !strings.ContainsRune(s.other, c) {
-			s.other += string(c)
-		}
-	}
-	r.ifsCache = s
-	return s
-}
-
-// splitField applies IFS splitting to the split parts of a field.
-func (r *Runner) splitField(f field) []field {
-	needs := false
-	for _, p := range f.parts {
-		if p.split {
-			needs = true
-			break
-		}
-	}
-	if !needs {
-		return []field{f}
-	}
-	ifs := r.ifs()
-	if ifs.empty {
-		return []field{f}
-	}
-	var out []field
-	cur := field{keep: f.keep}
-	// pending: an IFS whitespace run was seen since the field's last text
-	started := false // the current field has content or a delimiter made it
-	pendingWS := false
-	emit := func() {
-		out = append(out, cur)
-		cur = field{}
-		started = false
-	}
-	addText := func(s string, p fpart) {
-		if n := len(cur.parts); n > 0 && cur.parts[n-1].quote == p.quote && cur.parts[n-1].split == p.split {
-			cur.parts[n-1].s += s
-		} else {
-			cur.parts = append(cur.parts, fpart{s: s, quote: p.quote, split: p.split})
-		}
-	}
-	for _, p := range f.parts {
-		if !p.split {
-			if pendingWS && started {
-				emit()
-			}
-			pendingWS = false
-			addText(p.s, p)
-			started = true
-			if p.quote {
-				cur.keep = true
-			}
-			continue
-		}
-		s := p.s
-		start := 0
-		for i := 0; i < len(s); {
-			rn, size := utf8.DecodeRuneInString(s[i:])
-			switch {
-			case strings.ContainsRune(ifs.ws, rn):
-				if i > start {
-					if pendingWS && started {
-						emit()
-					}
-					addText(s[start:i], p)
-					started = true
-					pendingWS = false
-				}
-				pendingWS = true
-				start = i + size
-			case strings.ContainsRune(ifs.other, rn):
-				if i > start {
-					if pendingWS && started {
-						emit()
-					}
-					addText(s[start:i], p)
-					started = true
-				}
-				// a non-whitespace delimiter ends a field, even an empty one
-				cur.keep = true
-				emit()
-				pendingWS = false
-				start = i + size
-			}
-			i += size
-		}
-		if start < len(s) {
-			if pendingWS && started {
-				emit()
-			}
-			addText(s[start:], p)
-			started = true
-			pendingWS = false
-		}
-	}
-	if started || len(cur.parts) > 0 {
-		out = append(out, cur)
-	} else if len(out) == 0 && f.keep {
-		out = append(out, field{keep: true})
-	}
-	return out
-}
-
-// hasGlob reports unquoted glob characters in a field.
-func hasGlob(f field, extglob bool) bool {
-	found := false
-	for _, p := range f.parts {
-		if p.quote {
-			continue
-		}
-		if strings.ContainsAny(p.s, "*?[") || extglob && strings.Contains(p.s, "(") {
-			found = true
-			break
-		}
-	}
-	if !found {
-		return false
-	}
-	return pattern.HasMeta(fieldPattern(f), extglob)
-}
-
-// fieldPattern renders a field as a pattern (quoted parts escaped).
-func fieldPattern(f field) string {
-	var s strings.Builder
-	for _, p := range f.parts {
-		if p.quote {
-			s.WriteString(pattern.QuoteMeta(p.s))
-		} else {
-			s.WriteString(p.s)
-		}
-	}
-	return s.String()
 }
 
 func itoa64(n int64) string {

@@ -1,27 +1,23 @@
 package interp
 
 import (
-	"io/fs"
-	"sort"
 	"strings"
 
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/pattern"
 )
-
-// maxGlobResults bounds a pathname expansion (a ** over a huge tree).
-const maxGlobResults = 1 << 20
 
 // glob expands a field with unquoted wildcards against the VFS. It returns
 // nil when nothing matches (the caller keeps the word, or drops it with
 // nullglob); failglob makes that an error.
-func (r *Runner) glob(f field) ([]string, error) {
-	pat := fieldPattern(f)
-	matches := r.globPattern(pat)
+func (r *Runner) glob(f expand.Field) ([]string, error) {
+	pat := expand.FieldPattern(f)
+	matches := expand.Glob(r.cfg.FS, r.dir, pat, r.globOptions())
 	if len(matches) == 0 {
 		if r.shopt.failglob {
 			var s strings.Builder
-			for _, p := range f.parts {
-				s.WriteString(p.s)
+			for _, p := range f.Parts {
+				s.WriteString(p.S)
 			}
 			return nil, &globError{"no match: " + s.String()}
 		}
@@ -35,7 +31,8 @@ type globError struct{ msg string }
 
 func (e *globError) Error() string { return e.msg }
 
-func (r *Runner) globFlags() pattern.Flags {
+// globOptions are the shell's options for expand.Glob.
+func (r *Runner) globOptions() expand.GlobOptions {
 	f := pattern.Pathname
 	if gi, ok := r.getVar("GLOBIGNORE"); ok && gi != "" {
 		// a set GLOBIGNORE shows dotfiles, as dotglob does
@@ -48,202 +45,13 @@ func (r *Runner) globFlags() pattern.Flags {
 	if r.shopt.extglob {
 		f |= pattern.ExtGlob
 	}
-	return f
-}
-
-// globPattern returns the sorted paths matching pat.
-func (r *Runner) globPattern(pat string) []string {
-	comps := strings.Split(pat, "/")
-	type cand struct {
-		show string // the path as the result shows it
-		abs  string // where it is
-		lit  bool   // built from literal components (existence unchecked)
-		// found: some component before was a pattern
-		found bool
-	}
-	var cands []cand
-	if strings.HasPrefix(pat, "/") {
-		cands = []cand{{show: "/", abs: "/"}}
-		comps = comps[1:]
-	} else {
-		cands = []cand{{show: "", abs: r.dir}}
-	}
-	join := func(a, b string) string {
-		switch {
-		case a == "":
-			return b
-		case strings.HasSuffix(a, "/"):
-			return a + b
-		}
-		return a + "/" + b
-	}
-	flags := r.globFlags()
-	for i, comp := range comps {
-		last := i == len(comps)-1
-		var next []cand
-		switch {
-		case comp == "":
-			if last {
-				// a trailing slash: directories only
-				for _, c := range cands {
-					if c.show == "" {
-						continue
-					}
-					if fi, err := r.cfg.FS.Stat(c.abs); err == nil && fi.IsDir() {
-						next = append(next, cand{show: c.show + "/", abs: c.abs, found: c.found})
-					}
-				}
-			} else {
-				for _, c := range cands {
-					next = append(next, cand{show: c.show + "/", abs: c.abs, lit: c.lit, found: c.found})
-				}
-				if len(cands) == 1 && cands[0].show == "/" {
-					next = cands
-				}
-			}
-		case comp == "**" && r.shopt.globstar:
-			for _, c := range cands {
-				next = append(next, cand{show: c.show, abs: c.abs, lit: c.lit, found: c.found})
-				r.walkDirs(c.abs, c.show, last, flags, func(show, abs string) {
-					if len(next) < maxGlobResults {
-						next = append(next, cand{show: show, abs: abs, found: true})
-					}
-				}, join)
-			}
-			if last {
-				// ** at the end lists files too. The directory it starts
-				// from shows as "dir/" when written literally, as the
-				// "dir" its match was when found by a pattern, not at all
-				// for the current directory (bash's ways).
-				var out []cand
-				for _, c := range next {
-					if c.show == "" {
-						continue
-					}
-					if !c.found && c.show != "/" && !strings.HasSuffix(c.show, "/") {
-						c.show += "/"
-					}
-					out = append(out, c)
-				}
-				next = out
-			}
-		case !pattern.HasMeta(comp, r.shopt.extglob):
-			name := pattern.Unescape(comp)
-			for _, c := range cands {
-				next = append(next, cand{show: join(c.show, name), abs: join(c.abs, name), lit: true, found: c.found})
-			}
-		default:
-			p := pattern.Compile(comp, flags)
-			for _, c := range cands {
-				if c.lit {
-					if fi, err := r.cfg.FS.Stat(c.abs); err != nil || !fi.IsDir() {
-						continue
-					}
-				}
-				ents, err := r.cfg.FS.ReadDir(c.abs)
-				if err != nil {
-					continue
-				}
-				for _, e := range ents {
-					name := e.Name()
-					if name == "." || name == ".." {
-						continue
-					}
-					if !p.Match(name) {
-						continue
-					}
-					if !last {
-						if fi, err := r.cfg.FS.Stat(join(c.abs, name)); err != nil || !fi.IsDir() {
-							continue
-						}
-					}
-					next = append(next, cand{show: join(c.show, name), abs: join(c.abs, name), found: true})
-					if len(next) >= maxGlobResults {
-						break
-					}
-				}
-			}
-		}
-		cands = next
-		if len(cands) == 0 {
-			return nil
-		}
-	}
-	var ignore []*pattern.Pattern
+	opt := expand.GlobOptions{Flags: f, GlobStar: r.shopt.globstar}
 	if gi, ok := r.getVar("GLOBIGNORE"); ok && gi != "" {
 		for _, p := range strings.Split(gi, ":") {
 			if p != "" {
-				ignore = append(ignore, pattern.Compile(p, r.patFlags()))
+				opt.Ignore = append(opt.Ignore, pattern.Compile(p, r.patFlags()))
 			}
 		}
 	}
-	var out []string
-	for _, c := range cands {
-		if c.lit {
-			if _, err := r.cfg.FS.Lstat(c.abs); err != nil {
-				continue
-			}
-		}
-		if c.show == "" {
-			continue
-		}
-		if ignored(ignore, c.show) {
-			continue
-		}
-		out = append(out, c.show)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// ignored: GLOBIGNORE removes a match (and . and .., always, once it is set).
-func ignored(ignore []*pattern.Pattern, p string) bool {
-	if len(ignore) == 0 {
-		return false
-	}
-	base := p[strings.LastIndexByte(strings.TrimSuffix(p, "/"), '/')+1:]
-	if base == "." || base == ".." {
-		return true
-	}
-	for _, pat := range ignore {
-		if pat.Match(p) {
-			return true
-		}
-	}
-	return false
-}
-
-// walkDirs visits every directory below dir (and every file too when
-// files), for **.
-func (r *Runner) walkDirs(dir, show string, files bool, flags pattern.Flags, fn func(show, abs string), join func(a, b string) string) {
-	ents, err := r.cfg.FS.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		name := e.Name()
-		if name == "." || name == ".." {
-			continue
-		}
-		if strings.HasPrefix(name, ".") && flags&pattern.Period != 0 {
-			continue
-		}
-		abs, s := join(dir, name), join(show, name)
-		li, err := r.cfg.FS.Lstat(abs)
-		if err != nil {
-			continue
-		}
-		fi, err := r.cfg.FS.Stat(abs)
-		if err != nil {
-			continue
-		}
-		if fi.IsDir() {
-			fn(s, abs)
-			if li.Mode()&fs.ModeSymlink == 0 { // symlinks to directories are not followed
-				r.walkDirs(abs, s, files, flags, fn, join)
-			}
-		} else if files {
-			fn(s, abs)
-		}
-	}
+	return opt
 }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/pattern"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
@@ -16,7 +17,7 @@ import (
 type paramValue struct {
 	vals   []string
 	list   bool // several words: $@, $*, ${a[@]}, ${a[*]}
-	star   bool // joined by IFS in double quotes
+	star   bool // joined by expand.IFS in double quotes
 	set    bool
 	name   string // variable name (for := and messages)
 	v      *Var
@@ -33,7 +34,7 @@ func (pv *paramValue) one() string {
 }
 
 // expandParam expands $name / ${...} into b.
-func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool, b *fieldBuilder) error {
+func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool, b *expand.Builder) error {
 	if pe.Bad != "" {
 		return &fatalError{msg: pe.Bad + ": bad substitution"}
 	}
@@ -59,7 +60,7 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 			return nil
 		}
 		if v := r.vars.m[name]; v != nil && v.attrs&attrNameref != 0 && index == nil {
-			b.add(r.resolveName(name), inDq, !inDq) // the name at the end of the chain
+			b.Add(r.resolveName(name), inDq, !inDq) // the name at the end of the chain
 			return nil
 		}
 		pv, err := r.paramLookup(ctx, name, index)
@@ -172,7 +173,7 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 	if len(vals) > 0 {
 		s = vals[0]
 	}
-	b.add(s, inDq, !inDq)
+	b.Add(s, inDq, !inDq)
 	return nil
 }
 
@@ -201,16 +202,16 @@ func validRef(s string) bool {
 
 // emitList adds a list of words: "$@"-like words in quotes, "$*"-like
 // joined by IFS's first character, split fields unquoted.
-func (r *Runner) emitList(vals []string, star, inDq bool, b *fieldBuilder) {
-	if inDq || (star && b.oneString) {
+func (r *Runner) emitList(vals []string, star, inDq bool, b *expand.Builder) {
+	if inDq || (star && b.OneString) {
 		if star {
-			b.add(strings.Join(vals, r.ifsJoiner()), true, false)
+			b.Add(strings.Join(vals, r.ifsJoiner()), true, false)
 			return
 		}
-		b.addWords(vals, true, false)
+		b.AddWords(vals, true, false)
 		return
 	}
-	b.addWords(vals, false, true)
+	b.AddWords(vals, false, true)
 }
 
 // ifsJoiner is what "$*" puts between parameters.
@@ -227,7 +228,7 @@ func (r *Runner) ifsJoiner() string {
 }
 
 // shortParam is $name, $1, $@ ...
-func (r *Runner) shortParam(name string, inDq bool, b *fieldBuilder) error {
+func (r *Runner) shortParam(name string, inDq bool, b *expand.Builder) error {
 	switch name {
 	case "@", "*":
 		r.emitList(r.params, name == "*", inDq, b)
@@ -236,7 +237,7 @@ func (r *Runner) shortParam(name string, inDq bool, b *fieldBuilder) error {
 	v, ok := r.special(name)
 	if !ok && name != "@" && name != "*" {
 		if !r.opts.nounset {
-			b.add("", inDq, false)
+			b.Add("", inDq, false)
 			return nil
 		}
 		if name[0] >= '0' && name[0] <= '9' {
@@ -244,7 +245,7 @@ func (r *Runner) shortParam(name string, inDq bool, b *fieldBuilder) error {
 		}
 		return &fatalError{msg: name + ": unbound variable", status: 127}
 	}
-	b.add(v, inDq, !inDq)
+	b.Add(v, inDq, !inDq)
 	return nil
 }
 
@@ -384,7 +385,7 @@ func (r *Runner) subscript(ctx context.Context, v *Var, index *syntax.Subscript)
 }
 
 // paramLength is ${#...}.
-func (r *Runner) paramLength(ctx context.Context, name string, index *syntax.Subscript, inDq bool, b *fieldBuilder) error {
+func (r *Runner) paramLength(ctx context.Context, name string, index *syntax.Subscript, inDq bool, b *expand.Builder) error {
 	var n int
 	switch {
 	case name == "@" || name == "*":
@@ -402,12 +403,12 @@ func (r *Runner) paramLength(ctx context.Context, name string, index *syntax.Sub
 		}
 		n = utf8.RuneCountInString(pv.one())
 	}
-	b.add(strconv.Itoa(n), inDq, !inDq)
+	b.Add(strconv.Itoa(n), inDq, !inDq)
 	return nil
 }
 
 // paramTest applies :- := :? :+ (and their colon-less forms).
-func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramValue, inDq bool, b *fieldBuilder) error {
+func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramValue, inDq bool, b *expand.Builder) error {
 	isSet := pv.set
 	if pe.Colon && isSet {
 		isSet = false
@@ -422,17 +423,17 @@ func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramVal
 		}
 	}
 	operand := func() error {
-		saved := b.splitLits
-		b.splitLits = !inDq
+		saved := b.SplitLits
+		b.SplitLits = !inDq
 		err := r.expandParts(ctx, argParts(pe.Arg), inDq, ctxArgs, b)
-		b.splitLits = saved
+		b.SplitLits = saved
 		return err
 	}
 	switch pe.Op {
 	case syntax.OpDefault:
 		if !isSet {
 			if inDq {
-				b.cur().keep = true // "${a[@]-}" is one empty word
+				b.Cur().Keep = true // "${a[@]-}" is one empty word
 			}
 			return operand()
 		}
@@ -441,7 +442,7 @@ func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramVal
 			return operand()
 		}
 		if inDq {
-			b.cur().keep = true
+			b.Cur().Keep = true
 		}
 		return nil
 	case syntax.OpAssign:
@@ -460,7 +461,7 @@ func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramVal
 			if err := r.setVar(target, val, 0); err != nil {
 				return &fatalError{msg: err.Error()}
 			}
-			b.add(val, inDq, !inDq)
+			b.Add(val, inDq, !inDq)
 			return nil
 		}
 	case syntax.OpError:
@@ -487,7 +488,7 @@ func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramVal
 		r.emitList(pv.vals, pv.star, inDq, b)
 		return nil
 	}
-	b.add(pv.one(), inDq, !inDq)
+	b.Add(pv.one(), inDq, !inDq)
 	return nil
 }
 
@@ -529,17 +530,17 @@ func (r *Runner) paramReplace(ctx context.Context, pe *syntax.ParamExp, vals []s
 	}
 	rep := ""
 	if pe.Repl != nil {
-		b := &fieldBuilder{}
+		b := &expand.Builder{}
 		if err := r.expandParts(ctx, pe.Repl.Parts, false, ctxNoSplit, b); err != nil {
 			return nil, err
 		}
 		var s strings.Builder
-		for _, f := range b.fields {
-			for _, p := range f.parts {
-				if p.quote && r.shopt.patsubReplacement {
-					s.WriteString(strings.NewReplacer(`\`, `\\`, `&`, `\&`).Replace(p.s))
+		for _, f := range b.Fields {
+			for _, p := range f.Parts {
+				if p.Quote && r.shopt.patsubReplacement {
+					s.WriteString(strings.NewReplacer(`\`, `\\`, `&`, `\&`).Replace(p.S))
 				} else {
-					s.WriteString(p.s)
+					s.WriteString(p.S)
 				}
 			}
 		}
@@ -802,7 +803,7 @@ func (r *Runner) transform(ctx context.Context, op byte, pv paramValue, name str
 	switch op {
 	case 'Q':
 		for _, v := range vals {
-			out = append(out, quoteSingle(v))
+			out = append(out, expand.QuoteSingle(v))
 		}
 	case 'E':
 		for _, v := range vals {
@@ -849,20 +850,20 @@ func (r *Runner) transform(ctx context.Context, op byte, pv paramValue, name str
 		}
 		for _, v := range vals {
 			if pv.v != nil && !pv.list && pv.v.attrs != 0 && !pv.hasSub {
-				out = append(out, "declare -"+attrFlags(pv.v)+" "+pv.name+"="+quoteSingle(v))
+				out = append(out, "declare -"+attrFlags(pv.v)+" "+pv.name+"="+expand.QuoteSingle(v))
 				continue
 			}
 			n := pv.name
 			if pv.hasSub {
 				n += "[" + pv.sub + "]"
 			}
-			out = append(out, n+"="+quoteSingle(v))
+			out = append(out, n+"="+expand.QuoteSingle(v))
 		}
 	case 'K', 'k':
 		v := pv.v
 		if v == nil || !(v.isArray() || v.isAssoc()) || !pv.list {
 			for _, s := range vals {
-				out = append(out, quoteSingle(s))
+				out = append(out, expand.QuoteSingle(s))
 			}
 			return out, nil
 		}
@@ -872,10 +873,10 @@ func (r *Runner) transform(ctx context.Context, op byte, pv paramValue, name str
 		for i := range keys {
 			k := keys[i]
 			if v.isAssoc() {
-				k = quoteKey(k)
+				k = expand.QuoteKey(k)
 			}
 			if op == 'K' {
-				parts = append(parts, k+" "+quoteDouble(values[i]))
+				parts = append(parts, k+" "+expand.QuoteDouble(values[i]))
 			} else {
 				parts = append(parts, keys[i], values[i])
 			}

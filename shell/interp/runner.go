@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 	"github.com/wasmsand/wasmsand/vfs"
 )
@@ -147,7 +148,7 @@ type Runner struct {
 	loops      int
 	depth      int // function/eval/source nesting
 
-	ifsCache     *ifsSet
+	ifsCache     *expand.IFS
 	getoptsPos   int
 	pipeStatus   []int
 	comsubStatus int

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
 
@@ -614,13 +615,13 @@ func (r *Runner) trace(ctx context.Context, assigns []*syntax.Assign, args []str
 			parts = append(parts, a.Name+"=")
 			continue
 		}
-		parts = append(parts, a.Name+"="+xtraceQuote(v))
+		parts = append(parts, a.Name+"="+expand.QuoteXtrace(v))
 	}
 	if len(parts) > 0 && args != nil {
 		// bash prints prefix assignments on the command's line
 	}
 	for _, w := range args {
-		parts = append(parts, xtraceQuote(w))
+		parts = append(parts, expand.QuoteXtrace(w))
 	}
 	if args == nil {
 		for _, p := range parts {

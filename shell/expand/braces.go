@@ -1,4 +1,10 @@
-package interp
+// Package expand is bash's expansions that need no shell state: brace
+// expansion of a parsed word, quoting for output (${x@Q}, printf %q, set -x,
+// declare -p), field splitting on IFS, tilde prefixes, and pathname
+// expansion over a file system. shell/interp drives them in bash's order,
+// with the variables, options and substitutions only it holds (as mvdan/sh
+// splits its expand from its interp).
+package expand
 
 import (
 	"strconv"
@@ -18,7 +24,9 @@ type btok struct {
 	part syntax.Part // an opaque part (quotes, expansions)
 }
 
-func hasBrace(w *syntax.Word) bool {
+// HasBraces says whether a word has an unquoted { before an unquoted },
+// the cheap test before Braces.
+func HasBraces(w *syntax.Word) bool {
 	open := false
 	for _, p := range w.Parts {
 		if l, ok := p.(*syntax.Lit); ok {
@@ -98,8 +106,8 @@ func fromTokens(toks []btok) []syntax.Part {
 	return parts
 }
 
-// braceExpand returns the words a word's braces expand to.
-func braceExpand(parts []syntax.Part) [][]syntax.Part {
+// Braces returns the words a word's braces expand to.
+func Braces(parts []syntax.Part) [][]syntax.Part {
 	toks := toTokens(parts)
 	var out [][]syntax.Part
 	for _, ts := range expandTokens(toks, 0) {
@@ -108,6 +116,8 @@ func braceExpand(parts []syntax.Part) [][]syntax.Part {
 	return out
 }
 
+// maxBraceWords bounds the words one brace expansion makes (bash would
+// try to make them all and run out of memory).
 const maxBraceWords = 1 << 20
 
 func expandTokens(toks []btok, depth int) [][]btok {
@@ -150,7 +160,7 @@ func expandTokens(toks []btok, depth int) [][]btok {
 					w = append(w, ea...)
 					w = append(w, p...)
 					out = append(out, w)
-					if len(out) > maxBraceWords {
+					if len(out) >= maxBraceWords {
 						return out
 					}
 				}
@@ -242,7 +252,7 @@ func sequence(inner []btok) [][]btok {
 				}
 			}
 			words = append(words, s)
-			if len(words) > maxBraceWords {
+			if len(words) >= maxBraceWords {
 				break
 			}
 			if a <= z {

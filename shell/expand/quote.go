@@ -1,7 +1,6 @@
-package interp
+package expand
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -10,27 +9,27 @@ import (
 // Quoting as bash prints values back (declare -p, ${x@Q}, printf %q,
 // set -x): single quotes, double quotes or $'...' for unprintable text.
 
-// quoteSingle is bash's sh_single_quote ('...' with '\” for quotes), or
+// QuoteSingle is bash's sh_single_quote ('...' with '\” for quotes), or
 // $'...' when the text has unprintable characters (${x@Q}).
-func quoteSingle(s string) string {
-	if needsAnsiC(s) {
-		return ansiCQuote(s)
+func QuoteSingle(s string) string {
+	if NeedsANSIC(s) {
+		return QuoteANSIC(s)
 	}
-	return shSingleQuote(s)
+	return ShSingleQuote(s)
 }
 
-// shSingleQuote is sh_single_quote itself, whatever the text holds.
-func shSingleQuote(s string) string {
+// ShSingleQuote is sh_single_quote itself, whatever the text holds.
+func ShSingleQuote(s string) string {
 	if s == "'" {
 		return `\'`
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// quoteDouble is bash's sh_double_quote: "..." with \ before \ ` $ ".
-func quoteDouble(s string) string {
-	if needsAnsiC(s) {
-		return ansiCQuote(s)
+// QuoteDouble is bash's sh_double_quote: "..." with \ before \ ` $ ".
+func QuoteDouble(s string) string {
+	if NeedsANSIC(s) {
+		return QuoteANSIC(s)
 	}
 	var b strings.Builder
 	b.WriteByte('"')
@@ -45,18 +44,18 @@ func quoteDouble(s string) string {
 	return b.String()
 }
 
-// quoteKey quotes an associative array key for declare -p.
-func quoteKey(k string) string {
+// QuoteKey quotes an associative array key for declare -p.
+func QuoteKey(k string) string {
 	switch {
-	case needsAnsiC(k):
-		return ansiCQuote(k)
-	case hasShellMeta(k), k == "@", k == "*":
-		return quoteDouble(k)
+	case NeedsANSIC(k):
+		return QuoteANSIC(k)
+	case HasShellMeta(k), k == "@", k == "*":
+		return QuoteDouble(k)
 	}
 	return k
 }
 
-func hasShellMeta(s string) bool {
+func HasShellMeta(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>', '!', '{', '}', '*', '[', '?', ']', '^', '$', '`':
@@ -74,8 +73,8 @@ func hasShellMeta(s string) bool {
 	return false
 }
 
-// needsAnsiC reports unprintable characters (bash's ansic_shouldquote).
-func needsAnsiC(s string) bool {
+// NeedsANSIC reports unprintable characters (bash's ansic_shouldquote).
+func NeedsANSIC(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -94,8 +93,8 @@ func needsAnsiC(s string) bool {
 	return false
 }
 
-// ansiCQuote is bash's ansic_quote: $'...' with C escapes and octal.
-func ansiCQuote(s string) string {
+// QuoteANSIC is bash's ansic_quote: $'...' with C escapes and octal.
+func QuoteANSIC(s string) string {
 	var b strings.Builder
 	b.WriteString("$'")
 	for i := 0; i < len(s); {
@@ -153,14 +152,14 @@ func octal(b *strings.Builder, c byte) {
 	b.WriteByte('0' + c&7)
 }
 
-// quoteBackslash is printf %q: backslashes before special characters,
+// QuoteBackslash is printf %q: backslashes before special characters,
 // $'...' for unprintable text, ” for the empty string.
-func quoteBackslash(s string) string {
+func QuoteBackslash(s string) string {
 	if s == "" {
 		return "''"
 	}
-	if needsAnsiC(s) {
-		return ansiCQuote(s)
+	if NeedsANSIC(s) {
+		return QuoteANSIC(s)
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -182,9 +181,9 @@ func quoteBackslash(s string) string {
 	return b.String()
 }
 
-// xtraceQuote quotes a word for set -x output: as bash, single quotes when
+// QuoteXtrace quotes a word for set -x output: as bash, single quotes when
 // the word has characters special to the shell.
-func xtraceQuote(s string) string {
+func QuoteXtrace(s string) string {
 	if s == "" {
 		return "''"
 	}
@@ -193,92 +192,15 @@ func xtraceQuote(s string) string {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>', '!', '{', '}', '*', '[', '?', ']', '^', '$', '`':
-			return shSingleQuote(s)
+			return ShSingleQuote(s)
 		case '~', '#':
 			if i == 0 {
-				return shSingleQuote(s)
+				return ShSingleQuote(s)
 			}
 		}
 	}
-	if needsAnsiC(s) {
-		return ansiCQuote(s)
+	if NeedsANSIC(s) {
+		return QuoteANSIC(s)
 	}
 	return s
 }
-
-// attrFlags is the letters declare -p shows for a variable.
-func attrFlags(v *Var) string {
-	var b strings.Builder
-	if v.isArray() {
-		b.WriteByte('a')
-	}
-	if v.isAssoc() {
-		b.WriteByte('A')
-	}
-	if v.attrs&attrInteger != 0 {
-		b.WriteByte('i')
-	}
-	if v.attrs&attrNameref != 0 {
-		b.WriteByte('n')
-	}
-	if v.attrs&attrReadonly != 0 {
-		b.WriteByte('r')
-	}
-	if v.attrs&attrTrace != 0 {
-		b.WriteByte('t')
-	}
-	if v.attrs&attrExport != 0 {
-		b.WriteByte('x')
-	}
-	if v.attrs&attrCapital != 0 {
-		b.WriteByte('c')
-	}
-	if v.attrs&attrLower != 0 {
-		b.WriteByte('l')
-	}
-	if v.attrs&attrUpper != 0 {
-		b.WriteByte('u')
-	}
-	return b.String()
-}
-
-// declareLine is one line of declare -p (without the newline).
-func (r *Runner) declareLine(name string, v *Var) string {
-	flags := attrFlags(v)
-	if flags == "" {
-		flags = "-"
-	}
-	head := "declare -" + flags + " " + name
-	switch {
-	case (v.isArray() || v.isAssoc()) && !v.set && v.dyn == dynNone:
-		return head
-	case v.isAssoc():
-		var b strings.Builder
-		b.WriteString(head + "=(")
-		v.assoc.each(func(k, val string) {
-			b.WriteString("[" + quoteKey(k) + "]=" + quoteDouble(val) + " ")
-		})
-		b.WriteString(")")
-		return b.String()
-	case v.isArray():
-		keys := r.keys(v)
-		vals := r.values(v)
-		var b strings.Builder
-		b.WriteString(head + "=(")
-		for i := range keys {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString("[" + keys[i] + "]=" + quoteDouble(vals[i]))
-		}
-		b.WriteString(")")
-		return b.String()
-	}
-	s, ok := r.scalar(v)
-	if !ok {
-		return head
-	}
-	return head + "=" + quoteDouble(s)
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
