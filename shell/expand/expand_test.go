@@ -1,6 +1,7 @@
 package expand
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -213,4 +214,67 @@ func TestTilde(t *testing.T) {
 	assert.Equal(t, "a:/home/user/b:/root", TildeAfterColons(env, "a:~/b:~root"))
 	_, _, ok := Tilde(fakeEnv{}, "~-", true, "/")
 	assert.False(t, ok, "~- without OLDPWD stays")
+}
+
+// The operators of parameter expansion on values (outputs recorded with
+// bash 5.2: x=hello.tar.gz; echo "${x#*.}|${x##*.}|..." and so on).
+func TestParamOperators(t *testing.T) {
+	glob := func(s string) *pattern.Pattern { return pattern.Compile(s, 0) }
+	x := "hello.tar.gz"
+	assert.Equal(t, "tar.gz|gz|hello.tar|hello", strings.Join([]string{
+		Trim(glob("*."), x, syntax.OpTrimPrefix), Trim(glob("*."), x, syntax.OpTrimPrefixL),
+		Trim(glob(".*"), x, syntax.OpTrimSuffix), Trim(glob(".*"), x, syntax.OpTrimSuffixL)}, "|"))
+
+	y := "banana"
+	assert.Equal(t, "bANana|bANANa|Xnana|banaX|b<a>n<a>n<a>|b&n&n&|banana", strings.Join([]string{
+		Replace(glob("an"), false, y, syntax.OpReplace, "AN", true),
+		Replace(glob("an"), false, y, syntax.OpReplaceAll, "AN", true),
+		Replace(glob("ba"), false, y, syntax.OpReplacePre, "X", true),
+		Replace(glob("na"), false, y, syntax.OpReplaceSuf, "X", true),
+		Replace(glob("a"), false, y, syntax.OpReplaceAll, "<&>", true),
+		Replace(glob("a"), false, y, syntax.OpReplaceAll, `\&`, true),
+		Replace(glob(""), true, y, syntax.OpReplaceAll, "", true)}, "|"))
+	assert.Equal(t, "b<&>n<&>n<&>", Replace(glob("a"), false, y, syntax.OpReplaceAll, "<&>", false), "shopt -u patsub_replacement")
+
+	z := "héllo wörld"
+	assert.Equal(t, "Héllo wörld|HÉLLO WÖRLD|héLLO wörLd|héllo wörld|HÉLLO WÖRLD", strings.Join([]string{
+		CaseConv(glob("?"), z, syntax.OpUpperFirst), CaseConv(glob("?"), z, syntax.OpUpperAll),
+		CaseConv(glob("[lo]"), z, syntax.OpUpperAll), CaseConv(glob("?"), z, syntax.OpLowerAll),
+		CaseConv(glob("?"), z, syntax.OpToggleAll)}, "|"))
+	assert.Equal(t, "heLLo|hello|HeLLo", strings.Join([]string{
+		CaseConv(glob("?"), "HeLLo", syntax.OpLowerFirst), Transform('L', "HeLLo"), Transform('u', "heLLo")}, "|"))
+	assert.Equal(t, "a\tb|'a\\tb'", Transform('E', `a\tb`)+"|"+Transform('Q', `a\tb`))
+}
+
+// Slices: x=héllo; ${x:1:3} ${x: -2} ${x:1:-1} ${x:2:-9}; a=(x y z);
+// ${a[@]:1} ${a[*]: -1} ${a[@]:1:1} ${a[@]:5}; a=([2]=x [5]=y [9]=z);
+// ${a[@]:3} ${a[@]: -5:1}; set -- a b c; ${@: -1} ${@:0:1}; an
+// associative array's ${m[@]:0:0} (one element).
+func TestSlices(t *testing.T) {
+	n := func(v int64) Length { return func() (int64, error) { return v, nil } }
+	never := Length(func() (int64, error) { return 0, errors.New("evaluated") })
+	str := func(s string, off int64, l Length) string {
+		v, err := Substring(s, off, l)
+		require.NoError(t, err)
+		return v
+	}
+	assert.Equal(t, "éll|lo|éll", str("héllo", 1, n(3))+"|"+str("héllo", -2, nil)+"|"+str("héllo", 1, n(-1)))
+	_, err := Substring("héllo", 2, n(-9))
+	assert.Equal(t, ErrNegativeLength, err)
+	assert.Equal(t, "", str("abc", 5, never), "bash does not evaluate the length of an offset out of range")
+
+	list := func(vals []string, err error) string {
+		require.NoError(t, err)
+		return strings.Join(vals, " ")
+	}
+	abc := []string{"x", "y", "z"}
+	assert.Equal(t, "y z|z|y|", list(SliceList(abc, 1, nil))+"|"+list(SliceList(abc, -1, nil))+"|"+
+		list(SliceList(abc, 1, n(1)))+"|"+list(SliceList(abc, 5, never)))
+	keys, vals := []int64{2, 5, 9}, []string{"x", "y", "z"}
+	assert.Equal(t, "y z|y", list(SliceSparse(keys, vals, 3, nil))+"|"+list(SliceSparse(keys, vals, -5, n(1))))
+	pos := []string{"bash", "a", "b", "c"}
+	assert.Equal(t, "c|bash", list(SlicePositional(pos, -1, nil))+"|"+list(SlicePositional(pos, 0, n(1))))
+	assert.Equal(t, "v", list(SliceAssoc([]string{"v", "w"}, 0, n(0))))
+	_, err = SliceList(abc, 0, n(-1))
+	assert.Equal(t, ErrNegativeLength, err)
 }

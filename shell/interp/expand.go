@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/pattern"
@@ -113,7 +112,7 @@ func (r *Runner) expandString(ctx context.Context, w *syntax.Word, c wordCtx) (s
 	if err := r.expandParts(ctx, w.Parts, false, c, b); err != nil {
 		return "", err
 	}
-	return joinFields(b.Fields, " "), nil
+	return expand.Join(b.Fields, " "), nil
 }
 
 // expandQuoted expands parts as inside double quotes (here-documents,
@@ -131,7 +130,7 @@ func (r *Runner) expandQuoted(ctx context.Context, w *syntax.Word) (string, erro
 	if err := r.expandParts(ctx, w.Parts, true, ctxNoSplit, b); err != nil {
 		return "", err
 	}
-	return joinFields(b.Fields, " "), nil
+	return expand.Join(b.Fields, " "), nil
 }
 
 // expandPattern expands a word into a pattern: what was quoted is escaped.
@@ -157,25 +156,6 @@ func (r *Runner) expandPattern(ctx context.Context, w *syntax.Word, inDq bool) (
 		}
 	}
 	return s.String(), nil
-}
-
-func joinFields(fs []expand.Field, sep string) string {
-	if len(fs) == 1 {
-		f := fs[0]
-		if len(f.Parts) == 1 {
-			return f.Parts[0].S
-		}
-	}
-	var s strings.Builder
-	for i, f := range fs {
-		if i > 0 {
-			s.WriteString(sep)
-		}
-		for _, p := range f.Parts {
-			s.WriteString(p.S)
-		}
-	}
-	return s.String()
 }
 
 // expandParts expands the parts of a word into b. inDq: inside double
@@ -225,7 +205,7 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 				b.Add(s, inDq, b.SplitLits && !inDq)
 				continue
 			}
-			addEscaped(b, s, inDq, b.SplitLits)
+			expand.AddEscaped(b, s, inDq, b.SplitLits)
 		case *syntax.SglQuoted:
 			b.Add(p.Val, true, false)
 		case *syntax.DblQuoted:
@@ -262,31 +242,6 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 	return nil
 }
 
-// addEscaped adds unquoted source text whose backslashes quote the
-// character after them.
-func addEscaped(b *expand.Builder, s string, inDq, split bool) {
-	split = split && !inDq
-	start := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' {
-			continue
-		}
-		if i > start {
-			b.Add(s[start:i], inDq, split)
-		}
-		if i+1 < len(s) {
-			_, size := utf8.DecodeRuneInString(s[i+1:])
-			b.Add(s[i+1:i+1+size], true, false)
-			i += size
-		} else {
-			b.Add("", true, false) // a lone backslash: removed, the word stays
-		}
-		start = i + 1
-	}
-	if start < len(s) {
-		b.Add(s[start:], inDq, split)
-	}
-}
 
 // tildeEnv is the shell state tilde expansion reads.
 type tildeEnv struct{ r *Runner }

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/wasmsand/wasmsand/shell/expand"
@@ -133,7 +132,7 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 		}
 		p := pattern.Compile(pat, r.patFlags())
 		for i, v := range vals {
-			vals[i] = trim(p, v, pe.Op)
+			vals[i] = expand.Trim(p, v, pe.Op)
 		}
 	case syntax.OpReplace, syntax.OpReplaceAll, syntax.OpReplacePre, syntax.OpReplaceSuf:
 		vals, err = r.paramReplace(ctx, pe, vals)
@@ -149,7 +148,7 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 		}
 		p := pattern.Compile(pat, r.patFlags())
 		for i, v := range vals {
-			vals[i] = caseConv(p, v, pe.Op)
+			vals[i] = expand.CaseConv(p, v, pe.Op)
 		}
 	case syntax.OpSubstr:
 		vals, err = r.substr(ctx, pe, pv)
@@ -200,18 +199,9 @@ func validRef(s string) bool {
 	return true
 }
 
-// emitList adds a list of words: "$@"-like words in quotes, "$*"-like
-// joined by IFS's first character, split fields unquoted.
+// emitList adds a list of words (expand.AddList) with IFS's joiner.
 func (r *Runner) emitList(vals []string, star, inDq bool, b *expand.Builder) {
-	if inDq || (star && b.OneString) {
-		if star {
-			b.Add(strings.Join(vals, r.ifsJoiner()), true, false)
-			return
-		}
-		b.AddWords(vals, true, false)
-		return
-	}
-	b.AddWords(vals, false, true)
+	expand.AddList(b, vals, star, inDq, r.ifsJoiner())
 }
 
 // ifsJoiner is what "$*" puts between parameters.
@@ -507,20 +497,6 @@ func (r *Runner) patFlags() pattern.Flags {
 	return f
 }
 
-func trim(p *pattern.Pattern, v string, op syntax.ParamOp) string {
-	switch op {
-	case syntax.OpTrimPrefix, syntax.OpTrimPrefixL:
-		if n := p.MatchPrefix(v, op == syntax.OpTrimPrefixL); n >= 0 {
-			return v[n:]
-		}
-	default:
-		if i := p.MatchSuffix(v, op == syntax.OpTrimSuffixL); i >= 0 {
-			return v[:i]
-		}
-	}
-	return v
-}
-
 // paramReplace is ${x/pat/rep} and its //, /#, /% forms; an unquoted &
 // in the replacement stands for the match (patsub_replacement).
 func (r *Runner) paramReplace(ctx context.Context, pe *syntax.ParamExp, vals []string) ([]string, error) {
@@ -547,99 +523,11 @@ func (r *Runner) paramReplace(ctx context.Context, pe *syntax.ParamExp, vals []s
 		rep = s.String()
 	}
 	p := pattern.Compile(pat, r.patFlags())
-	subst := func(match string) string {
-		if !r.shopt.patsubReplacement || !strings.ContainsAny(rep, `&\`) {
-			return rep
-		}
-		var s strings.Builder
-		for i := 0; i < len(rep); i++ {
-			switch c := rep[i]; {
-			case c == '\\' && i+1 < len(rep) && (rep[i+1] == '&' || rep[i+1] == '\\'):
-				i++
-				s.WriteByte(rep[i])
-			case c == '&':
-				s.WriteString(match)
-			default:
-				s.WriteByte(c)
-			}
-		}
-		return s.String()
-	}
 	out := make([]string, len(vals))
 	for i, v := range vals {
-		switch pe.Op {
-		case syntax.OpReplacePre:
-			if n := p.MatchPrefix(v, true); n >= 0 {
-				v = subst(v[:n]) + v[n:]
-			}
-		case syntax.OpReplaceSuf:
-			if j := p.MatchSuffix(v, true); j >= 0 {
-				v = v[:j] + subst(v[j:])
-			}
-		default:
-			if pat == "" {
-				break
-			}
-			var s strings.Builder
-			pos := 0
-			changed := false
-			for pos <= len(v) {
-				st, en, ok := p.Find(v, pos)
-				if !ok {
-					break
-				}
-				if en == st {
-					// an empty match: keep one character and go on
-					if st >= len(v) {
-						break
-					}
-					_, size := utf8.DecodeRuneInString(v[st:])
-					s.WriteString(v[pos : st+size])
-					pos = st + size
-					continue
-				}
-				s.WriteString(v[pos:st])
-				s.WriteString(subst(v[st:en]))
-				pos = en
-				changed = true
-				if pe.Op != syntax.OpReplaceAll {
-					break
-				}
-			}
-			if changed {
-				s.WriteString(v[pos:])
-				v = s.String()
-			}
-		}
-		out[i] = v
+		out[i] = expand.Replace(p, pat == "", v, pe.Op, rep, r.shopt.patsubReplacement)
 	}
 	return out, nil
-}
-
-func caseConv(p *pattern.Pattern, v string, op syntax.ParamOp) string {
-	var b strings.Builder
-	first := true
-	all := op == syntax.OpUpperAll || op == syntax.OpLowerAll || op == syntax.OpToggleAll
-	for _, c := range v {
-		conv := (all || first) && p.Match(string(c))
-		if conv {
-			switch op {
-			case syntax.OpUpperFirst, syntax.OpUpperAll:
-				c = unicode.ToUpper(c)
-			case syntax.OpLowerFirst, syntax.OpLowerAll:
-				c = unicode.ToLower(c)
-			default:
-				if unicode.IsUpper(c) {
-					c = unicode.ToLower(c)
-				} else {
-					c = unicode.ToUpper(c)
-				}
-			}
-		}
-		b.WriteRune(c)
-		first = false
-	}
-	return b.String()
 }
 
 // substr is ${x:off:len} (characters of a string, elements of a list).
@@ -648,152 +536,29 @@ func (r *Runner) substr(ctx context.Context, pe *syntax.ParamExp, pv paramValue)
 	if err != nil {
 		return nil, err
 	}
-	if pv.list {
-		vals := pv.vals
-		if pv.name == "@" || pv.name == "*" {
-			vals = append([]string{r.name}, r.params...)
-			if off < 0 {
-				off += int64(len(vals))
-				if off < 1 {
-					return nil, nil
-				}
-			}
-		} else if pv.v != nil && pv.v.isArray() && !pv.keyed {
-			return r.arraySlice(ctx, pe, pv.v, off)
-		} else if pv.v != nil && pv.v.isAssoc() && pv.keyed {
-			return r.assocSlice(ctx, pe, vals, off)
-		} else if off < 0 {
-			off += int64(len(vals))
-			if off < 0 {
-				return nil, nil
-			}
-		}
-		if off > int64(len(vals)) {
-			return nil, nil
-		}
-		vals = vals[off:]
-		if pe.HasLen {
-			n, err := r.evalArith(ctx, pe.Len)
-			if err != nil {
-				return nil, err
-			}
-			if n < 0 {
-				return nil, &fatalError{msg: strings.TrimSpace(pe.Len.Src) + ": substring expression < 0"}
-			}
-			if n < int64(len(vals)) {
-				vals = vals[:n]
-			}
-		}
-		return vals, nil
-	}
-	s := pv.one()
-	runes := utf8.RuneCountInString(s)
-	if off < 0 {
-		off += int64(runes)
-		if off < 0 {
-			return []string{""}, nil
-		}
-	}
-	if off > int64(runes) {
-		return []string{""}, nil
-	}
-	end := int64(runes)
+	var length expand.Length
 	if pe.HasLen {
-		n, err := r.evalArith(ctx, pe.Len)
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 {
-			end = int64(runes) + n
-			if end < off {
-				return nil, &fatalError{msg: strings.TrimSpace(pe.Len.Src) + ": substring expression < 0"}
-			}
-		} else if off+n < end {
-			end = off + n
-		}
-	}
-	return []string{runeSlice(s, int(off), int(end))}, nil
-}
-
-// arraySlice is ${a[@]:off:len} over a sparse array: by index, not position.
-func (r *Runner) arraySlice(ctx context.Context, pe *syntax.ParamExp, v *Var, off int64) ([]string, error) {
-	a := v.arr
-	if off < 0 {
-		off += a.maxIndex() + 1
-		if off < 0 {
-			return nil, nil
-		}
+		length = func() (int64, error) { return r.evalArith(ctx, pe.Len) }
 	}
 	var out []string
-	for i, k := range a.keys {
-		if k >= off {
-			out = append(out, a.vals[i:]...)
-			break
-		}
-	}
-	if pe.HasLen {
-		n, err := r.evalArith(ctx, pe.Len)
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 {
-			return nil, &fatalError{msg: strings.TrimSpace(pe.Len.Src) + ": substring expression < 0"}
-		}
-		if n < int64(len(out)) {
-			out = out[:n]
-		}
-	}
-	return out, nil
-}
-
-// assocSlice is ${m[@]:off:len} as bash computes it for associative
-// arrays: positive offsets count from 1 (0 is 1 too), negative ones from
-// the end, and a length of 0 still takes one element.
-func (r *Runner) assocSlice(ctx context.Context, pe *syntax.ParamExp, vals []string, off int64) ([]string, error) {
-	n := int64(len(vals))
-	start := off
 	switch {
-	case off == 0:
-		start = 1
-	case off < 0:
-		start = max(n+off+1, 1)
+	case !pv.list:
+		var s string
+		s, err = expand.Substring(pv.one(), off, length)
+		out = []string{s}
+	case pv.name == "@" || pv.name == "*":
+		out, err = expand.SlicePositional(append([]string{r.name}, r.params...), off, length)
+	case pv.v != nil && pv.v.isArray() && !pv.keyed && pv.v.arr != nil:
+		out, err = expand.SliceSparse(pv.v.arr.keys, pv.v.arr.vals, off, length)
+	case pv.v != nil && pv.v.isAssoc() && pv.keyed:
+		out, err = expand.SliceAssoc(pv.vals, off, length)
+	default:
+		out, err = expand.SliceList(pv.vals, off, length)
 	}
-	if start > n {
-		return nil, nil
+	if err == expand.ErrNegativeLength {
+		return nil, &fatalError{msg: strings.TrimSpace(pe.Len.Src) + ": substring expression < 0"}
 	}
-	out := vals[start-1:]
-	if pe.HasLen {
-		l, err := r.evalArith(ctx, pe.Len)
-		if err != nil {
-			return nil, err
-		}
-		if l < 0 {
-			return nil, &fatalError{msg: strings.TrimSpace(pe.Len.Src) + ": substring expression < 0"}
-		}
-		out = out[:min(max(l, 1), int64(len(out)))]
-	}
-	return out, nil
-}
-
-func runeSlice(s string, from, to int) string {
-	if from >= to {
-		return ""
-	}
-	i, start, end := 0, -1, len(s)
-	for pos := range s {
-		if i == from {
-			start = pos
-		}
-		if i == to {
-			end = pos
-			break
-		}
-		i++
-	}
-	if start < 0 {
-		return ""
-	}
-	return s[start:end]
+	return out, err
 }
 
 // transform is ${x@Q} and the other @ operators.
@@ -801,34 +566,13 @@ func (r *Runner) transform(ctx context.Context, op byte, pv paramValue, name str
 	vals := pv.vals
 	out := make([]string, 0, len(vals))
 	switch op {
-	case 'Q':
+	case 'Q', 'E', 'U', 'L', 'u':
 		for _, v := range vals {
-			out = append(out, expand.QuoteSingle(v))
-		}
-	case 'E':
-		for _, v := range vals {
-			s, _ := syntax.DecodeEscapes(v, syntax.EscAnsiC)
-			out = append(out, s)
+			out = append(out, expand.Transform(op, v))
 		}
 	case 'P':
 		for _, v := range vals {
 			out = append(out, r.prompt(ctx, v))
-		}
-	case 'U':
-		for _, v := range vals {
-			out = append(out, strings.ToUpper(v))
-		}
-	case 'L':
-		for _, v := range vals {
-			out = append(out, strings.ToLower(v))
-		}
-	case 'u':
-		for _, v := range vals {
-			r, size := utf8.DecodeRuneInString(v)
-			if size > 0 {
-				v = string(unicode.ToUpper(r)) + v[size:]
-			}
-			out = append(out, v)
 		}
 	case 'a':
 		flags := ""
