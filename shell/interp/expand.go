@@ -242,7 +242,6 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 	return nil
 }
 
-
 // tildeEnv is the shell state tilde expansion reads.
 type tildeEnv struct{ r *Runner }
 
