@@ -260,20 +260,22 @@ func sliceFrom(vals []string, off int64, length Length) ([]string, error) {
 	if off > int64(len(vals)) {
 		return nil, nil
 	}
-	vals = vals[off:]
-	if length != nil {
-		n, err := length()
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 {
-			return nil, ErrNegativeLength
-		}
-		if n < int64(len(vals)) {
-			vals = vals[:n]
-		}
+	return take(vals[off:], length, 0)
+}
+
+// take is the first length (at least least) of vals; all without a length.
+func take(vals []string, length Length, least int64) ([]string, error) {
+	if length == nil {
+		return vals, nil
 	}
-	return vals, nil
+	n, err := length()
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, ErrNegativeLength
+	}
+	return vals[:min(max(n, least), int64(len(vals)))], nil
 }
 
 // SliceSparse is ${a[@]:off:len} of an indexed array whose set indexes are
@@ -290,26 +292,12 @@ func SliceSparse(keys []int64, vals []string, off int64, length Length) ([]strin
 			return nil, nil
 		}
 	}
-	var out []string
 	for i, k := range keys {
 		if k >= off {
-			out = append(out, vals[i:]...)
-			break
+			return take(vals[i:], length, 0)
 		}
 	}
-	if length != nil {
-		n, err := length()
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 {
-			return nil, ErrNegativeLength
-		}
-		if n < int64(len(out)) {
-			out = out[:n]
-		}
-	}
-	return out, nil
+	return take(nil, length, 0)
 }
 
 // SliceAssoc is ${m[@]:off:len} as bash computes it for associative
@@ -327,18 +315,7 @@ func SliceAssoc(vals []string, off int64, length Length) ([]string, error) {
 	if start > n {
 		return nil, nil
 	}
-	out := vals[start-1:]
-	if length != nil {
-		l, err := length()
-		if err != nil {
-			return nil, err
-		}
-		if l < 0 {
-			return nil, ErrNegativeLength
-		}
-		out = out[:min(max(l, 1), int64(len(out)))]
-	}
-	return out, nil
+	return take(vals[start-1:], length, 1)
 }
 
 // Transform is the ${x@OP} operators that need only the value: Q (quoted
