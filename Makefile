@@ -95,7 +95,7 @@ build/go.mod:
 
 vet: build/go.mod
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./platform/js/ ./cmd/wasmsand-js/
+	GOOS=js GOARCH=wasm $(GO) vet ./platform/js/... ./commands/pyodide/ ./cmd/wasmsand-js/
 
 test-go: build/go.mod
 	$(GO) test -count=1 ./...
