@@ -13,11 +13,11 @@ import (
 	"github.com/wasmsand/wasmsand/shell"
 )
 
-// fakeTools offers programs whose modules cannot be loaded.
-type fakeTools []string
+// fakePrograms offers programs whose modules cannot be loaded.
+type fakePrograms []string
 
-func (f fakeTools) Commands() []string { return f }
-func (f fakeTools) Module(context.Context, string) (string, func() ([]byte, error), error) {
+func (f fakePrograms) Commands() []string { return f }
+func (f fakePrograms) Module(context.Context, string) (string, func() ([]byte, error), error) {
 	return "", nil, errors.New("no module here")
 }
 
@@ -35,7 +35,7 @@ func upper(_ context.Context, _ *shell.Session, req *shell.ExecRequest) int {
 
 func TestCommandsTable(t *testing.T) {
 	sb := testSandbox(t, Options{
-		Programs: fakeTools{"prog", "other"},
+		Programs: fakePrograms{"prog", "other"},
 		Commands: []Command{{Name: "prog", Run: upper}, {Name: "shout", Run: upper}},
 	})
 	// a runtime replaces the program of the same name and adds its own

@@ -254,7 +254,7 @@ func (sb *Sandbox) preinit(program string) *platform.Preinit {
 		return nil
 	}
 	return &platform.Preinit{Key: key, New: func() *wasi.Proc {
-		// (the layout of Tools alone: the image is shared by sandboxes
+		// (the layout of the programs alone: the image is shared by sandboxes
 		// whose Options.Commands differ)
 		fsys := vfs.NewDefault(vfs.Options{}, commandTable(Options{Programs: t}, nil).Names())
 		for dir, afs := range t.dataMounts() {

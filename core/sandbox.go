@@ -35,12 +35,12 @@ type Options struct {
 	Env map[string]string
 	// Engine runs guests. Nil: the platform's default (wazero natively).
 	Engine platform.Engine
-	// Programs provides the modules behind command entries in /bin. Nil: none
-	// besides the shell's own (bash, sh, which).
+	// Programs provides the modules behind command entries in /bin. Nil:
+	// only the commands written in Go (the shell's, commands/).
 	Programs ProgramSource
 	// Commands are programs without a module of their own (Go code, or a
 	// runtime the platform hosts, such as Pyodide in the JS build), added
-	// to the command table after the shell's and Tools' commands; one of the
+	// to the command table after the shell's, the programs' and the Go commands'; one of the
 	// same name replaces theirs.
 	Commands []Command
 	// BatchLimit bounds each guest's buffered output on engines whose guests
@@ -162,7 +162,7 @@ func New(ctx context.Context, opt Options) (*Sandbox, error) {
 // commandTable is the sandbox's one command table: the shell's own
 // commands, the Go commands of commands/ (curl and wget offline until a
 // network policy replaces them through Options.Commands), the programs of
-// Tools, ps and its family over the sandbox's process table, then
+// Programs, ps and its family over the sandbox's process table, then
 // Options.Commands. A later entry of the same name wins.
 func commandTable(opt Options, procCmds []shell.Command) *shell.Commands {
 	var programs []string

@@ -8,7 +8,7 @@ import { Code } from "./protocol.js";
 
 const DEFS = typeof __WASMSAND_TOOLS__ === "object" ? __WASMSAND_TOOLS__ : null;
 
-// trim leaves out the middle of a long text, as tools.Trim does in Go.
+// trim leaves out the middle of a long text, as llmtools.Trim does in Go.
 export function trim(text, max) {
   const b = new TextEncoder().encode(text);
   if (b.length <= max) return text;

@@ -4,7 +4,7 @@
 // dispatcher that runs a model's call and returns a result sized for a
 // model (long outputs cut in the middle, with a marker saying how much).
 // The npm package's createSandboxTools uses the same definitions
-// (scripts/npm writes them out as tools.json).
+// (scripts/npm bundles them into jsapi/tools.js as __WASMSAND_TOOLS__).
 package llmtools
 
 import (

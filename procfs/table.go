@@ -1,8 +1,8 @@
-// Package procfs shows a sandbox's own processes the way Linux does: a
-// synthesised /proc (FS, mounted by the sandbox at /proc) and the procps
-// commands that read it on Linux (ps, pgrep, pkill, top, free), written
-// against the same Table. Nothing of the host appears: every figure comes
-// from the sandbox's process table and its limits.
+// Package procfs shows a sandbox's own processes the way Linux does: the
+// process table (Table) and a synthesised /proc over it (FS, mounted by the
+// sandbox at /proc); procps's commands read the same Table
+// (commands/procps). Nothing of the host appears: every figure comes from
+// the sandbox's process table and its limits.
 package procfs
 
 import (

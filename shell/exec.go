@@ -58,12 +58,12 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 		r.Path = p
 		return s.cfg.Exec(ctx, &r)
 	case bytes.HasPrefix(head, []byte(entryMagic)):
-		tool := strings.TrimSpace(strings.SplitN(string(head[len(entryMagic):]), "\n", 2)[0])
-		if cmd, ok := s.cfg.Commands.Lookup(tool); ok && cmd.Run != nil {
+		name := strings.TrimSpace(strings.SplitN(string(head[len(entryMagic):]), "\n", 2)[0])
+		if cmd, ok := s.cfg.Commands.Lookup(name); ok && cmd.Run != nil {
 			return cmd.Run(ctx, s, req)
 		}
 		r := *req
-		r.Path, r.Program = p, tool
+		r.Path, r.Program = p, name
 		return s.cfg.Exec(ctx, &r)
 	case bytes.HasPrefix(head, []byte("#!")):
 		line := strings.SplitN(string(head[2:]), "\n", 2)[0]
@@ -111,7 +111,7 @@ func (s *Session) LookPath(env []string, dir, name string) (string, error) {
 	return p, nil
 }
 
-// entryMagic starts the /bin and /usr/bin entries of tools (see vfs.NewDefault).
+// entryMagic starts the /bin and /usr/bin command entries of programs and Go commands (see vfs.NewDefault).
 const entryMagic = "#!wasmsand "
 
 // lookPath finds an executable in the VFS like bash: a name with a slash is

@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// Artifacts travel by reference (seed §8): an invocation names them, the worker loads
+// Artifacts travel by reference (the design's §8): an invocation names them, the worker loads
 // them from the store into the sandbox's input/, and saves what the tool leaves in
 // output/ as new versions.
 
@@ -90,7 +90,7 @@ func (s Scope) check() error {
 	return nil
 }
 
-// userScope is the session directory of user-wide artifacts (seed §8 layout).
+// userScope is the session directory of user-wide artifacts (the design's §8 layout).
 const userScope = "user"
 
 func meta(name string, version int, data []byte, mimeType string) ArtifactMeta {
@@ -164,7 +164,7 @@ func (st *MemoryStore) Versions(_ context.Context, s Scope, name string) ([]int,
 	return out, nil
 }
 
-// DirStore keeps artifacts in a directory, laid out as the seed's filesystem
+// DirStore keeps artifacts in a directory, laid out as the design's filesystem
 // backend: {base}/{namespace}/{user}/{session or "user"}/{filename}/{N} and N.meta.
 type DirStore struct {
 	Base string

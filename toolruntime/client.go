@@ -13,7 +13,7 @@ import (
 	"github.com/nats-io/nuid"
 )
 
-// Client invokes tools (the seed's SamRemoteExecutor): a request with a correlation
+// Client invokes tools (the design's SamRemoteExecutor): a request with a correlation
 // id, its status updates and its response on subjects of their own, the time limit
 // plus 10 s, and one retry of TOOL_NOT_AVAILABLE after a second.
 type Client struct {

@@ -19,7 +19,7 @@ import (
 	"github.com/wasmsand/wasmsand/policy"
 )
 
-// Manifest is the worker's tool list (seed §6), one YAML document:
+// Manifest is the worker's tool list (the design's §6), one YAML document:
 //
 //	version: 1
 //	tools:
@@ -55,7 +55,7 @@ type Tool struct {
 }
 
 // DefaultTimeout is a tool's time limit when neither its manifest entry nor the
-// request gives one (seed: 300 s).
+// request gives one (the design: 300 s).
 const DefaultTimeout = 300
 
 var (

@@ -13,7 +13,7 @@ import (
 	"github.com/wasmsand/wasmsand/policy"
 )
 
-// Packages (seed §6, "package auto-installation"): the python packages the manifest's
+// Packages (the design's §6, "package auto-installation"): the python packages the manifest's
 // tools name are installed at start-up, and when the manifest changes, from the
 // worker's index (WorkerOptions.Index), by the sandbox's own pip in a sandbox whose
 // network reaches only that index. What it installed is kept in memory and copied into

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The wire protocol of seed §5, on NATS: its topics become subjects (the '/'
+// The wire protocol of the design's §5, on NATS: its topics become subjects (the '/'
 // separators become '.'), its user properties become headers, and the messages are
 // its JSON-RPC 2.0 documents unchanged.
 
@@ -28,7 +28,7 @@ const (
 	HeaderTimestamp = "timestamp"
 )
 
-// Error codes (seed §5).
+// Error codes (the design's §5).
 const (
 	ErrSandboxTimeout   = "SANDBOX_TIMEOUT"
 	ErrSandboxFailed    = "SANDBOX_FAILED"
@@ -40,7 +40,7 @@ const (
 	ErrArtifact         = "ARTIFACT_ERROR"
 	ErrInvalidRequest   = "INVALID_REQUEST"
 	ErrInternal         = "INTERNAL_ERROR"
-	// Beyond the seed: the gaps of its §9.6, closed.
+	// Beyond the design: the gaps of its §9.6, closed.
 	ErrUnauthorized = "UNAUTHORIZED" // unsigned or badly signed request
 	ErrRateLimited  = "RATE_LIMITED" // the user is over the worker's rate
 	ErrNoWorker     = "NO_WORKER"    // client side: no worker serves the tool
@@ -107,7 +107,7 @@ type Request struct {
 	Params  RequestParams `json:"params"`
 }
 
-// RequestParams are an invocation's parameters (seed §5).
+// RequestParams are an invocation's parameters (the design's §5).
 type RequestParams struct {
 	TaskID             string                 `json:"task_id"`
 	ToolName           string                 `json:"tool_name"`
@@ -170,7 +170,7 @@ type ErrorObject struct {
 
 func (e *ErrorObject) Error() string { return e.Code + ": " + e.Message }
 
-// Retryable: the client tries once more (seed: TOOL_NOT_AVAILABLE only).
+// Retryable: the client tries once more (the design: TOOL_NOT_AVAILABLE only).
 func (e *ErrorObject) Retryable() bool { return e.Code == ErrToolNotAvailable }
 
 // StatusNote is a status update (a JSON-RPC notification).

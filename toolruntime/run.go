@@ -44,7 +44,7 @@ func profileFor(tool, asked string) string {
 }
 
 // run executes one invocation of t in a fresh sandbox: inputs in, the tool run,
-// outputs stored. The three timeouts of seed §7: the sandbox's own limit, this
+// outputs stored. The three timeouts of the design's §7: the sandbox's own limit, this
 // worker's wall clock (limit + 5 s), the client's (limit + 10 s).
 func (w *Worker) run(name string, t Tool, req *Request, status func(string)) (*Result, auditRecord, *ErrorObject) {
 	var rec auditRecord

@@ -15,7 +15,7 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Signer signs and checks invocations with a shared key (seed §9.6, "no request
+// Signer signs and checks invocations with a shared key (the design's §9.6, "no request
 // signing"): an HMAC-SHA256 over the subject, the signing time, the routing headers
 // (replyTo, statusTo, clientId, userId) and the payload, so a captured request can be
 // neither altered, redirected nor sent to another tool; the worker also refuses a
@@ -103,7 +103,7 @@ func (g *replayGuard) first(id string, skew time.Duration) bool {
 	return true
 }
 
-// rateLimits holds a token bucket per user (seed §9.6, "no per-user rate limiting").
+// rateLimits holds a token bucket per user (the design's §9.6, "no per-user rate limiting").
 type rateLimits struct {
 	mu     sync.Mutex
 	perMin int

@@ -4,7 +4,8 @@ import "encoding/binary"
 
 // Memory is the guest's linear memory as the host functions see it. Its method set is a
 // subset of wazero's api.Memory (same signatures), so the native binding can pass wazero's
-// memory almost as is; platform/js implements it over a Uint8Array.
+// memory almost as is; platform/js implements it with //go:wasmimport copies in
+// and out of the guest instance's memory.
 //
 // Read, Write and the integer accessors report false when any byte is out of range (no
 // 32-bit wraparound). Read may return a view into guest memory (native) or a copy (js). Host code that fills

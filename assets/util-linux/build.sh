@@ -2,8 +2,8 @@
 # Builds util-linux.wasm (hexdump, rev, colrm: argv[0] picks the program; Debian ships
 # them in bsdextrautils) from Debian's util-linux 2.38.1 with its own configure and the
 # GNU assets' helpers (assets/gnulib/gnu.sh). Only these programs and the libraries they
-# need (libcommon, libtcolors) are built. column builds too, but the shell has its own
-# (shell/column.go, an internal tool). Env from scripts/assets: SRC OUT CC AR RANLIB
+# need (libcommon, libtcolors) are built. column builds too, but the sandbox has its own
+# (commands/text/column.go, a command written in Go). Env from scripts/assets: SRC OUT CC AR RANLIB
 # JOBS ROOT.
 set -euo pipefail
 . "$ROOT/assets/gnulib/gnu.sh"

@@ -3,10 +3,11 @@
 // Command wasmsand-js is the core for the browser and Node (GOOS=js): the
 // program that node/ and web/ load beside platform/js's host.js. It puts
 // globalThis.__wasmsandCore, whose methods the JS Sandbox class calls (one
-// js.FuncOf call per API call; guests never go through FuncOf), then waits.
+// js.FuncOf call per API call; a guest's host calls take the quick export
+// of platform/js when they can, a FuncOf callback when not), then waits.
 //
-// Every method takes plain values (strings, numbers, Uint8Arrays, a JSON
-// string of options) and returns {value} or {error: {code, message}}, the
+// Every method takes plain values (strings, numbers, Uint8Arrays, an
+// options object) and returns {value} or {error: {code, message}}, the
 // code being the Go API's stable core.Code.
 package main
 

@@ -48,7 +48,7 @@ import (
 // exit status (4 bytes); 'n' (narrower, with the reason) declines a caller
 // confined more than the daemon, which then runs its request itself. All integers are little-endian. Two clients speak
 // it: this file's, and a C one that runs before Go starts
-// (fastclient_linux.c), so that a run through the daemon does not pay for
+// (fastclient_linux.go), so that a run through the daemon does not pay for
 // starting this 20 MB Go program.
 
 // daemonWanted: whether this invocation hands its work to a daemon.

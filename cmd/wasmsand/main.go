@@ -158,7 +158,7 @@ type cliOptions struct {
 	assets                string
 	onEvent               func(core.Event)    // (serve: the session's listener)
 	policyText            string              // (serve --client-policy: a client's policy document)
-	tools                 *core.AssetPrograms // (opened once: see assetTools)
+	programs              *core.AssetPrograms // (opened once: see assetPrograms)
 }
 
 // clone copies the options for another sandbox (setup adds the policy's

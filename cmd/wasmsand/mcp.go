@@ -37,7 +37,7 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 	if m.token == "" {
 		m.token = os.Getenv("WASMSAND_MCP_TOKEN")
 	}
-	if _, err := o.assetTools(context.Background()); err != nil { // (once, for every session)
+	if _, err := o.assetPrograms(context.Background()); err != nil { // (once, for every session)
 		fmt.Fprintln(stderr, err)
 		return exitSetup
 	}

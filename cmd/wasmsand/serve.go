@@ -108,7 +108,7 @@ func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "wasmsand serve: --listen %s is reachable from other machines: give bearer tokens (--token, or $WASMSAND_TOKENS)\n", so.listen)
 		return exitUsage
 	}
-	if _, err := o.assetTools(context.Background()); err != nil { // (once, for every session)
+	if _, err := o.assetPrograms(context.Background()); err != nil { // (once, for every session)
 		fmt.Fprintln(stderr, err)
 		return exitSetup
 	}

@@ -45,12 +45,12 @@ func eventSink(o *cliOptions, file string, audit bool) (func(core.Event), error)
 	}, nil
 }
 
-// assetTools opens the guest programs (--assets, else $WASMSAND_ASSETS or
+// assetPrograms opens the guest programs (--assets, else $WASMSAND_ASSETS or
 // the directory beside the executable), once for a server's many sandboxes
 // (its clones share them); nil when there are none.
-func (o *cliOptions) assetTools(ctx context.Context) (*core.AssetPrograms, error) {
-	if o.tools != nil {
-		return o.tools, nil
+func (o *cliOptions) assetPrograms(ctx context.Context) (*core.AssetPrograms, error) {
+	if o.programs != nil {
+		return o.programs, nil
 	}
 	src := o.assets
 	if src == "" {
@@ -63,7 +63,7 @@ func (o *cliOptions) assetTools(ctx context.Context) (*core.AssetPrograms, error
 	if err != nil {
 		return nil, fmt.Errorf("wasmsand: %v", err)
 	}
-	o.tools = tools
+	o.programs = tools
 	return tools, nil
 }
 
@@ -90,7 +90,7 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 	if err := applyPolicy(o, &opt); err != nil {
 		return nil, err
 	}
-	tools, err := o.assetTools(ctx)
+	tools, err := o.assetPrograms(ctx)
 	if err != nil {
 		return nil, err
 	}

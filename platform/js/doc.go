@@ -1,7 +1,7 @@
 // Package js runs guests on the JS engine's own WebAssembly (GOOS=js: Node
-// and the browser), the counterpart of platform/native. Read DESIGN.md's
-// "GOOS=js" sections: a js.FuncOf callback costs ~22 µs, a //go:wasmexport
-// call ~30 ns, and an export must never block.
+// and the browser), the counterpart of platform/native. What shapes it,
+// measured when the design was made: a js.FuncOf callback costs ~22 µs, a
+// //go:wasmexport call ~30 ns, and an export must never block.
 //
 // The binding has two halves. host.js (the JS half, loaded beside Go's
 // wasm_exec.js) compiles and instantiates guests; every guest import is a

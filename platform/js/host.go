@@ -130,13 +130,10 @@ const (
 	callHostPanic = 3
 )
 
-// hostcallFunc is how a guest's import reaches hostcall: a js.FuncOf
-// callback (~20 µs a call, where a //go:wasmexport export costs ~30 ns).
-// Exports were tried first: Go code entered by an export while the core
-// is inside a syscall/js call (or idle) runs on one goroutine's stack
-// memory under another goroutine's bounds, and its first stack growth
-// aborts the runtime ("traceback did not unwind completely"). A FuncOf
-// callback runs on a goroutine of its own, whose stack grows as usual.
+// hostcallFunc is the slow way a guest's import reaches hostcall: a
+// js.FuncOf callback (~20 µs a call), which runs on a goroutine of its own
+// whose stack grows as usual. Every call may take it; most take the quick
+// way below (an export), which has to keep to what an export may do.
 var hostcallFunc = js.FuncOf(func(_ js.Value, a []js.Value) any {
 	slowCalls++
 	return hostcall(int32(a[0].Int()), int32(a[1].Int()))

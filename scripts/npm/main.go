@@ -57,7 +57,7 @@ func main() {
 	wasmExec := filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js")
 	sum := sha256.Sum256(raw)
 	coreHash := map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:]))}
-	// the LLM tools' definitions, the Go package tools' (jsapi/tools.js)
+	// the LLM tools' definitions, the Go package llmtools' (jsapi/tools.js)
 	defs := map[string]any{}
 	for _, f := range []string{"openai", "anthropic", "vercel"} {
 		d, err := llmtools.Definitions(f)

@@ -88,8 +88,6 @@ type Config struct {
 	// Version is $BASH_VERSION; VersInfo is ${BASH_VERSINFO[@]}.
 	Version  string
 	VersInfo []string
-	// Tools lists the commands the host runs itself (for type/command -v:
-	// they are files in /usr/bin, found through LookPath like the others).
 }
 
 // options are `set -o` options.

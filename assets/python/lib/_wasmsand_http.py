@@ -20,7 +20,7 @@ import sys
 
 __all__ = ["install", "install_urllib3", "install_on_import"]
 
-# wasmsand-http's exit statuses (nettools/rawhttp.go)
+# wasmsand-http's exit statuses (commands/curl/rawhttp.go)
 _USAGE, _DENIED, _BUDGET, _RESOLVE, _CONNECT, _TIMEOUT, _TOO_LARGE = 2, 3, 4, 5, 6, 7, 8
 
 
