@@ -236,27 +236,22 @@ func Substring(s string, off int64, length Length) (string, error) {
 // SlicePositional is ${@:off:len}: vals are $0 and the positional
 // parameters; a negative offset counts from the end but never reaches $0.
 func SlicePositional(vals []string, off int64, length Length) ([]string, error) {
-	if off < 0 {
-		off += int64(len(vals))
-		if off < 1 {
-			return nil, nil
-		}
-	}
-	return sliceFrom(vals, off, length)
+	return sliceFrom(vals, off, length, 1)
 }
 
 // SliceList is ${x[*]:off:len} of a dense list of values.
 func SliceList(vals []string, off int64, length Length) ([]string, error) {
+	return sliceFrom(vals, off, length, 0)
+}
+
+// sliceFrom slices vals from off, a negative offset counting from the end
+// down to first at the lowest.
+func sliceFrom(vals []string, off int64, length Length, first int64) ([]string, error) {
 	if off < 0 {
-		off += int64(len(vals))
-		if off < 0 {
+		if off += int64(len(vals)); off < first {
 			return nil, nil
 		}
 	}
-	return sliceFrom(vals, off, length)
-}
-
-func sliceFrom(vals []string, off int64, length Length) ([]string, error) {
 	if off > int64(len(vals)) {
 		return nil, nil
 	}
