@@ -30,7 +30,7 @@ type row struct {
 // CPU profile of the run.
 func main() {
 	ctx := context.Background()
-	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench, "network": networkBench, "servers": serversBench, "newprocess": newProcessBench, "toolruntime": toolRuntimeBench, "toolrt": toolRuntimeBench, "playground": playgroundBench, "userland": userlandBench}
+	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench, "network": networkBench, "servers": serversBench, "newprocess": newProcessBench, "toolruntime": toolRuntimeBench, "playground": playgroundBench, "userland": userlandBench}
 	names := os.Args[1:]
 	if len(names) == 0 {
 		names = []string{"shell", "pipelines", "python", "node", "network", "servers", "newprocess", "toolruntime", "playground", "userland"}

@@ -29,7 +29,7 @@ func toolRuntimeBench(ctx context.Context) {
 	}
 	tools, err := assetsrc.Open(ctx, src)
 	check(err)
-	dir, err := os.MkdirTemp("", "wasmsand-bench-toolrt-")
+	dir, err := os.MkdirTemp("", "wasmsand-bench-toolruntime-")
 	check(err)
 	defer os.RemoveAll(dir)
 	check(os.WriteFile(filepath.Join(dir, "manifest.yaml"), []byte("version: 1\ntools:\n  echo: {module: tools, function: echo}\n"), 0o644))
