@@ -67,6 +67,9 @@ export interface CreateOptions {
   assetsUrl?: string | URL;
   /** Browser: URL of the core (default: wasmsand.wasm beside the package's web/ directory). */
   coreUrl?: string | URL;
+  /** Browser: URL of the package's web/worker.js, the Web Worker that runs the core (default:
+   *  worker.js beside web/index.js). */
+  workerUrl?: string | URL;
   /** Browser: URL of the core's recorded start, which a first visit puts back instead of
    *  starting the core (default: the package's wasmsand.browser.init when coreUrl is not given,
    *  else none; "" for none). A start recorded on another core or in another environment is
@@ -160,7 +163,7 @@ export interface FileInfo {
 }
 
 export interface Snapshot {
-  readonly id: number;
+  readonly id: string;
 }
 
 /** An error of the sandbox; code is stable (the Go API's core.Code). */
@@ -201,7 +204,7 @@ export class Sandbox {
   destroy(): Promise<void>;
 }
 
-declare const _default: { Sandbox: typeof Sandbox; SandboxError: typeof SandboxError };
+declare const _default: { Sandbox: typeof Sandbox; SandboxError: typeof SandboxError; createSandboxTools: typeof createSandboxTools };
 export default _default;
 
 /** A tool's result, as the model gets it (long outputs cut in the middle, with a marker). */

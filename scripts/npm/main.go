@@ -17,7 +17,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -91,9 +93,8 @@ func main() {
 	bundle("web/index.js", filepath.Join(out, "web", "index.js"), api.PlatformBrowser, api.FormatESModule, nil,
 		map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:])), "__WASMSAND_CORE_SIZE__": strconv.Itoa(len(raw)),
 			"__WASMSAND_TOOLS__": string(toolsJSON)})
-	for _, f := range []string{"index.mjs", "index.d.ts"} {
-		copyFile(filepath.Join("node", f), filepath.Join(out, f))
-	}
+	copyFile("node/index.mjs", filepath.Join(out, "index.mjs"))
+	writeTypes(out)
 	copyAssets(assets, filepath.Join(out, "assets"))
 	writePackageJSON(filepath.Join(out, "package.json"))
 	copyFile("README.md", filepath.Join(out, "README.md"))
@@ -131,39 +132,98 @@ func bundle(entry, outfile string, platform api.Platform, format api.Format, ali
 	}
 }
 
+// writeTypes writes the declarations of each entry from node/index.d.ts:
+// index.d.mts for import (with its default export), index.d.cts for
+// require (module.exports has no default), and web/index.d.ts. (web/worker.js
+// is not an entry: web/index.js starts it, or CreateOptions.workerUrl names it.)
+func writeTypes(out string) {
+	b, err := os.ReadFile("node/index.d.ts")
+	check(err)
+	check(os.WriteFile(filepath.Join(out, "index.d.mts"), b, 0o644))
+	cjs := regexp.MustCompile(`(?m)^declare const _default: .*\nexport default _default;\n`).ReplaceAll(b, nil)
+	if bytes.Equal(cjs, b) {
+		fail("node/index.d.ts: no default export to leave out of index.d.cts")
+	}
+	check(os.WriteFile(filepath.Join(out, "index.d.cts"), cjs, 0o644))
+	copyFile("web/index.d.ts", filepath.Join(out, "web", "index.d.ts"))
+	// web/'s .js files are ES modules, as Node and type checkers must read them
+	check(os.WriteFile(filepath.Join(out, "web", "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644))
+}
+
+// object is a JSON object whose keys keep their order (export conditions
+// are matched in order: encoding/json would sort them).
+type object []field
+
+type field struct {
+	key   string
+	value any
+}
+
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.key)
+		var v bytes.Buffer
+		enc := json.NewEncoder(&v)
+		enc.SetEscapeHTML(false) // (">=18" as written)
+		if err := enc.Encode(f.value); err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(bytes.TrimSpace(v.Bytes()))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
 // writePackageJSON derives the package's manifest from the root one: its
 // name, version, description and licence, without the development parts.
+// Each export lists its types first and its fallback last (publint and
+// arethetypeswrong check this in make test).
 func writePackageJSON(dst string) {
 	b, err := os.ReadFile("package.json")
 	check(err)
 	var root map[string]any
 	check(json.Unmarshal(b, &root))
-	pkg := map[string]any{
-		"name":        root["name"],
-		"version":     root["version"],
-		"description": root["description"],
-		"license":     root["license"],
-		"keywords":    root["keywords"],
-		"main":        "./index.cjs",
-		"module":      "./index.mjs",
-		"types":       "./index.d.ts",
-		"exports": map[string]any{
-			".": map[string]any{
-				"types":   "./index.d.ts",
-				"node":    map[string]any{"import": "./index.mjs", "require": "./index.cjs"},
-				"browser": "./web/index.js",
-				"default": "./index.mjs",
-			},
-			"./web/index.js":  "./web/index.js",
-			"./web/worker.js": "./web/worker.js",
-			"./package.json":  "./package.json",
-		},
-		"engines": map[string]any{"node": ">=18"},
-		"files":   []string{"*.cjs", "*.mjs", "*.d.ts", "*.js", "web/", "wasmsand.wasm", "wasmsand.init", "wasmsand.browser.init", "assets/", "pyodide/", "README.md"},
+	entry := func(types, file string) object {
+		return object{{"types", types}, {"default", file}}
 	}
-	out, err := json.MarshalIndent(pkg, "", "  ")
-	check(err)
-	check(os.WriteFile(dst, append(out, '\n'), 0o644))
+	pkg := object{
+		{"name", root["name"]},
+		{"version", root["version"]},
+		{"description", root["description"]},
+		{"license", root["license"]},
+		{"keywords", root["keywords"]},
+		{"type", "commonjs"},
+		{"main", "./index.cjs"},
+		{"module", "./index.mjs"},
+		{"types", "./index.d.cts"},
+		{"exports", object{
+			{".", object{
+				{"browser", entry("./web/index.d.ts", "./web/index.js")},
+				{"import", entry("./index.d.mts", "./index.mjs")},
+				{"require", entry("./index.d.cts", "./index.cjs")},
+			}},
+			{"./web/index.js", entry("./web/index.d.ts", "./web/index.js")},
+			{"./package.json", "./package.json"},
+		}},
+		{"engines", object{{"node", ">=18"}}},
+		{"files", []string{"*.cjs", "*.mjs", "*.d.cts", "*.d.mts", "*.js", "web/", "wasmsand.wasm", "wasmsand.init", "wasmsand.browser.init", "assets/", "pyodide/", "README.md"}},
+	}
+	if root["license"] == nil {
+		pkg = slices.DeleteFunc(pkg, func(f field) bool { return f.key == "license" })
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	check(enc.Encode(pkg))
+	check(os.WriteFile(dst, out.Bytes(), 0o644))
 }
 
 // copyPyodide copies what Pyodide needs at run time from its npm package
@@ -171,9 +231,18 @@ func writePackageJSON(dst string) {
 // when a sandbox asks for it (jsapi/python.js).
 func copyPyodide(src, dst string) {
 	check(os.MkdirAll(dst, 0o755))
-	for _, f := range []string{"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "package.json", "README.md"} {
+	for _, f := range []string{"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "README.md"} {
 		copyFile(filepath.Join(src, f), filepath.Join(dst, f))
 	}
+	// its name, version and licence only: a nested package.json's exports
+	// mean nothing to Node and mislead bundlers
+	var meta map[string]any
+	b, err := os.ReadFile(filepath.Join(src, "package.json"))
+	check(err)
+	check(json.Unmarshal(b, &meta))
+	b, err = json.MarshalIndent(object{{"name", meta["name"]}, {"version", meta["version"]}, {"license", meta["license"]}}, "", "  ")
+	check(err)
+	check(os.WriteFile(filepath.Join(dst, "package.json"), append(b, '\n'), 0o644))
 	// a started Pyodide's memory, to start from (~0.7 s instead of ~3 s)
 	cmd := exec.Command("node", "scripts/npm/pyodide-snapshot.mjs", dst, filepath.Join(dst, "snapshot.bin"))
 	mods, err := json.Marshal(assets.PyodideModules)
