@@ -228,12 +228,17 @@ export function defineSandbox(platform) {
         executionTimeMs: r.executionTimeMs,
         truncated: r.truncated,
         timedOut: r.timedOut,
+        exited: !!r.exited,
       };
       // a streamed stdin: what came from the source and the run did not read
       if (unread) res.unreadStdin = raw ? unread : decoder.decode(unread);
       if (this._persist) await this._persist.sync(this._id);
       return res;
     }
+
+    /** Whether script needs more lines to be complete commands (an open quote, block or
+     *  here-document), as an interactive shell asks for them with its PS2 prompt. */
+    incomplete(script) { return this._core.call("incomplete", this._id, String(script)); }
 
     /** Ctrl-C for the running command, as a terminal's SIGINT: a program that handles it
      *  (python3's interpreter: KeyboardInterrupt) goes on; resolves false when none took it

@@ -148,6 +148,8 @@ export interface RunResult<Out = string> {
   truncated: boolean;
   /** The run was killed at its timeout (exitCode 124). */
   timedOut: boolean;
+  /** The shell ran `exit`: an interactive front end ends here (the sandbox itself goes on). */
+  exited: boolean;
   /** With a streamed stdin: what the run took from the stream and did not read (a stream
    *  is read on demand, when a program waits for input; the rest stays in the stream, whose
    *  lock is released when the run ends, so the next run can go on reading it). */
@@ -185,6 +187,9 @@ export class Sandbox {
    *  false when none took it within 300 ms (then stop the run with its `signal`). Only a run
    *  with a streamed stdin can be interrupted. */
   interrupt(): Promise<boolean>;
+  /** Whether script needs more lines to be complete commands (an open quote, block or
+   *  here-document), as an interactive shell asks for them with its PS2 prompt. */
+  incomplete(script: string): Promise<boolean>;
   readFile(path: string): Promise<Uint8Array>;
   readFile(path: string, options: "utf8" | { encoding: "utf8" }): Promise<string>;
   writeFile(path: string, data: string | Uint8Array | ArrayBuffer, options?: { mode?: number }): Promise<void>;

@@ -53,21 +53,22 @@ type pyConfig struct {
 
 func main() {
 	api := map[string]func(args []js.Value) (any, error){
-		"init":      initCore,
-		"create":    create,
-		"run":       run,
-		"readFile":  readFile,
-		"writeFile": writeFile,
-		"listDir":   listDir,
-		"stat":      stat,
-		"remove":    remove,
-		"mkdir":     mkdir,
-		"snapshot":  snapshot,
-		"restore":   restore,
-		"fork":      fork,
-		"save":      save,
-		"destroy":   destroy,
-		"mount":     mount,
+		"init":       initCore,
+		"create":     create,
+		"run":        run,
+		"readFile":   readFile,
+		"writeFile":  writeFile,
+		"listDir":    listDir,
+		"stat":       stat,
+		"remove":     remove,
+		"mkdir":      mkdir,
+		"snapshot":   snapshot,
+		"restore":    restore,
+		"fork":       fork,
+		"save":       save,
+		"destroy":    destroy,
+		"mount":      mount,
+		"incomplete": incomplete,
 		// needsPython(id, command) → whether the worker should load
 		// Pyodide before this run
 		"needsPython": needsPython,
@@ -522,6 +523,7 @@ func run(args []js.Value) (any, error) {
 		"executionTimeMs": float64(res.Duration) / float64(time.Millisecond),
 		"truncated":       res.Truncated,
 		"timedOut":        res.TimedOut,
+		"exited":          res.Exited,
 	}, nil
 }
 
@@ -898,6 +900,20 @@ func save(args []js.Value) (any, error) {
 		return nil, err
 	}
 	return toJS(b), nil
+}
+
+// incomplete(id, script): whether script needs more lines to be complete
+// commands (an open quote, block or here-document), as an interactive
+// shell asks for them.
+func incomplete(args []js.Value) (any, error) {
+	if _, err := sandbox(args); err != nil {
+		return nil, err
+	}
+	s := arg(args, 1)
+	if s.Type() != js.TypeString {
+		return nil, &argError{"script expected"}
+	}
+	return core.Incomplete(s.String()), nil
 }
 
 func destroy(args []js.Value) (any, error) {

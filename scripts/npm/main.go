@@ -94,6 +94,7 @@ func main() {
 		map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:])), "__WASMSAND_CORE_SIZE__": strconv.Itoa(len(raw)),
 			"__WASMSAND_TOOLS__": string(toolsJSON)})
 	copyFile("node/index.mjs", filepath.Join(out, "index.mjs"))
+	copyFile("node/cli.mjs", filepath.Join(out, "cli.mjs")) // npx wasmsand
 	writeTypes(out)
 	copyAssets(assets, filepath.Join(out, "assets"))
 	writePackageJSON(filepath.Join(out, "package.json"))
@@ -203,6 +204,7 @@ func writePackageJSON(dst string) {
 		{"main", "./index.cjs"},
 		{"module", "./index.mjs"},
 		{"types", "./index.d.cts"},
+		{"bin", object{{"wasmsand", "./cli.mjs"}}},
 		{"exports", object{
 			{".", object{
 				{"browser", entry("./web/index.d.ts", "./web/index.js")},
