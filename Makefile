@@ -57,13 +57,18 @@ lint-npm: npm node_modules
 
 # The packed package installed offline into an empty directory and used from
 # require() and import, as a Node service would.
-test-npm: npm
+test-npm: npm node_modules
 	rm -rf build/npm-test && mkdir -p build/npm-test
 	cp node/test/smoke.cjs node/test/smoke.mjs node/test/python.mjs node/test/network.mjs node/test/tools.mjs node/test/readme.mjs node/test/cli.mjs build/npm-test/
 	cd build/npm-test && echo '{"name":"npm-test","private":true}' > package.json && \
 		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs && node python.mjs && node network.mjs && node tools.mjs && node readme.mjs && node cli.mjs
 	node node/test/pysnapshot.mjs build/npm/pyodide
 	node node/test/coreinit.mjs build/npm
+	# the declarations as a TypeScript user meets them (import, require, the
+	# browser entry, the AI SDK's generateText), then the AI SDK calling the tools
+	rm -rf build/npm-test/types && cp -r node/test/types build/npm-test/types
+	node_modules/.bin/tsc -p build/npm-test/types && echo "types: ok (tsc strict over import, require, web and the AI SDK)"
+	node node/test/aisdk.mjs build/npm
 
 # The conformance suite in Node, through the package test-npm installed:
 # the same cases and known-failures.txt, plus the JS engine's own

@@ -25,6 +25,13 @@ export function trim(text, max) {
   return `${dec.decode(b.subarray(0, head))}[... ${t - head} bytes left out of ${b.length} ...]\n${dec.decode(b.subarray(t))}`;
 }
 
+// aiSchema is the AI SDK's jsonSchema(schema): the SDK takes an object with
+// this marker, jsonSchema and validate as a schema (anything else it calls
+// as a lazy schema). The arguments are checked by execute instead.
+function aiSchema(schema) {
+  return { [Symbol.for("vercel.ai.schema")]: true, _type: undefined, jsonSchema: schema, validate: undefined };
+}
+
 export function createSandboxTools(sandbox, { maxOutput = 30000 } = {}) {
   if (!DEFS) throw new Error("createSandboxTools: this build has no tool definitions (scripts/npm writes them)");
   // execute runs a model's call; a failure the model should see is in .error
@@ -53,9 +60,13 @@ export function createSandboxTools(sandbox, { maxOutput = 30000 } = {}) {
       throw e;
     }
   }
+  // the AI SDK's own tool shape: its inputSchema is what the SDK's
+  // jsonSchema() makes (an object marked with Symbol.for("vercel.ai.schema")),
+  // so that tools go to generateText/streamText as they are, with no import
+  // of the SDK here
   const tools = {};
   for (const [name, d] of Object.entries(DEFS.vercel)) {
-    tools[name] = { description: d.description, inputSchema: d.inputSchema, execute: (args) => execute(name, args) };
+    tools[name] = { description: d.description, inputSchema: aiSchema(d.inputSchema), execute: (args) => execute(name, args) };
   }
   return { tools, execute, openai: DEFS.openai, anthropic: DEFS.anthropic };
 }

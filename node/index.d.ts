@@ -223,17 +223,36 @@ export interface SandboxToolResult {
   error?: string;
 }
 
+/** A tool as the Vercel AI SDK takes it (its `Tool`): `inputSchema` is what the SDK's
+ *  `jsonSchema()` makes, so `generateText({ tools: createSandboxTools(sb).tools })` works as is. */
+export interface SandboxAITool {
+  description: string;
+  /** The AI SDK's schema object (marked with Symbol.for("vercel.ai.schema")); its JSON Schema
+   *  is `inputSchema.jsonSchema`. Typed loosely so that no import of the SDK is needed. */
+  inputSchema: any;
+  execute(args: any, options?: any): Promise<SandboxToolResult>;
+}
+
+/** An OpenAI Chat Completions function tool. */
+export interface OpenAITool {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean };
+}
+
+/** An Anthropic Messages API tool. */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
 /** The sandbox as LLM tools: bash, readFile, writeFile (the shape bash-tool users know).
- *  - `tools`: for the Vercel AI SDK, `tool({ ...tools.bash, inputSchema: jsonSchema(tools.bash.inputSchema) })`;
+ *  - `tools`: for the Vercel AI SDK: `generateText({ model, tools })` as they are;
  *  - `openai`: Chat Completions `tools`; `anthropic`: Messages API `tools`;
  *  - `execute(name, args)`: run a model's call (args as an object or its JSON text). */
 export function createSandboxTools(sandbox: Sandbox, options?: { maxOutput?: number }): {
-  tools: Record<"bash" | "readFile" | "writeFile", {
-    description: string;
-    inputSchema: object;
-    execute(args: object): Promise<SandboxToolResult>;
-  }>;
-  openai: object[];
-  anthropic: object[];
+  tools: Record<"bash" | "readFile" | "writeFile", SandboxAITool>;
+  openai: OpenAITool[];
+  anthropic: AnthropicTool[];
   execute(name: string, args: object | string): Promise<SandboxToolResult>;
 };

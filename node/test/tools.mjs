@@ -6,7 +6,7 @@ import { Sandbox, createSandboxTools } from "wasmsand";
 const sb = await Sandbox.create({});
 const { tools, openai, anthropic, execute } = createSandboxTools(sb, { maxOutput: 200 });
 assert.deepStrictEqual(Object.keys(tools).sort(), ["bash", "readFile", "writeFile"]);
-assert.deepStrictEqual(tools.bash.inputSchema.required, ["command"]);
+assert.deepStrictEqual(tools.bash.inputSchema.jsonSchema.required, ["command"]);
 assert.strictEqual(openai[0].type, "function");
 assert.deepStrictEqual(openai.map((t) => t.function.name), ["bash", "readFile", "writeFile"]);
 assert.deepStrictEqual(anthropic.map((t) => Object.keys(t).sort()), [0, 1, 2].map(() => ["description", "input_schema", "name"]));
