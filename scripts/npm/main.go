@@ -99,6 +99,7 @@ func main() {
 	copyAssets(assets, filepath.Join(out, "assets"))
 	writePackageJSON(filepath.Join(out, "package.json"))
 	copyFile("README.md", filepath.Join(out, "README.md"))
+	copyFile("LICENSE", filepath.Join(out, "LICENSE")) // (the guest programs' are in assets/licenses, listed in assets/sbom.cdx.json)
 	// the core's state once it has started, which a Node worker puts back
 	// instead of starting it (jsapi/coreinit.js)
 	cmd = exec.Command("node", "scripts/npm/core-init.mjs", out)
@@ -215,7 +216,7 @@ func writePackageJSON(dst string) {
 			{"./package.json", "./package.json"},
 		}},
 		{"engines", object{{"node", ">=18"}}},
-		{"files", []string{"*.cjs", "*.mjs", "*.d.cts", "*.d.mts", "*.js", "web/", "wasmsand.wasm", "wasmsand.init", "wasmsand.browser.init", "assets/", "pyodide/", "README.md"}},
+		{"files", []string{"*.cjs", "*.mjs", "*.d.cts", "*.d.mts", "*.js", "web/", "wasmsand.wasm", "wasmsand.init", "wasmsand.browser.init", "assets/", "pyodide/", "README.md", "LICENSE"}},
 	}
 	if root["license"] == nil {
 		pkg = slices.DeleteFunc(pkg, func(f field) bool { return f.key == "license" })
