@@ -40,6 +40,7 @@ export class CoreClient {
     this.pending = new Map();
     this.seq = 1;
     this.users = 0;
+    this.creating = 0; // creates under way (counted in the pool's load before they are users)
     this.onProgress = onProgress;
     this.onEvent = new Map(); // sandbox id → its onEvent
     this.abortFlag = protocol.abortFlag();
@@ -104,33 +105,67 @@ export class CoreClient {
   // release: the last sandbox of this worker is gone; the platform may keep
   // the worker for a later create (port.idle) instead of ending it.
   release() {
-    if (--this.users > 0) return;
+    if (--this.users > 0 || this.creating > 0) return;
     if (!(this.port.idle && !this.dead && this.pending.size === 0 && this.port.idle(this))) this.port.terminate();
   }
 }
 
-// CorePool keeps workers whose sandboxes were all destroyed, for the next
-// create with the same key (where the programs come from): starting a
-// worker and its core costs ~100 ms in Node and more in a browser. Kept
-// workers never hold a Node process open.
+// CorePool holds the workers: up to `workers` live ones (each one Go core
+// holding many sandboxes, as natively; its sandboxes run one at a time,
+// different workers in parallel), and up to `idle` whose sandboxes were all
+// destroyed, kept for the next create (starting a worker and its core costs
+// ~100 ms in Node and more in a browser). A create takes a new worker while
+// there are fewer than `workers`, else the least loaded live one with the
+// same key (where the programs come from). Workers never hold a Node
+// process open. A worker that ends (a crash, an abort without shared
+// memory) takes only its own sandboxes with it; the next create starts
+// another.
 export class CorePool {
-  constructor(max) {
-    this.max = max;
-    this.cores = [];
+  constructor({ workers, idle }) {
+    this.workers = workers;
+    this.max = idle;
+    this.cores = []; // idle
+    this.live = new Set();
+  }
+  // load is how busy a core is: its sandboxes, creates under way and calls waiting
+  static load(c) { return c.users + c.creating + c.pending.size; }
+  // share is the live core a create with this key goes to, or null to start
+  // (or take) another
+  share(key) {
+    if (this.live.size < this.workers) return null;
+    let best = null;
+    for (const c of this.live) {
+      if (c.dead || c.poolKey !== key) continue;
+      if (!best || CorePool.load(c) < CorePool.load(best)) best = c;
+    }
+    return best;
   }
   take(key) {
     const i = this.cores.findIndex((c) => c.poolKey === key && !c.dead);
-    return i >= 0 ? this.cores.splice(i, 1)[0] : null;
+    if (i < 0) return null;
+    const c = this.cores.splice(i, 1)[0];
+    this.live.add(c);
+    return c;
   }
+  add(core) { this.live.add(core); }
   // keep is a port's idle(): false when the pool is full
   keep(core) {
+    this.live.delete(core);
     if (this.cores.length >= this.max) return false;
     this.cores.push(core);
     return true;
   }
   drop(core) {
+    this.live.delete(core);
     const i = this.cores.indexOf(core);
     if (i >= 0) this.cores.splice(i, 1);
+  }
+  stats() {
+    return {
+      workers: [...this.live].map((c) => ({ sandboxes: c.users, queued: c.pending.size, closed: !!c.dead })),
+      idleWorkers: this.cores.length,
+      maxWorkers: this.workers,
+    };
   }
 }
 
@@ -145,8 +180,21 @@ export function defineSandbox(platform) {
       core.users++;
     }
 
+    /** Sets how many workers sandboxes are spread over (default: the cores of the machine
+     *  in Node, 1 in a page); sandboxes made before keep theirs. */
+    static configure({ workers } = {}) {
+      if (workers !== undefined) {
+        if (!Number.isInteger(workers) || workers < 1) throw new SandboxError(Code.invalidArgument, "workers: a positive integer");
+        platform.pool.workers = workers;
+      }
+    }
+
+    /** The workers and what each holds: {workers: [{sandboxes, queued, closed}], idleWorkers, maxWorkers}. */
+    static stats() { return platform.pool.stats(); }
+
     static async create(opts = {}) {
       const core = platform.newCore(opts);
+      core.creating++;
       const o = {
         memoryLimitMb: opts.memoryLimitMb, timeoutMs: opts.timeoutMs, fsLimitMb: opts.fsLimitMb,
         maxProcesses: opts.maxProcesses, outputLimit: opts.outputLimit, env: opts.env,
@@ -169,8 +217,11 @@ export function defineSandbox(platform) {
         const sb = new this(core, id, persist);
         return sb;
       } catch (e) {
-        core.port.terminate();
+        // (a worker that holds other sandboxes goes on)
+        if (core.users === 0 && core.creating === 1) core.port.terminate();
         throw e;
+      } finally {
+        core.creating--;
       }
     }
 

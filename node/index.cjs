@@ -1,12 +1,13 @@
 // wasmsand for Node: a sandbox where bash, coreutils and python3 run as
-// WebAssembly over a virtual filesystem. Each Sandbox.create gets a worker
-// thread holding the core (a new one, or one whose sandboxes were all
-// destroyed); fork() shares its parent's worker. The API itself is
+// WebAssembly over a virtual filesystem. Sandboxes live in a pool of worker
+// threads, each holding one core with many sandboxes (jsapi/sandbox.js:
+// CorePool); fork() shares its parent's worker. The API itself is
 // jsapi/sandbox.js (shared with the browser), bundled in by scripts/npm.
 "use strict";
 const { Worker } = require("worker_threads");
 const fs = require("fs");
 const path = require("path");
+const os = require("os");
 const { CoreClient, CorePool, SandboxError, defineSandbox } = require("../jsapi/sandbox.js");
 const protocol = require("../jsapi/protocol.js"); // the messages to and from the worker
 const { Code } = protocol;
@@ -14,7 +15,8 @@ const { createSandboxTools } = require("../jsapi/tools.js");
 
 const STATE_FILE = "vfs.state"; // as the native CLI's --save DIR
 
-const pool = new CorePool(2);
+// the workers: one per core of the machine by default (Sandbox.configure)
+const pool = new CorePool({ workers: (os.availableParallelism ? os.availableParallelism() : os.cpus().length) || 1, idle: 2 });
 
 // compiledCore: the core's WebAssembly.Module, compiled once per process
 // (on this thread, while a first worker starts) and handed to each worker.
@@ -40,8 +42,12 @@ const Sandbox = defineSandbox({
   hostMounts: true,
   hostPath: (p) => path.resolve(String(p)),
 
+  pool,
+
   newCore(opts) {
     const dir = assetsDir(opts);
+    const shared = pool.share(dir);
+    if (shared) return shared;
     const reused = pool.take(dir);
     if (reused) {
       reused.onProgress = opts.onProgress;
@@ -59,6 +65,7 @@ const Sandbox = defineSandbox({
       idle: (c) => pool.keep(c),
     }, { onProgress: opts.onProgress });
     core.poolKey = dir;
+    pool.add(core);
     worker = new Worker(path.join(__dirname, "worker.cjs"), {
       workerData: { dir: __dirname, assetsDir: dir, abortFlag: core.abortFlag },
       env: {}, // process.env stays out of the core

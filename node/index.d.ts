@@ -180,6 +180,17 @@ export class SandboxError extends Error {
 /** A sandbox: a bash session over its own files, with coreutils and python3 as WebAssembly. */
 export class Sandbox {
   static create(options?: CreateOptions): Promise<Sandbox>;
+  /** How many workers sandboxes are spread over: each worker holds one core with many
+   *  sandboxes, which run one at a time; different workers run in parallel. Default: the
+   *  machine's cores in Node, 1 in a page. Sandboxes made before keep their worker. */
+  static configure(options: { workers?: number }): void;
+  /** The workers and their load: how many sandboxes each holds and how many calls wait in
+   *  its queue (a long run holds up only the sandboxes of its own worker). */
+  static stats(): {
+    workers: { sandboxes: number; queued: number; closed: boolean }[];
+    idleWorkers: number;
+    maxWorkers: number;
+  };
   run(command: string, options?: RunOptions & { encoding?: "utf8" }): Promise<RunResult>;
   run(command: string, options: RunOptions & { encoding: "buffer" }): Promise<RunResult<Uint8Array>>;
   /** Ctrl-C for the running command, as a terminal's SIGINT: a program that handles it

@@ -10,7 +10,8 @@ import { openCache, cacheKey, hashHex, store, readAll, bodyLength, STATE_SUFFIX 
 import { createSandboxTools } from "../jsapi/tools.js";
 
 const here = new URL(".", import.meta.url);
-const pool = new CorePool(1);
+// one worker for a page's sandboxes by default (Sandbox.configure)
+const pool = new CorePool({ workers: 1, idle: 1 });
 
 // CORE_SHA256: the core's hash, written in by scripts/npm when it bundles
 // this file ("" unbundled: the core is then fetched each time).
@@ -177,6 +178,8 @@ function whenIdle(f) {
 }
 
 export const Sandbox = defineSandbox({
+  pool,
+
   newCore(opts) {
     const urls = {
       worker: String(opts.workerUrl || new URL("worker.js", here)),
@@ -188,6 +191,8 @@ export const Sandbox = defineSandbox({
       pyodideUrl: String(opts.pyodideUrl || new URL("../pyodide/", here)),
     };
     const key = JSON.stringify(urls);
+    const shared = pool.share(key);
+    if (shared) return shared;
     const reused = pool.take(key);
     if (reused) {
       reused.onProgress = opts.onProgress;
@@ -203,6 +208,7 @@ export const Sandbox = defineSandbox({
       idle: (c) => pool.keep(c),
     }, { onProgress: opts.onProgress });
     core.poolKey = key;
+    pool.add(core);
     let shipped = null; // the package's recorded start, sent to the worker: kept once it fitted
     worker.onmessage = ({ data }) => {
       const kind = data && protocol.kindOf(data);
