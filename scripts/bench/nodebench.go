@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -119,6 +121,68 @@ func nodeBench(ctx context.Context) {
 	fmt.Println("ratio = Node (or Chromium) / native wasmsand (pipelines target ≤ 1.5×); jb/node = just-bash / Node (> 1: wasmsand in Node is faster; target ≥ 10× on pipelines)")
 	fmt.Println("Node and Chromium are timed after up to 1 s of warm-up runs per case, once V8 has tiered the guests up (native wazero compiles ahead of time)")
 	pyodideTable(ctx, sb, inNode, inChromium)
+	poolTable(ctx, pkg, tools, filepath.Join(dir, "log.txt"))
+}
+
+// poolTable: many sandboxes in one Node process on the pool's workers
+// (scripts/bench/pool.mjs), beside the same natively in this process.
+func poolTable(ctx context.Context, pkg string, tools core.ProgramSource, logPath string) {
+	in, _ := json.Marshal(map[string]string{"log": logPath})
+	cmd := exec.Command("node", "--expose-gc", "scripts/bench/pool.mjs", pkg)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		fmt.Printf("pool: failed (%v): %s\n", err, strings.TrimSpace(stderr.String()))
+		return
+	}
+	var r struct {
+		Workers                             int
+		RssPerIdleSandboxKB, RssFor1000MB   float64
+		CreateP50, CreateP99, EchoP50       float64
+		OneClientPerSec, EightClientsPerSec float64
+	}
+	check(json.Unmarshal(out, &r))
+
+	// natively: 1,000 sandboxes in this process, create times and heap
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	var creates []time.Duration
+	var sbs []*core.Sandbox
+	for range 1000 {
+		t := time.Now()
+		sb, err := core.New(ctx, core.Options{Programs: tools})
+		check(err)
+		creates = append(creates, time.Since(t))
+		sbs = append(sbs, sb)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	var echo []time.Duration
+	for _, sb := range sbs[:200] {
+		t := time.Now()
+		_, err := sb.Run(ctx, "echo hi", core.RunOptions{})
+		check(err)
+		echo = append(echo, time.Since(t))
+	}
+	for _, sb := range sbs {
+		sb.Close()
+	}
+	pct := func(d []time.Duration, p float64) float64 {
+		s := slices.Clone(d)
+		slices.Sort(s)
+		return float64(s[min(len(s)-1, int(p*float64(len(s))))]) / float64(time.Millisecond)
+	}
+	heapKB := float64(m1.HeapAlloc-min(m0.HeapAlloc, m1.HeapAlloc)) / 1000 / 1024
+
+	fmt.Printf("\n%-44s %12s %12s   %s\n", fmt.Sprintf("many sandboxes, one process (%d workers)", r.Workers), "node", "native", "target (node)")
+	fmt.Printf("%-44s %9.0f KB %9.0f KB   ≤ 1 MB (1,000 idle: %.0f MB of RSS in all; native: heap)\n", "memory per idle sandbox", r.RssPerIdleSandboxKB, heapKB, r.RssFor1000MB)
+	fmt.Printf("%-44s %9.2f ms %9.2f ms   ≤ 2 ms\n", "create, p50 (pool warm)", r.CreateP50, pct(creates, 0.5))
+	fmt.Printf("%-44s %9.2f ms %9.2f ms   ≤ 20 ms\n", "create, p99", r.CreateP99, pct(creates, 0.99))
+	fmt.Printf("%-44s %9.2f ms %9.2f ms   ≤ 0.5 ms\n", "warm echo hi, p50", r.EchoP50, pct(echo, 0.5))
+	fmt.Printf("%-44s %11.2f× %12s   ≥ 1.6× (%.1f runs/s for one client, %.1f for eight)\n", "8 clients' grep|sort|uniq vs one's", r.EightClientsPerSec/r.OneClientPerSec, "-", r.OneClientPerSec, r.EightClientsPerSec)
 }
 
 // pyodideCases are timed with python3 as Pyodide (Sandbox.create({python:
