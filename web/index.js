@@ -221,7 +221,16 @@ export const Sandbox = defineSandbox({
       }
       else core.receive(data);
     };
-    worker.onerror = (e) => core.failAll(new SandboxError(protocol.Code.internal, "wasmsand core: " + (e.message || e)));
+    worker.onerror = (e) => {
+      if (e.message) return core.failAll(new SandboxError(protocol.Code.internal, "wasmsand core: " + e.message));
+      // a worker that did not load gives a bare Event: say which URL and why
+      fetch(urls.worker).then(
+        (res) => res.ok
+          ? `the worker ${urls.worker} did not start (HTTP ${res.status}, ${res.headers.get("content-type") || "no content type"}: it must be the package's web/worker.js, served as JavaScript)`
+          : `the worker ${urls.worker} could not be loaded: HTTP ${res.status}`,
+        (err) => `the worker ${urls.worker} could not be loaded: ${err.message}`,
+      ).then((msg) => core.failAll(new SandboxError(protocol.Code.internal, "wasmsand: " + msg)));
+    };
     const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag,
       coreSha256: CORE_SHA256, pyodideOwn: !opts.pyodideUrl }; // (the package's own Pyodide: the worker knows its files' sha256)
     worker.postMessage(protocol.init(init)); // (it fetches the manifest while the core compiles)

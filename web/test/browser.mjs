@@ -26,6 +26,7 @@ window.tests = {
     out.host = (await sb.run("ls / | tr '\\\\n' ' '; env | grep -ci mozilla")).stdout;
     out.progress = progress;
     await sb.destroy();
+    out.badWorker = await Sandbox.create({ workerUrl: "/nope/worker.js" }).then(() => "resolved", (e) => e.message);
     return out;
   },
   // a recorded start that does not fit (the Node package's, given as this
@@ -175,6 +176,7 @@ try {
   assert.strictEqual(out.pipeline, "A\nB\n2\n");
   assert.strictEqual(out.read, "hello");
   assert.strictEqual(out.xargs, "a\nb\n");
+  assert.match(out.badWorker, /the worker [^ ]*\/nope\/worker\.js could not be loaded: HTTP 404/, "a load failure names the URL and the status");
   assert.ok(out.env.startsWith("HOME=/home/user\n"), out.env);
   assert.strictEqual(out.host, "bin dev etc home mnt proc tmp usr 0\n");
   // programs fetched ahead, with progress by the byte (and the core's own download,
