@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test lint-npm check-versions cpython-tests jq-tests gnu-tests test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
+.PHONY: all deps build test lint-npm lint-openapi check-versions cpython-tests jq-tests gnu-tests test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
 
 all: build
 
@@ -54,6 +54,11 @@ lint-npm: npm node_modules
 	npx --no-install publint --strict build/npm
 	npx --no-install attw --pack build/npm --exclude-entrypoints web/index.js
 	npx --no-install attw --pack build/npm --entrypoints web/index.js --profile esm-only
+
+# The HTTP service's OpenAPI document under Redocly's recommended rules.
+lint-openapi: build/go.mod node_modules
+	WASMSAND_OPENAPI_OUT=$(CURDIR)/build/openapi.json $(GO) test -count=1 -run '^TestOpenAPIFile$$' ./service/
+	npx --no-install redocly lint build/openapi.json
 
 # The packed package installed offline into an empty directory and used from
 # require() and import, as a Node service would.
@@ -115,7 +120,7 @@ test-go: build/go.mod
 	$(GO) test -count=1 ./...
 
 # Every test, part by part; at the end (or at a failure) how long each part took.
-TEST_PARTS := build hygiene vet check-versions test-js-build test-go test-js npm lint-npm test-npm test-browser playground test-playground \
+TEST_PARTS := build hygiene vet check-versions test-js-build test-go test-js npm lint-npm lint-openapi test-npm test-browser playground test-playground \
 	fuzz conformance netserver conformance-node conformance-browser bash-tests cpython-tests jq-tests gnu-tests
 test:
 	@./scripts/test-parts.sh $(MAKE) $(TEST_PARTS)

@@ -124,7 +124,9 @@ func OpenAPI() map[string]any {
 		case []byte:
 			op["requestBody"] = map[string]any{"required": true, "content": map[string]any{"application/octet-stream": map[string]any{"schema": map[string]any{"type": "string", "format": "binary"}}}}
 		default:
-			op["requestBody"] = map[string]any{"content": map[string]any{"application/json": map[string]any{"schema": ref(rt.request)}}}
+			// (a create may have no body: every field of CreateRequest is optional)
+			_, optional := rt.request.(CreateRequest)
+			op["requestBody"] = map[string]any{"required": !optional, "content": map[string]any{"application/json": map[string]any{"schema": ref(rt.request)}}}
 		}
 		ok := map[string]any{"description": http.StatusText(rt.status)}
 		switch rt.response.(type) {
@@ -138,12 +140,13 @@ func OpenAPI() map[string]any {
 			c := map[string]any{"application/json": map[string]any{"schema": ref(rt.response)}}
 			if rt.id == "run" {
 				c["text/event-stream"] = map[string]any{"schema": map[string]any{"type": "string",
-					"description": "events stdout and stderr (data: Chunk), event (data: a sandbox event), result (data: RunResult without output), error (data: ErrorBody)"}}
-				ref(Chunk{})
+					"description": `events stdout and stderr (data: {"text"} or {"base64"}), event (data: a sandbox event), result (data: RunResult without output), error (data: ErrorBody)`}}
 			}
 			ok["content"] = c
 		}
-		op["responses"] = map[string]any{strings.TrimSpace(itoa(rt.status)): ok, "default": errResp}
+		// 4XX: the client's errors (bad input, no such session, quotas),
+		// default: the rest; both an ErrorBody with its stable code
+		op["responses"] = map[string]any{strings.TrimSpace(itoa(rt.status)): ok, "4XX": errResp, "default": errResp}
 		if p, found := paths[rt.path]; found {
 			p.(map[string]any)[strings.ToLower(rt.method)] = op
 		} else {
@@ -153,7 +156,10 @@ func OpenAPI() map[string]any {
 	return map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{"title": "wasmsand", "version": "1",
-			"description": "Sandboxes for agents: bash 5.2, GNU tools and python3 over a virtual file system, in WebAssembly."},
+			"description": "Sandboxes for agents: bash 5.2, GNU tools and python3 over a virtual file system, in WebAssembly.",
+			"license":     map[string]any{"name": "Apache-2.0", "identifier": "Apache-2.0"}},
+		// the server that serves this document (wasmsand serve --listen)
+		"servers":  []any{map[string]any{"url": "/", "description": "this server"}},
 		"security": []any{map[string]any{"bearer": []any{}}},
 		"paths":    paths,
 		"components": map[string]any{
