@@ -55,10 +55,16 @@ lint-npm: npm node_modules
 	npx --no-install attw --pack build/npm --exclude-entrypoints web/index.js
 	npx --no-install attw --pack build/npm --entrypoints web/index.js --profile esm-only
 
-# The HTTP service's OpenAPI document under Redocly's recommended rules.
+# The HTTP service's OpenAPI document under Redocly's recommended rules, and
+# a TypeScript client generated from it by openapi-typescript.
 lint-openapi: build/go.mod node_modules
 	WASMSAND_OPENAPI_OUT=$(CURDIR)/build/openapi.json $(GO) test -count=1 -run '^TestOpenAPIFile$$' ./service/
 	npx --no-install redocly lint build/openapi.json
+	# a client generated from it, compiled against the calls the Go tests make
+	rm -rf build/openapi-ts && mkdir -p build/openapi-ts && cp service/testdata/client.ts build/openapi-ts/
+	npx --no-install openapi-typescript build/openapi.json -o build/openapi-ts/schema.d.ts
+	node_modules/.bin/tsc --strict --noEmit --module nodenext --moduleResolution nodenext --target es2022 --lib es2022,dom --types node build/openapi-ts/client.ts
+	@echo "openapi: ok (Redocly's recommended rules; an openapi-typescript client compiles)"
 
 # The packed package installed offline into an empty directory and used from
 # require() and import, as a Node service would.

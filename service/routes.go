@@ -176,5 +176,34 @@ func schemaOf(t reflect.Type) any {
 	if err != nil {
 		return map[string]any{"type": "object"}
 	}
-	return s
+	// A Go slice may be nil, so its schema allows null; the service always
+	// sends a list (empty: []), and generated clients should not have to
+	// check for null.
+	b, err := json.Marshal(s)
+	if err != nil {
+		return s
+	}
+	var m any
+	if json.Unmarshal(b, &m) != nil {
+		return s
+	}
+	return noNullArrays(m)
+}
+
+// noNullArrays turns every "type": ["null", "array"] into "array".
+func noNullArrays(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		if ts, ok := v["type"].([]any); ok && len(ts) == 2 && ts[0] == "null" && ts[1] == "array" {
+			v["type"] = "array"
+		}
+		for k, x := range v {
+			v[k] = noNullArrays(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = noNullArrays(x)
+		}
+	}
+	return v
 }
