@@ -129,8 +129,21 @@ export class CorePool {
   }
   // load is how busy a core is: its sandboxes, creates under way and calls waiting
   static load(c) { return c.users + c.creating + c.pending.size; }
-  // share is the live core a create with this key goes to, or null to start
-  // (or take) another
+  // pick is the core a create with this key goes to: a live one to share
+  // when there are as many as may be, else a kept one (which now reports
+  // to onProgress); null: the platform starts another (and add()s it)
+  pick(key, onProgress) {
+    const shared = this.share(key);
+    if (shared) return shared;
+    const i = this.cores.findIndex((c) => c.poolKey === key && !c.dead);
+    if (i < 0) return null;
+    const kept = this.cores.splice(i, 1)[0];
+    this.live.add(kept);
+    kept.onProgress = onProgress;
+    return kept;
+  }
+  // share is the least loaded live core with this key, once there are as
+  // many live cores as may be
   share(key) {
     if (this.live.size < this.workers) return null;
     let best = null;
@@ -139,13 +152,6 @@ export class CorePool {
       if (!best || CorePool.load(c) < CorePool.load(best)) best = c;
     }
     return best;
-  }
-  take(key) {
-    const i = this.cores.findIndex((c) => c.poolKey === key && !c.dead);
-    if (i < 0) return null;
-    const c = this.cores.splice(i, 1)[0];
-    this.live.add(c);
-    return c;
   }
   add(core) { this.live.add(core); }
   // keep is a port's idle(): false when the pool is full

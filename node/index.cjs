@@ -46,13 +46,8 @@ const Sandbox = defineSandbox({
 
   newCore(opts) {
     const dir = assetsDir(opts);
-    const shared = pool.share(dir);
-    if (shared) return shared;
-    const reused = pool.take(dir);
-    if (reused) {
-      reused.onProgress = opts.onProgress;
-      return reused;
-    }
+    const pooled = pool.pick(dir, opts.onProgress);
+    if (pooled) return pooled;
     let worker;
     const core = new CoreClient({
       post: (m) => worker.postMessage(m),

@@ -191,13 +191,8 @@ export const Sandbox = defineSandbox({
       pyodideUrl: String(opts.pyodideUrl || new URL("../pyodide/", here)),
     };
     const key = JSON.stringify(urls);
-    const shared = pool.share(key);
-    if (shared) return shared;
-    const reused = pool.take(key);
-    if (reused) {
-      reused.onProgress = opts.onProgress;
-      return reused;
-    }
+    const pooled = pool.pick(key, opts.onProgress);
+    if (pooled) return pooled;
     const worker = new Worker(urls.worker, { type: "module" });
     const core = new CoreClient({
       post: (m) => worker.postMessage(m),
