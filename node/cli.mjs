@@ -3,6 +3,7 @@
 // flags where they apply in Node (the servers, the tool runtime and run-wasm
 // are the Go CLI's). Exit status: the script's; 2 for bad flags, as bash.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { Sandbox, SandboxError } from "./index.mjs";
@@ -22,6 +23,7 @@ options (as the Go CLI's):
   --import HOST:GUEST       copy a host file or directory in (repeatable)
   --mount HOST:GUEST[:ro]   a host directory at GUEST, confined to it (repeatable)
   --load DIR, --save DIR    the files from, and to, DIR/vfs.state (the Go CLI's format)
+  --assets DIR              where the guest programs are (default: the package's)
   --secret NAME             a policy secret's value, from the environment variable NAME
   --secret-file NAME=PATH   a policy secret's value, from a file
 `;
@@ -121,15 +123,24 @@ async function importHost(sb, host, guest) {
   }
 }
 
+// persistDir is where the sandbox persists: --load's directory when --save
+// names it too, else a copy of its state (--load alone leaves it as it
+// was), else none.
+function persistDir(o) {
+  if (!o.load) return undefined;
+  if (o.save && path.resolve(o.load) === path.resolve(o.save)) return o.load;
+  o.scratch = fs.mkdtempSync(path.join(os.tmpdir(), "wasmsand-load-"));
+  const state = path.join(o.load, "vfs.state");
+  if (fs.existsSync(state)) fs.copyFileSync(state, path.join(o.scratch, "vfs.state"));
+  return o.scratch;
+}
+
 async function open(o) {
-  if (o.load && o.save && path.resolve(o.load) !== path.resolve(o.save)) {
-    throw new UsageError("--load and --save name different directories: give one, or the same for both");
-  }
   const create = {
     allowNet: o.allowNet.length ? o.allowNet : undefined,
     env: o.env, timeoutMs: o.timeoutMs, memoryLimitMb: o.memoryMb, profile: o.profile,
     secrets: Object.keys(o.secrets).length ? o.secrets : undefined,
-    persist: o.load || undefined,
+    persist: persistDir(o),
   };
   if (o.policy) create.policy = fs.readFileSync(o.policy, "utf8");
   if (o.assets) create.assetsDir = o.assets;
@@ -152,7 +163,7 @@ async function open(o) {
 // save writes the files where --save says (when it is not --load's
 // directory, which persist keeps already).
 async function save(sb, o) {
-  if (!o.save || o.load) return;
+  if (!o.save || (o.load && !o.scratch)) return;
   const state = await sb.save();
   fs.mkdirSync(o.save, { recursive: true });
   const tmp = path.join(o.save, `.vfs.state.tmp-${process.pid}`);
@@ -223,13 +234,14 @@ async function shell(o) {
 
 async function main(argv) {
   const [sub, ...args] = argv;
+  let o;
   try {
     if (sub === "-h" || sub === "--help" || sub === "help") {
       process.stdout.write(USAGE);
       return 0;
     }
     if (sub !== "run" && sub !== "shell") throw new UsageError(sub === undefined ? "" : `unknown command "${sub}"`);
-    const o = parseArgs(args);
+    o = parseArgs(args);
     return sub === "run" ? await run(o) : await shell(o);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -240,6 +252,8 @@ async function main(argv) {
     const code = e instanceof SandboxError ? ` (${e.code})` : "";
     process.stderr.write(`wasmsand: ${e && e.message || e}${code}\n`);
     return 1;
+  } finally {
+    if (o && o.scratch) fs.rmSync(o.scratch, { recursive: true, force: true }); // (--load's copy)
   }
 }
 

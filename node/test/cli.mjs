@@ -39,8 +39,14 @@ try {
   const state = path.join(dir, "state");
   r = cli(["run", "--save", state, "-c", "echo kept > f"]);
   assert.strictEqual(r.status, 0, r.err);
-  r = cli(["run", "--load", state, "-c", "cat f"]);
+  r = cli(["run", "--load", state, "-c", "cat f; echo changed > f"]);
   assert.strictEqual(r.out, "kept\n", "--save then --load: the Go CLI's state format");
+  r = cli(["run", "--load", state, "-c", "cat f"]);
+  assert.strictEqual(r.out, "kept\n", "--load alone leaves the state as it was");
+  const other = path.join(dir, "other");
+  r = cli(["run", "--load", state, "--save", other, "-c", "echo more >> f"]);
+  r = cli(["run", "--load", other, "--save", other, "-c", "cat f"]);
+  assert.strictEqual(r.out, "kept\nmore\n", "--load one directory, --save another");
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
