@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test lint-npm lint-openapi check-versions cpython-tests jq-tests gnu-tests test-go test-js-build test-js npm test-npm conformance-node test-browser conformance-browser vet bench demo clean fuzz playground test-playground
+.PHONY: all deps build test lint-npm lint-openapi check-versions cpython-tests jq-tests gnu-tests test-go test-js-build test-js npm test-npm conformance-node test-browser test-bundlers conformance-browser vet bench demo clean fuzz playground test-playground
 
 all: build
 
@@ -108,6 +108,11 @@ test-playground: playground
 test-browser: npm node_modules
 	node web/test/browser.mjs build/npm
 
+# An app importing the package, built with Vite (and its dev server),
+# webpack and esbuild as the README says, run in headless Chromium.
+test-bundlers: npm node_modules
+	node web/test/bundlers.mjs build/npm
+
 # The conformance suite in headless Chromium through the package's browser
 # entry, with the Node runner's comparison and known-failures lists.
 conformance-browser: npm node_modules netserver
@@ -126,7 +131,7 @@ test-go: build/go.mod
 	$(GO) test -count=1 ./...
 
 # Every test, part by part; at the end (or at a failure) how long each part took.
-TEST_PARTS := build hygiene vet check-versions test-js-build test-go test-js npm lint-npm lint-openapi test-npm test-browser playground test-playground \
+TEST_PARTS := build hygiene vet check-versions test-js-build test-go test-js npm lint-npm lint-openapi test-npm test-browser test-bundlers playground test-playground \
 	fuzz conformance netserver conformance-node conformance-browser bash-tests cpython-tests jq-tests gnu-tests
 test:
 	@./scripts/test-parts.sh $(MAKE) $(TEST_PARTS)

@@ -6,13 +6,14 @@
 // Emscripten file system type mounted at each top-level directory of the
 // VFS (Pyodide keeps its own /lib, /dev and /proc), and nothing of the host.
 
-// The Python half: RUNNER (jsapi/python/runner.py) serves each run,
+// The Python half: ERRNO (jsapi/python/errno_linux.py) gives Python Linux's
+// errno numbers, RUNNER (jsapi/python/runner.py) serves each run,
 // SUBPROCESS (jsapi/python/subprocess_shim.py) runs child processes in the
 // sandbox's shell; their text comes through a generated module
 // (scripts/pysources.mjs), which every bundler and Node take as it is.
-import { RUNNER, SUBPROCESS } from "./python/sources.gen.js";
+import { ERRNO, RUNNER, SUBPROCESS } from "./python/sources.gen.js";
 
-export { RUNNER, SUBPROCESS };
+export { ERRNO, RUNNER, SUBPROCESS };
 
 // installPython sets globalThis.__wasmsandPython for the core.
 // loadPyodide(options) → Promise<pyodide>, indexURL: where its files are;
@@ -138,6 +139,7 @@ export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIn
     });
     // (a snapshot made by scripts/npm/pyodide-snapshot.mjs holds them)
     if (py.globals.get("_wasmsand_setup") !== setupKey()) {
+      py.runPython(ERRNO);
       py.runPython(RUNNER);
       py.runPython(SUBPROCESS);
     }
@@ -350,12 +352,12 @@ export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIn
   };
 }
 
-// setupKey names the Python half (RUNNER and SUBPROCESS), so that a
+// setupKey names the Python half (ERRNO, RUNNER and SUBPROCESS), so that a
 // snapshot that ran another one is not taken for it.
 export function setupKey() {
   let h = 5381;
-  for (const c of RUNNER + SUBPROCESS) h = (h * 33 + c.charCodeAt(0)) >>> 0;
-  return "wasmsand-" + h.toString(16) + "-" + (RUNNER.length + SUBPROCESS.length);
+  for (const c of ERRNO + RUNNER + SUBPROCESS) h = (h * 33 + c.charCodeAt(0)) >>> 0;
+  return "wasmsand-" + h.toString(16) + "-" + (ERRNO.length + RUNNER.length + SUBPROCESS.length);
 }
 
 // readSnapshot opens scripts/npm/pyodide-snapshot.mjs's file: the pages of

@@ -177,6 +177,7 @@ export class CorePool {
 
 export function defineSandbox(platform) {
   /** A sandbox: a shell session over its own files. */
+  const defaults = {}; // create's options set by configure (baseUrl)
   class Sandbox {
     constructor(core, id, persist) {
       this._core = core;
@@ -187,18 +188,21 @@ export function defineSandbox(platform) {
     }
 
     /** Sets how many workers sandboxes are spread over (default: the cores of the machine
-     *  in Node, 1 in a page); sandboxes made before keep theirs. */
-    static configure({ workers } = {}) {
+     *  in Node, 1 in a page; sandboxes made before keep theirs), and a page's baseUrl for
+     *  the creates that give none. */
+    static configure({ workers, baseUrl } = {}) {
       if (workers !== undefined) {
         if (!Number.isInteger(workers) || workers < 1) throw new SandboxError(Code.invalidArgument, "workers: a positive integer");
         platform.pool.workers = workers;
       }
+      if (baseUrl !== undefined) defaults.baseUrl = baseUrl || undefined;
     }
 
     /** The workers and what each holds: {workers: [{sandboxes, queued, closed}], idleWorkers, maxWorkers}. */
     static stats() { return platform.pool.stats(); }
 
     static async create(opts = {}) {
+      if (defaults.baseUrl !== undefined && opts.baseUrl === undefined) opts = { ...opts, baseUrl: defaults.baseUrl };
       const core = platform.newCore(opts);
       core.creating++;
       const o = {

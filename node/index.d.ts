@@ -65,6 +65,13 @@ export interface CreateOptions {
   /** Where the guest programs are. Browser: a URL (default: assets/ beside the package's
    *  web/ directory). Node: a file: URL or a path (the same as assetsDir). */
   assetsUrl?: string | URL;
+  /** Browser: URL of a served copy of the package's directory (the one holding web/, assets/,
+   *  pyodide/ and wasmsand.wasm), for apps whose bundler does not emit the files that
+   *  `new URL("./file", import.meta.url)` names (esbuild): the worker, the core, the programs and
+   *  Pyodide are loaded from there. Vite and webpack need none: they emit the files and the
+   *  package finds them where they were put. coreUrl, workerUrl, assetsUrl and pyodideUrl win
+   *  over it. */
+  baseUrl?: string | URL;
   /** Browser: URL of the core (default: wasmsand.wasm beside the package's web/ directory). */
   coreUrl?: string | URL;
   /** Browser: URL of the package's web/worker.js, the Web Worker that runs the core (default:
@@ -182,8 +189,9 @@ export class Sandbox {
   static create(options?: CreateOptions): Promise<Sandbox>;
   /** How many workers sandboxes are spread over: each worker holds one core with many
    *  sandboxes, which run one at a time; different workers run in parallel. Default: the
-   *  machine's cores in Node, 1 in a page. Sandboxes made before keep their worker. */
-  static configure(options: { workers?: number }): void;
+   *  machine's cores in Node, 1 in a page. Sandboxes made before keep their worker.
+   *  baseUrl: the browser's CreateOptions.baseUrl for every create that gives none. */
+  static configure(options: { workers?: number; baseUrl?: string | URL }): void;
   /** The workers and their load: how many sandboxes each holds and how many calls wait in
    *  its queue (a long run holds up only the sandboxes of its own worker). */
   static stats(): {

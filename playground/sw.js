@@ -14,7 +14,7 @@ const SHELL = ["./", "index.html", "app.js", "boot.js", "app.css", "web/index.js
 const REFRESH_AFTER_MS = 3000;
 
 const loaderKept = (path) => path.endsWith("/wasmsand.wasm") || path.endsWith("/wasmsand.browser.init") || path.includes("/assets/") ||
-  /\/pyodide\/(pyodide\.asm\.(wasm|mjs)|python_stdlib\.zip|snapshot\.bin)$/.test(path); // (web/worker.js: PYODIDE_FILES)
+  /\/pyodide\/(pyodide\.asm\.(wasm|mjs\.bin)|python_stdlib\.zip|snapshot\.bin)$/.test(path); // (web/worker.js: PYODIDE_FILES)
 
 self.addEventListener("install", (e) => {
   self.skipWaiting();

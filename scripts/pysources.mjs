@@ -15,6 +15,7 @@ const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "jsapi
 const out = path.join(dir, "sources.gen.js");
 // export name → file
 const SOURCES = [
+  ["ERRNO", "errno_linux.py"],
   ["RUNNER", "runner.py"],
   ["SUBPROCESS", "subprocess_shim.py"],
 ];

@@ -8,6 +8,7 @@ import { CoreClient, CorePool, SandboxError, defineSandbox } from "../jsapi/sand
 import * as protocol from "../jsapi/protocol.js"; // the messages to and from the worker
 import { openCache, cacheKey, hashHex, store, readAll, bodyLength, STATE_SUFFIX } from "./cache.js";
 import { createSandboxTools } from "../jsapi/tools.js";
+import { FILES } from "./files.js";
 
 const here = new URL(".", import.meta.url);
 // one worker for a page's sandboxes by default (Sandbox.configure)
@@ -20,7 +21,7 @@ const CORE_SHA256 = typeof __WASMSAND_CORE_SHA256__ === "string" ? __WASMSAND_CO
 // (Content-Length then counts the compressed bytes)
 const CORE_SIZE = typeof __WASMSAND_CORE_SIZE__ === "number" ? __WASMSAND_CORE_SIZE__ : 0;
 const WASM = { "content-type": "application/wasm" };
-const OWN_CORE = String(new URL("../wasmsand.wasm", here)); // the package's own core (CORE_SHA256's, CORE_SIZE's)
+const OWN_CORE = FILES ? String(FILES["wasmsand.wasm"]) : String(new URL("../wasmsand.wasm", here)); // the package's own core (CORE_SHA256's, CORE_SIZE's)
 
 // compiledCore: the core, compiled once per page (here, while the first
 // worker starts) and sent to each worker. It is read from the Cache API
@@ -177,23 +178,52 @@ function whenIdle(f) {
   }));
 }
 
+// packageUrls: where a new core's files are. Each URL option wins; else a
+// baseUrl (a served copy of the package's directory); else the URLs an
+// app's bundler gave the files (FILES); else the package's layout beside
+// this module. worker: "" for the one beside this module (the literal
+// new Worker form); files: package path → URL for the worker's programs
+// and Pyodide files, when they have no common base (FILES).
+function packageUrls(opts) {
+  const base = opts.baseUrl ? new URL(String(opts.baseUrl).replace(/\/?$/, "/"), globalThis.location && location.href) : null;
+  const files = !base && FILES ? Object.fromEntries(Object.entries(FILES).map(([k, v]) => [k, String(v)])) : null;
+  const at = (path) => String(base ? new URL(path, base) : new URL("../" + path, here));
+  const core = opts.coreUrl ? String(opts.coreUrl) : base ? at("wasmsand.wasm") : OWN_CORE;
+  return {
+    worker: opts.workerUrl ? String(opts.workerUrl) : base ? at("web/worker.js") : "",
+    coreUrl: core,
+    // (the package's recorded start fits its own core only: none for another)
+    coreStateUrl: opts.coreStateUrl !== undefined ? String(opts.coreStateUrl || "")
+      : opts.coreUrl ? "" : files ? files[SHIPPED_STATE] : at(SHIPPED_STATE),
+    assetsUrl: opts.assetsUrl ? String(opts.assetsUrl) : at("assets/"),
+    pyodideUrl: opts.pyodideUrl ? String(opts.pyodideUrl) : at("pyodide/"),
+    pyodideOwn: !opts.pyodideUrl,
+    files: files && {
+      assets: opts.assetsUrl ? null : prefixed(files, "assets/"),
+      pyodide: opts.pyodideUrl ? null : prefixed(files, "pyodide/"),
+    },
+  };
+}
+
+// prefixed: the entries of files under dir, by their name in it.
+function prefixed(files, dir) {
+  const out = {};
+  for (const [k, v] of Object.entries(files)) if (k.startsWith(dir)) out[k.slice(dir.length)] = v;
+  return out;
+}
+
 export const Sandbox = defineSandbox({
   pool,
 
   newCore(opts) {
-    const urls = {
-      worker: String(opts.workerUrl || new URL("worker.js", here)),
-      coreUrl: String(opts.coreUrl || OWN_CORE),
-      // (the package's recorded start fits its own core only: none for another)
-      coreStateUrl: opts.coreStateUrl !== undefined ? String(opts.coreStateUrl || "")
-        : opts.coreUrl ? "" : String(new URL("../" + SHIPPED_STATE, here)),
-      assetsUrl: String(opts.assetsUrl || new URL("../assets/", here)),
-      pyodideUrl: String(opts.pyodideUrl || new URL("../pyodide/", here)),
-    };
+    const urls = packageUrls(opts);
     const key = JSON.stringify(urls);
     const pooled = pool.pick(key, opts.onProgress);
     if (pooled) return pooled;
-    const worker = new Worker(urls.worker, { type: "module" });
+    // (the literal form is the one bundlers follow: they bundle the worker
+    // and start it from where they emitted it)
+    const worker = urls.worker ? new Worker(urls.worker, { type: "module" })
+      : new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     const core = new CoreClient({
       post: (m) => worker.postMessage(m),
       terminate: () => {
@@ -218,6 +248,9 @@ export const Sandbox = defineSandbox({
     };
     worker.onerror = (e) => {
       if (e.message) return core.failAll(new SandboxError(protocol.Code.internal, "wasmsand core: " + e.message));
+      if (!urls.worker) {
+        return core.failAll(new SandboxError(protocol.Code.internal, "wasmsand: the package's worker (web/worker.js, where the app's bundler emitted it) did not start: see the browser's console for its URL and status"));
+      }
       // a worker that did not load gives a bare Event: say which URL and why
       fetch(urls.worker).then(
         (res) => res.ok
@@ -227,7 +260,7 @@ export const Sandbox = defineSandbox({
       ).then((msg) => core.failAll(new SandboxError(protocol.Code.internal, "wasmsand: " + msg)));
     };
     const init = { coreUrl: urls.coreUrl, assetsUrl: urls.assetsUrl, pyodideUrl: urls.pyodideUrl, abortFlag: core.abortFlag,
-      coreSha256: CORE_SHA256, pyodideOwn: !opts.pyodideUrl }; // (the package's own Pyodide: the worker knows its files' sha256)
+      files: urls.files, coreSha256: CORE_SHA256, pyodideOwn: urls.pyodideOwn }; // (the package's own Pyodide: the worker knows its files' sha256)
     worker.postMessage(protocol.init(init)); // (it fetches the manifest while the core compiles)
     compiledCore(urls.coreUrl, opts.onProgress).then(
       (module) => worker.postMessage(protocol.coreModule(module)),

@@ -8,13 +8,19 @@
 // native SHA-256; the core checks every program against the manifest. A
 // program needed only in the middle of a run (named by a script file, say)
 // is fetched synchronously (allowed in workers) and cached afterwards.
+import "./classic.js"; // (first: webpack may start this as a classic worker)
 import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): globalThis.Go
 import { startCore, serve } from "../jsapi/worker.js";
 import * as protocol from "../jsapi/protocol.js"; // the messages to and from the page
 import { installPython, readSnapshot, readBytes } from "../jsapi/python.js";
 import { openCache, cacheKey, hashHex, store, readAll, bodyLength } from "./cache.js";
+// the package's own Pyodide's loader, bundled (scripts/npm leaves out its
+// Node-only imports); a pyodideUrl of the embedder's brings its own
+import { loadPyodide as ownLoader } from "pyodide";
 
 let base = "";
+let fileUrls = null; // program file → URL, where an app's bundler emitted each (web/files.js), else null: base + file
+const urlOf = (file) => (fileUrls && fileUrls[file]) || base + file;
 let byCommand = new Map(); // command → [{file, sha256, size}] (its module, then its data files)
 const ready = new Map(); // file → {data, sha256}: fetched ahead, not yet taken by the core
 const taken = new Set(); // files the core has (it keeps them for the page's life)
@@ -28,7 +34,7 @@ const clean = (name) => name.split("/").filter((p) => p && p !== "." && p !== ".
 // download fetches a file with progress events by the byte (total: the
 // manifest's size, else the response's length when it is the body's: a
 // compressed response's counts the compressed bytes).
-async function download(file, size, url = base + file) {
+async function download(file, size, url = urlOf(file)) {
   const res = await netFetch(url);
   if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
   const total = size || bodyLength(res);
@@ -43,7 +49,7 @@ async function ensure(cache, { file, sha256, size }) {
   let data = null;
   let cached = false;
   if (cache) {
-    const hit = await cache.match(cacheKey(base + file, sha256));
+    const hit = await cache.match(cacheKey(urlOf(file), sha256)).catch(() => null);
     if (hit) {
       data = new Uint8Array(await hit.arrayBuffer());
       cached = true;
@@ -52,7 +58,7 @@ async function ensure(cache, { file, sha256, size }) {
   if (!data) data = await download(file, size);
   const sum = await hashHex(data);
   if (sum !== sha256) {
-    if (cached) await cache.delete(cacheKey(base + file, sha256));
+    if (cached) await cache.delete(cacheKey(urlOf(file), sha256));
     return;
   }
   if (cached) progress({ asset: file, loaded: data.length, total: size || data.length, cached: true });
@@ -101,7 +107,7 @@ async function flushCache() {
   if (toCache.length === 0) return;
   const cache = await openCache();
   for (const [file, data, sha256] of toCache.splice(0)) {
-    await store(cache, base + file, sha256, data);
+    await store(cache, urlOf(file), sha256, data);
   }
 }
 
@@ -126,21 +132,21 @@ function fetchAsset(name) {
     return r;
   }
   try {
-    const b = fetchSync(base + file);
+    const b = fetchSync(urlOf(file));
     if (b.error) return b;
     progress({ asset: file, loaded: b.length, total: b.length });
     taken.add(file);
     if (shaOf.has(file)) toCache.push([file, b, shaOf.get(file)]);
     return b;
   } catch (e) {
-    return { error: `GET ${base + file}: ${e && e.message || e}` };
+    return { error: `GET ${urlOf(file)}: ${e && e.message || e}` };
   }
 }
 
 // loadManifest: from the network when it answers (a new build), else the
 // cached copy (offline after a first visit).
 async function loadManifest() {
-  const key = base + "manifest.json";
+  const key = urlOf("manifest.json");
   let data;
   try {
     const res = await fetch(key, { cache: "no-cache" });
@@ -205,7 +211,7 @@ globalThis.__wasmsandHTTP = (op, a) => {
 // does (Chromium can keep its compiled code beside it).
 const PYODIDE_FILES = typeof __WASMSAND_PYODIDE_FILES__ === "object" ? __WASMSAND_PYODIDE_FILES__ : {};
 
-// pyodideFile(url, file) → a Response of the Pyodide file (one of
+// pyodideFile(url, file) → a Response of the Pyodide file at url (one of
 // PYODIDE_FILES): kept in the Cache API, else downloaded with progress,
 // checked against its sha256 and kept a little later (not on the way to the
 // first python run: the snapshot alone is 18 MB); null when it cannot be had
@@ -215,11 +221,11 @@ async function pyodideFile(url, file) {
   const headers = { "content-type": file.endsWith(".wasm") ? "application/wasm" : file.endsWith(".mjs") ? "text/javascript" : "application/octet-stream" };
   try {
     const cache = await openCache();
-    const hit = cache && await cache.match(cacheKey(url + file, sha256)).catch(() => null);
+    const hit = cache && await cache.match(cacheKey(url, sha256)).catch(() => null);
     if (hit) return hit;
-    const data = await download("pyodide/" + file, size, url + file);
+    const data = await download("pyodide/" + file, size, url);
     if (await hashHex(data) !== sha256) return null;
-    setTimeout(() => openCache().then((c) => store(c, url + file, sha256, data, headers)).catch(() => {}), 2000);
+    setTimeout(() => openCache().then((c) => store(c, url, sha256, data, headers)).catch(() => {}), 2000);
     return new Response(data, { headers });
   } catch {
     return null;
@@ -228,39 +234,49 @@ async function pyodideFile(url, file) {
 
 // installPyodide offers python3 as Pyodide (Sandbox.create({python:
 // "pyodide"})), its files fetched from url when a sandbox first needs it;
-// own: url is the package's own pyodide/, whose files PYODIDE_FILES names.
-function installPyodide(url, own) {
-  const kept = (file) => (own && PYODIDE_FILES[file] ? pyodideFile(url, file) : Promise.resolve(null));
-  if (own) {
-    // Pyodide fetches its wasm and stdlib itself: those two are answered
-    // from what the worker keeps
+// own: url is the package's own pyodide/, whose files PYODIDE_FILES names;
+// files: file → URL, where an app's bundler emitted each of them (else null).
+function installPyodide(url, own, files) {
+  const fileUrl = (file) => (files && files[file]) || url + file;
+  const kept = (file) => (own && PYODIDE_FILES[file] ? pyodideFile(fileUrl(file), file) : Promise.resolve(null));
+  if (own || files) {
+    // Pyodide fetches its wasm, stdlib and lock file itself, by their names
+    // under url: those are answered from what the worker keeps, or from
+    // where the bundler put them
     globalThis.fetch = async (input, init) => {
       const u = typeof input === "string" ? input : input instanceof URL ? input.href : input && input.url;
       const file = typeof u === "string" && u.startsWith(url) ? u.slice(url.length) : "";
       const res = (file === "pyodide.asm.wasm" || file === "python_stdlib.zip") && await kept(file);
-      return res || netFetch(input, init);
+      if (res) return res;
+      return file && files && files[file] ? netFetch(files[file], init) : netFetch(input, init);
     };
   }
+  const asm = async () => {
+    // (from a blob of the kept script: ~0.2 s against ~0.4 s through the playground's service worker)
+    const res = await kept("pyodide.asm.mjs");
+    if (!res) return (await import(/* webpackIgnore: true */ /* @vite-ignore */ fileUrl("pyodide.asm.mjs"))).default;
+    const blob = URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: "text/javascript" }));
+    try {
+      return (await import(/* webpackIgnore: true */ /* @vite-ignore */ blob)).default;
+    } catch {
+      // (a Content-Security-Policy without blob: in script-src)
+      return (await import(/* webpackIgnore: true */ /* @vite-ignore */ fileUrl("pyodide.asm.mjs"))).default;
+    } finally {
+      URL.revokeObjectURL(blob);
+    }
+  };
   installPython({
     indexURL: url,
-    loadPyodide: async (opts) => (await import(/* webpackIgnore: true */ url + "pyodide.mjs")).loadPyodide(opts),
-    loadAsm: async () => {
-      // (from a blob of the kept script: ~0.2 s against ~0.4 s through the playground's service worker)
-      const res = await kept("pyodide.asm.mjs");
-      if (!res) return (await import(/* webpackIgnore: true */ url + "pyodide.asm.mjs")).default;
-      const blob = URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: "text/javascript" }));
-      try {
-        return (await import(/* webpackIgnore: true */ blob)).default;
-      } catch {
-        // (a Content-Security-Policy without blob: in script-src)
-        return (await import(/* webpackIgnore: true */ url + "pyodide.asm.mjs")).default;
-      } finally {
-        URL.revokeObjectURL(blob);
-      }
+    loadPyodide: async (opts) => {
+      const { loadPyodide } = own ? { loadPyodide: ownLoader } : await import(/* webpackIgnore: true */ /* @vite-ignore */ fileUrl("pyodide.mjs"));
+      // (Pyodide finds its module script by its name under indexURL)
+      if (files && !opts.createPyodideModule) opts = { ...opts, createPyodideModule: await asm() };
+      return loadPyodide(opts);
     },
+    loadAsm: asm,
     snapshot: async () => {
       const res = await kept("snapshot.bin");
-      return readSnapshot(readBytes(res ? new Uint8Array(await res.arrayBuffer()) : await download("pyodide/snapshot.bin", 0, url + "snapshot.bin")));
+      return readSnapshot(readBytes(res ? new Uint8Array(await res.arrayBuffer()) : await download("pyodide/snapshot.bin", 0, fileUrl("snapshot.bin"))));
     },
     progress,
   });
@@ -278,7 +294,9 @@ onmessage = ({ data }) => {
   if (kind === protocol.Kind.init) {
     const { coreUrl, assetsUrl, pyodideUrl, abortFlag, coreSha256 } = data.init;
     base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
-    if (pyodideUrl) installPyodide(pyodideUrl.endsWith("/") ? pyodideUrl : pyodideUrl + "/", data.init.pyodideOwn === true);
+    const files = data.init.files || {};
+    fileUrls = files.assets || null;
+    if (pyodideUrl) installPyodide(pyodideUrl.endsWith("/") ? pyodideUrl : pyodideUrl + "/", data.init.pyodideOwn === true, files.pyodide || null);
     const module = new Promise((resolve) => { gotModule = resolve; })
       .then((m) => m || WebAssembly.compileStreaming(fetch(coreUrl))); // (the page could not: the worker compiles it)
     if (data.init.module) gotModule(data.init.module);

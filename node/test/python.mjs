@@ -2,6 +2,7 @@
 // package: one runtime per worker, loaded before the first run that names
 // python, sharing the sandbox's files with every other command.
 import assert from "node:assert";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -112,13 +113,52 @@ open("/etc/passwd", "a")
 eq(r.out, "False False False\n", "isolation: " + r.err);
 assert.match(r.err, /PermissionError/);
 
+// errno: Linux's numbers, not Emscripten's: every name of the errno module,
+// its errorcode table, os.strerror, and the errors the file system raises,
+// each as Debian's python3.11 gives them on this machine.
+const probe = `import errno, json, os
+names = {n: getattr(errno, n) for n in dir(errno) if n.startswith("E")}
+raised = []
+os.mkdir("d"); os.mkdir("full"); open("full/x", "w").close(); open("f", "w").close()
+for f in (lambda: open("missing"), lambda: os.mkdir("d"), lambda: open("d", "w"), lambda: os.listdir("f"),
+          lambda: os.rmdir("full"), lambda: os.stat("f/x"), lambda: os.rename("d", "full"), lambda: os.readlink("f")):
+    try:
+        f()
+    except OSError as e:
+        raised.append([type(e).__name__, e.errno, e.args[0], str(e), errno.errorcode[e.errno]])
+strerror = {n: os.strerror(v) for n, v in names.items() }
+print(json.dumps({"names": names, "codes": errno.errorcode, "raised": raised, "strerror": strerror}, sort_keys=True))
+`;
+const reference = (() => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pyerrno-"));
+  try {
+    return JSON.parse(execFileSync("python3.11", ["-c", probe], { cwd: dir, encoding: "utf8" }));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+})();
+r = await run(`mkdir -p /tmp/errno && cd /tmp/errno && python3 -c '${probe.replace(/'/g, "'\\''")}'`);
+eq(r.err, "", "errno probe");
+const got = JSON.parse(r.out);
+delete reference.names.EHWPOISON; // (3.11 does not name it; 3.14 does, and ours gives Linux's 133)
+eq(got.names.EHWPOISON, 133, "EHWPOISON");
+eq(got.strerror.EHWPOISON, "Memory page has hardware error", "EHWPOISON's text");
+delete got.names.EHWPOISON;
+delete got.strerror.EHWPOISON;
+delete got.codes["133"];
+const differ = (a, b) => Object.keys({ ...a, ...b }).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+eq(differ(got.names, reference.names), [], `errno names (${Object.keys(reference.names).length}) that differ from Linux's`);
+eq(differ(got.codes, reference.codes), [], "errno.errorcode entries that differ from Linux's");
+eq(got.raised, reference.raised, "OSErrors the file system raises");
+eq(differ(got.strerror, reference.strerror), [], "os.strerror texts that differ from Linux's");
+
 await sb.destroy();
 
 // the sandbox's quota applies to what python writes
 const small = await Sandbox.create({ fsLimitMb: 1 });
 r = await small.run("python3 -c \"open('big', 'wb').write(b'x' * 3000000)\"");
 assert.strictEqual(r.exitCode, 1);
-assert.match(r.stderr, /OSError: \[Errno 51\] No space left on device/);
+assert.match(r.stderr, /OSError: \[Errno 28\] No space left on device/);
 await small.destroy();
 
 // by default python3 is Pyodide; {python: "wasi"} is CPython 3.11's WASI program

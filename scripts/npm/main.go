@@ -88,15 +88,29 @@ func main() {
 	pyJSON, err := json.Marshal(pyFiles)
 	check(err)
 	bundle("web/worker.js", filepath.Join(out, "web", "worker.js"), api.PlatformBrowser, api.FormatESModule,
-		map[string]string{"wasm_exec": wasmExec}, map[string]string{"__WASMSAND_PYODIDE_FILES__": string(pyJSON)})
-	// the page keeps the core in the Cache API under its hash (web/cache.js)
+		map[string]string{"wasm_exec": wasmExec}, map[string]string{"__WASMSAND_PYODIDE_FILES__": string(pyJSON),
+			// (Pyodide's loader looks for CommonJS's free `module`: a bundler
+			// that meets one takes the worker for a CommonJS module)
+			"module": "undefined"}, nodeOnly)
+	programs := copyAssets(assets, filepath.Join(out, "assets"))
+	// the page keeps the core in the Cache API under its hash (web/cache.js);
+	// web/files.js becomes the literal URL of each file a page may load
+	files := [][2]string{{"wasmsand.wasm", "wasmsand.wasm"}, {"wasmsand.browser.init", "wasmsand.browser.init"}}
+	for _, f := range programs {
+		files = append(files, [2]string{"assets/" + f, "assets/" + f})
+	}
+	// (pyodide.mjs is bundled into the worker; its module script is the
+	// browser's copy, which no dev server takes for its own to transform)
+	for _, f := range []string{"pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "snapshot.bin"} {
+		files = append(files, [2]string{"pyodide/" + f, "pyodide/" + f})
+	}
+	files = append(files, [2]string{"pyodide/pyodide.asm.mjs", "pyodide/" + browserAsm})
 	bundle("web/index.js", filepath.Join(out, "web", "index.js"), api.PlatformBrowser, api.FormatESModule, nil,
 		map[string]string{"__WASMSAND_CORE_SHA256__": strconv.Quote(hex.EncodeToString(sum[:])), "__WASMSAND_CORE_SIZE__": strconv.Itoa(len(raw)),
-			"__WASMSAND_TOOLS__": string(toolsJSON)})
+			"__WASMSAND_TOOLS__": string(toolsJSON)}, filesModule(files))
 	copyFile("node/index.mjs", filepath.Join(out, "index.mjs"))
 	copyFile("node/cli.mjs", filepath.Join(out, "cli.mjs")) // npx wasmsand
 	writeTypes(out)
-	copyAssets(assets, filepath.Join(out, "assets"))
 	writePackageJSON(filepath.Join(out, "package.json"))
 	copyFile("README.md", filepath.Join(out, "README.md"))
 	copyFile("LICENSE", filepath.Join(out, "LICENSE")) // (the guest programs' are in assets/licenses, listed in assets/sbom.cdx.json)
@@ -115,8 +129,9 @@ func main() {
 		mb(len(raw)), mb(gzipSize(raw)), mb(brotliSize(raw)))
 }
 
-func bundle(entry, outfile string, platform api.Platform, format api.Format, alias, define map[string]string) {
+func bundle(entry, outfile string, platform api.Platform, format api.Format, alias, define map[string]string, plugins ...api.Plugin) {
 	res := api.Build(api.BuildOptions{
+		Plugins:     plugins,
 		EntryPoints: []string{entry},
 		Outfile:     outfile,
 		Alias:       alias,
@@ -232,11 +247,58 @@ func writePackageJSON(dst string) {
 // copyPyodide copies what Pyodide needs at run time from its npm package
 // (a dev dependency, pinned in package.json): python3 on the JS platforms
 // when a sandbox asks for it (jsapi/python.js).
+// pyodideFiles are the files of Pyodide's package that a worker loads.
+var pyodideFiles = []string{"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"}
+
+// filesModule stands in for web/files.js: FILES with one literal
+// new URL("../PATH", import.meta.url) per file, the form app bundlers
+// follow (they emit the file and write its URL in); esbuild keeps it as it
+// is, and the paths are relative to web/index.js, where it is bundled.
+// files: [name, path in the package] pairs.
+func filesModule(files [][2]string) api.Plugin {
+	var b strings.Builder
+	b.WriteString("export const FILES = {\n")
+	for _, f := range files {
+		fmt.Fprintf(&b, "  %s: new URL(%s, import.meta.url),\n", strconv.Quote(f[0]), strconv.Quote("../"+f[1]))
+	}
+	b.WriteString("};\n")
+	src := b.String()
+	return api.Plugin{Name: "wasmsand-files", Setup: func(pb api.PluginBuild) {
+		pb.OnResolve(api.OnResolveOptions{Filter: `^\./files\.js$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: "files.js", Namespace: "wasmsand-files"}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "wasmsand-files"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
+			return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+		})
+	}}
+}
+
+// browserAsm is the browser's copy of pyodide.asm.mjs, which the web worker
+// imports from a blob of its bytes: a name that is not a script's, so that
+// a dev server (Vite's) serves the bytes as they are instead of rewriting
+// the imports of what it takes for one of the app's modules (Node's
+// `import("ws")` there failed the whole file).
+const browserAsm = "pyodide.asm.mjs.bin"
+
+// nodeOnly stands in for the modules Pyodide's loader imports only in Node
+// (node:fs, ws...): empty in the browser's worker, where it is bundled,
+// and no import a bundler or dev server must resolve.
+var nodeOnly = api.Plugin{Name: "node-only", Setup: func(pb api.PluginBuild) {
+	pb.OnResolve(api.OnResolveOptions{Filter: `^(node:.*|ws)$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		return api.OnResolveResult{Path: a.Path, Namespace: "node-only"}, nil
+	})
+	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "node-only"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
+		empty := "export default {};"
+		return api.OnLoadResult{Contents: &empty, Loader: api.LoaderJS}, nil
+	})
+}}
+
 func copyPyodide(src, dst string) {
 	check(os.MkdirAll(dst, 0o755))
-	for _, f := range []string{"pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json", "README.md"} {
+	for _, f := range append(pyodideFiles, "README.md") {
 		copyFile(filepath.Join(src, f), filepath.Join(dst, f))
 	}
+	copyFile(filepath.Join(src, "pyodide.asm.mjs"), filepath.Join(dst, browserAsm))
 	// its name, version and licence only: a nested package.json's exports
 	// mean nothing to Node and mislead bundlers
 	var meta map[string]any
@@ -254,8 +316,9 @@ func copyPyodide(src, dst string) {
 	check(cmd.Run())
 }
 
-// copyAssets copies the manifest, the SBOM and every file the manifest names.
-func copyAssets(src, dst string) {
+// copyAssets copies the manifest, the SBOM and every file the manifest
+// names; → the files a worker loads (the manifest, programs, data files).
+func copyAssets(src, dst string) []string {
 	b, err := os.ReadFile(filepath.Join(src, "manifest.json"))
 	if err != nil {
 		fail("no assets in %s (make assets): %v", src, err)
@@ -273,15 +336,19 @@ func copyAssets(src, dst string) {
 		} `json:"assets"`
 	}
 	check(json.Unmarshal(b, &m))
+	loads := []string{"manifest.json"}
 	for _, a := range m.Assets {
 		copyFile(filepath.Join(src, a.File), filepath.Join(dst, a.File))
+		loads = append(loads, a.File)
 		if a.LicenseFile != "" {
 			copyFile(filepath.Join(src, a.LicenseFile), filepath.Join(dst, a.LicenseFile))
 		}
 		for _, d := range a.Files {
 			copyFile(filepath.Join(src, d.File), filepath.Join(dst, d.File))
+			loads = append(loads, d.File)
 		}
 	}
+	return loads
 }
 
 func copyFile(src, dst string) {

@@ -9,12 +9,14 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [dir, out] = process.argv.slice(2);
-const { RUNNER, SUBPROCESS, setupKey } = await import(pathToFileURL(path.resolve("jsapi/python.js")).href);
+const { ERRNO, RUNNER, SUBPROCESS, setupKey } = await import(pathToFileURL(path.resolve("jsapi/python.js")).href);
 const { loadPyodide } = await import(pathToFileURL(path.join(dir, "pyodide.mjs")).href);
 const py = await loadPyodide({
   indexURL: path.resolve(dir) + path.sep, _makeSnapshot: true, jsglobals: {},
   env: { HOME: "/home/user" }, args: [], stdin: () => null, stdout: () => {}, stderr: () => {},
 });
+// Linux's errno numbers first, for the modules imported next to take
+py.runPython(ERRNO);
 // (the runner's own imports and the stdlib modules scripts use most)
 py.runPython(`
 import os, sys, io, types, builtins, importlib, atexit, signal, traceback, time, runpy, gc, subprocess

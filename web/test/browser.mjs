@@ -254,11 +254,11 @@ try {
   };
   checkPython(await run("python"));
   // Pyodide's large files are kept in the Cache API by their sha256 (web/worker.js:
-  // PYODIDE_FILES), a moment after the run that fetched them
+  // PYODIDE_FILES; its module script is the browser's copy, .bin), a moment after the run that fetched them
   const pyKept = () => p.evaluate(async () => (await (await caches.open("wasmsand-assets-v1")).keys()).map((r) => r.url)
     .filter((k) => /\/pyodide\/[a-z_.]+\?sha256=[0-9a-f]{64}$/.test(k)).map((k) => k.replace(/^.*\/pyodide\/|\?.*$/g, "")).sort());
   for (let i = 0; i < 100 && (await pyKept()).length < 4; i++) await p.waitForTimeout(100);
-  assert.deepStrictEqual(await pyKept(), ["pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "snapshot.bin"]);
+  assert.deepStrictEqual(await pyKept(), ["pyodide.asm.mjs.bin", "pyodide.asm.wasm", "python_stdlib.zip", "snapshot.bin"]);
 
   // the network bridge: a synchronous XMLHttpRequest from the worker
   const net = await run("network");
