@@ -70,9 +70,9 @@ lint-openapi: build/go.mod node_modules
 # require() and import, as a Node service would.
 test-npm: npm node_modules
 	rm -rf build/npm-test && mkdir -p build/npm-test
-	cp node/test/smoke.cjs node/test/smoke.mjs node/test/python.mjs node/test/network.mjs node/test/tools.mjs node/test/readme.mjs node/test/cli.mjs node/test/pool.mjs build/npm-test/
+	cp node/test/smoke.cjs node/test/smoke.mjs node/test/python.mjs node/test/network.mjs node/test/tools.mjs node/test/readme.mjs node/test/cli.mjs node/test/pool.mjs node/test/pyhelper.mjs build/npm-test/
 	cd build/npm-test && echo '{"name":"npm-test","private":true}' > package.json && \
-		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs && node python.mjs && node network.mjs && node tools.mjs && node readme.mjs && node cli.mjs && node pool.mjs
+		npm install --offline --no-audit --no-fund ../wasmsand-*.tgz && node smoke.cjs && node smoke.mjs && node python.mjs && node network.mjs && node tools.mjs && node readme.mjs && node cli.mjs && node pool.mjs && node pyhelper.mjs
 	node node/test/pysnapshot.mjs build/npm/pyodide
 	node node/test/coreinit.mjs build/npm
 	# the declarations as a TypeScript user meets them (import, require, the

@@ -54,12 +54,18 @@
 // started   started           worker → host   {started: "restored"|"started"} (browser)
 // recorded  recorded          worker → script {recorded: bytes, error}: a start recorded
 //                                             for scripts/npm/core-init.mjs (Node)
+// pyHelper  pyHelper          worker → worker {pyHelper: {toCore, toHelper, abortFlag,
+//                                             pyodideUrl, pyodideOwn, files}}: the first
+//                                             message to a Web Worker started from the
+//                                             package's worker script as a python helper
+//                                             (jsapi/pyremote.js; browser)
 
 /** The kinds of message, as kindOf tells them. */
 export const Kind = Object.freeze({
   call: "call", answer: "answer", output: "output",
   event: "event", progress: "progress", fatal: "fatal",
   init: "init", module: "module", kept: "kept", state: "state", started: "started", recorded: "recorded",
+  pyHelper: "pyHelper",
 });
 
 /** The codes of the errors the JS halves make themselves (SandboxError.code);
@@ -84,6 +90,7 @@ export function kindOf(m) {
   if (m.state) return Kind.state;
   if (m.started) return Kind.started;
   if ("recorded" in m) return Kind.recorded;
+  if (m.pyHelper) return Kind.pyHelper;
   if ("method" in m) return Kind.call;
   if (m.stream) return Kind.output;
   return Kind.answer;
@@ -108,6 +115,7 @@ export const keptStart = (bytes) => ({ kept: bytes });
 export const recordedState = (bytes) => ({ state: bytes });
 export const started = (how) => ({ started: how });
 export const recorded = (length, error) => ({ recorded: length, error });
+export const pyHelper = (value) => ({ pyHelper: value });
 
 // Where the worker looks into a call's arguments, by position (see
 // callArgs); the others go to the core as they are.

@@ -21,8 +21,10 @@ export { ERRNO, RUNNER, SUBPROCESS };
 // snapshot of a started Pyodide (scripts/npm/pyodide-snapshot.mjs) to start
 // from, with loadAsm() → Promise<pyodide.asm.mjs's default export>.
 // listIndex(index) → file names in a package index that is a directory
-// (Node), or null; progress({asset, loaded, total}), optional: what loads.
-export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIndex, progress }) {
+// (Node), or null; progress({asset, loaded, total}), optional: what loads;
+// remote, optional: jsapi/pyremote.js's remotePython, which runs what this
+// Pyodide cannot take (not loaded yet, or busy) in a helper thread.
+export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIndex, progress, remote }) {
   const note = (asset, loaded, total) => { if (progress) progress({ asset, loaded, total }); };
   let py = null;       // the loaded runtime
   let loading = null;  // its promise
@@ -147,6 +149,7 @@ export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIn
     runMain = py.globals.get("_wasmsand_run");
     failed = "";
     note("pyodide", 1, 1);
+    if (remote) remote.trim(); // (the helpers that took its misses)
   }
 
   // ensureModules makes each module of ours once per runtime (as a module
@@ -298,6 +301,20 @@ export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIn
     }
   }
 
+  // runElsewhere runs r in a helper thread's Pyodide (remote), and has this
+  // one loaded after the run, for the next. → exit status, or why it could
+  // not run (a string).
+  function runElsewhere(r, goHost) {
+    if (!remote) return "Pyodide is not loaded";
+    const end = r.timeoutMs > 0 ? performance.now() + r.timeoutMs : Infinity;
+    const flag = r.abort ? r.abort.flag : null;
+    const stopped = () => performance.now() > end || (flag !== null && r.abort.run !== 0 && Atomics.load(flag, 0) === r.abort.run);
+    const rc = remote.run(r, goHost, { imports: r.imports || [], index: r.index || "", packages: [] }, stopped);
+    if (runMain === null && !loading) setTimeout(() => load().catch(() => { /* loadError() has it */ }), 0);
+    if (rc === -1) return performance.now() > end ? 124 : 130;
+    return rc;
+  }
+
   g().__wasmsandPython = {
     load,
     loadImports,
@@ -309,13 +326,24 @@ export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIn
     packages: () => Object.keys(py.loadedPackages).map((n) => [n, (py.lockfile.packages[n] || {}).version || "?"]),
     loaded: () => runMain !== null,
     loadError: () => failed,
-    // run({mode, arg, argv, env, cwd, names, timeoutMs, umask, abort,
-    // modules}, goHost) → exit status. mode "c" (arg: code), "file" (arg:
+    // unavailable() → why a python run cannot start now, or "" (it runs
+    // here, or in a helper thread)
+    unavailable() {
+      if (runMain !== null && current === null) return "";
+      if (remote) return remote.unavailable();
+      if (runMain !== null) return "python in python needs a helper thread, which needs SharedArrayBuffer";
+      return failed ? "Pyodide could not be loaded: " + failed
+        : "Pyodide is not loaded: it loads before a run whose command line names python (or a script that does)";
+    },
+    // run({mode, arg, argv, env, cwd, executable, names, timeoutMs, umask,
+    // abort, modules, imports, index}, goHost) → exit status, or why it
+    // could not run (a string). mode "c" (arg: code), "file" (arg:
     // path), "module" (arg: name), "stdin", "interactive" (the REPL, stdin a
     // terminal read as it is typed); names: the VFS's top-level
     // directories; abort: {flag, run}; modules: [[name, source, then]...],
     // modules of ours whose source the core holds (see ensureModules).
     run(r, goHost) {
+      if (runMain === null || current !== null) return runElsewhere(r, goHost);
       current = goHost;
       umask = r.umask;
       deadline = r.timeoutMs > 0 ? performance.now() + r.timeoutMs : Infinity;
@@ -330,7 +358,7 @@ export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIn
         for (const f of failures.splice(0)) goHost.write(2, new TextEncoder().encode(f));
         mount(r.names);
         ensureModules(r.modules || []);
-        const rc = runMain(r.mode, r.arg, py.toPy(r.argv), py.toPy(r.env), r.cwd);
+        const rc = runMain(r.mode, r.arg, py.toPy(r.argv), py.toPy(r.env), r.cwd, r.executable || "/usr/bin/python3");
         if (overMemory) {
           runMain = null; py = null; loading = null; mounts.clear(); stdlib = null; importMap = null;
           return -2; // Go reports it

@@ -33,42 +33,29 @@ globalThis.fs = syncFS; // (wasm_exec.js also writes the core's own stdout/stder
 require("./wasm_exec.js");
 const { startCore, serve } = require("../jsapi/worker.js"); // bundled in by scripts/npm
 const protocol = require("../jsapi/protocol.js"); // the messages to and from the main thread
-const { installPython, readSnapshot } = require("../jsapi/python.js");
+const { installPython } = require("../jsapi/python.js");
+const { remotePython } = require("../jsapi/pyremote.js");
+const { nodePython } = require("./pyodide.cjs");
 
 // python3 may be Pyodide (Sandbox.create({python: "pyodide"})), read from
-// the package's pyodide/ directory when a run first needs it.
-const pyodideDir = path.join(workerData.dir, "pyodide");
-if (fs.existsSync(path.join(pyodideDir, "pyodide.mjs"))) {
+// the package's pyodide/ directory when a run first needs it; a run that
+// needs it before then, or while it is busy, runs in a helper thread of
+// its own (pyhelper.cjs).
+const python = nodePython(workerData.dir, (p) => parentPort.postMessage(protocol.progress(p)));
+if (python) {
   installPython({
-    indexURL: pyodideDir + path.sep,
-    loadPyodide: async (opts) => (await import(require("url").pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href)).loadPyodide(opts),
-    listIndex: (index) => {
-      if (/^[a-z][a-z0-9+.-]+:/i.test(index) && !index.startsWith("file:")) return null;
-      try {
-        return fs.readdirSync(index.startsWith("file:") ? require("url").fileURLToPath(index) : index);
-      } catch (_) {
-        return null;
-      }
-    },
-    progress: (p) => parentPort.postMessage(protocol.progress(p)),
-    loadAsm: async () => (await import(require("url").pathToFileURL(path.join(pyodideDir, "pyodide.asm.mjs")).href)).default,
-    snapshot: async () => {
-      const f = path.join(pyodideDir, "snapshot.bin");
-      if (!fs.existsSync(f)) return null;
-      const fd = fs.openSync(f, "r");
-      try {
-        return readSnapshot((dst, off, len, pos) => {
-          for (let done = 0; done < len;) {
-            const n = fs.readSync(fd, dst, off + done, len - done, pos + done);
-            if (n === 0) throw new Error("snapshot: short file");
-            done += n;
-          }
-        }, () => fs.closeSync(fd));
-      } catch (e) {
-        fs.closeSync(fd);
-        throw e;
-      }
-    },
+    ...python,
+    remote: remotePython({
+      spawn: ({ toCore, toHelper }) => {
+        const { Worker } = require("worker_threads");
+        const w = new Worker(path.join(__dirname, "pyhelper.cjs"), {
+          workerData: { dir: workerData.dir, toCore, toHelper, abortFlag: workerData.abortFlag },
+        });
+        w.unref();
+        w.on("error", () => { /* (its run, if any, reports what it can) */ });
+        return { terminate: () => w.terminate() };
+      },
+    }),
   });
 }
 

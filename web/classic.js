@@ -11,6 +11,7 @@ if (typeof globalThis.importScripts === "function") {
     globalThis.importScripts = () => {
       throw new TypeError("importScripts is not available in this worker");
     };
+    globalThis.__wasmsandClassicWorker = true; // (a python helper is started as one too)
   } catch {
     // a module worker
   }

@@ -13,6 +13,7 @@ import "wasm_exec"; // Go's lib/wasm/wasm_exec.js (scripts/npm aliases it): glob
 import { startCore, serve } from "../jsapi/worker.js";
 import * as protocol from "../jsapi/protocol.js"; // the messages to and from the page
 import { installPython, readSnapshot, readBytes } from "../jsapi/python.js";
+import { remotePython, serveHelper } from "../jsapi/pyremote.js";
 import { openCache, cacheKey, hashHex, store, readAll, bodyLength } from "./cache.js";
 // the package's own Pyodide's loader, bundled (scripts/npm leaves out its
 // Node-only imports); a pyodideUrl of the embedder's brings its own
@@ -235,8 +236,9 @@ async function pyodideFile(url, file) {
 // installPyodide offers python3 as Pyodide (Sandbox.create({python:
 // "pyodide"})), its files fetched from url when a sandbox first needs it;
 // own: url is the package's own pyodide/, whose files PYODIDE_FILES names;
-// files: file → URL, where an app's bundler emitted each of them (else null).
-function installPyodide(url, own, files) {
+// files: file → URL, where an app's bundler emitted each of them (else null);
+// remote: what runs python when this Pyodide cannot (jsapi/pyremote.js).
+function installPyodide(url, own, files, remote) {
   const fileUrl = (file) => (files && files[file]) || url + file;
   const kept = (file) => (own && PYODIDE_FILES[file] ? pyodideFile(fileUrl(file), file) : Promise.resolve(null));
   if (own || files) {
@@ -279,6 +281,25 @@ function installPyodide(url, own, files) {
       return readSnapshot(readBytes(res ? new Uint8Array(await res.arrayBuffer()) : await download("pyodide/snapshot.bin", 0, fileUrl("snapshot.bin"))));
     },
     progress,
+    remote,
+  });
+}
+
+// helpers runs python in a Web Worker of its own, started from this very
+// script (its URL, wherever a bundler put it) in its helper mode, while
+// this one sleeps on shared memory: a page without it (not cross-origin
+// isolated) cannot have one.
+function helpers(init) {
+  if (typeof SharedArrayBuffer !== "function" || globalThis.crossOriginIsolated !== true) {
+    return remotePython({ spawn: null, unavailable: "Pyodide cannot take this run: it is not loaded yet (it loads before a run whose command line names python), or it is running the python that runs this one; a helper thread would, but it needs SharedArrayBuffer, which a page has when it is cross-origin isolated (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)" });
+  }
+  return remotePython({
+    spare: true,
+    spawn: ({ toCore, toHelper }) => {
+      const w = new Worker(self.location.href, { type: globalThis.__wasmsandClassicWorker ? "classic" : "module" });
+      w.postMessage(protocol.pyHelper({ ...init, toCore, toHelper }));
+      return { terminate: () => w.terminate() };
+    },
   });
 }
 
@@ -296,7 +317,11 @@ onmessage = ({ data }) => {
     base = assetsUrl.endsWith("/") ? assetsUrl : assetsUrl + "/";
     const files = data.init.files || {};
     fileUrls = files.assets || null;
-    if (pyodideUrl) installPyodide(pyodideUrl.endsWith("/") ? pyodideUrl : pyodideUrl + "/", data.init.pyodideOwn === true, files.pyodide || null);
+    if (pyodideUrl) {
+      const py = { pyodideUrl: pyodideUrl.endsWith("/") ? pyodideUrl : pyodideUrl + "/", pyodideOwn: data.init.pyodideOwn === true,
+        files: files.pyodide || null, abortFlag };
+      installPyodide(py.pyodideUrl, py.pyodideOwn, py.files, helpers(py));
+    }
     const module = new Promise((resolve) => { gotModule = resolve; })
       .then((m) => m || WebAssembly.compileStreaming(fetch(coreUrl))); // (the page could not: the worker compiles it)
     if (data.init.module) gotModule(data.init.module);
@@ -326,6 +351,13 @@ onmessage = ({ data }) => {
       after: flushCache,
     });
     for (const m of early.splice(0)) handler(m);
+    return;
+  }
+  if (kind === protocol.Kind.pyHelper) {
+    // a python helper (jsapi/pyremote.js): Pyodide alone, no core
+    const h = data.pyHelper;
+    installPyodide(h.pyodideUrl, h.pyodideOwn, h.files, undefined);
+    serveHelper({ python: globalThis.__wasmsandPython, toCore: h.toCore, toHelper: h.toHelper, abortFlag: h.abortFlag });
     return;
   }
   if (kind === protocol.Kind.module && gotModule) {

@@ -510,9 +510,9 @@ func run(args []js.Value) (any, error) {
 		})
 		defer cancel()
 	}
-	pyodide.SetRun(abortFlag, o.AbortKey, pyConf(args).memoryMB)
+	pyodide.SetRun(abortFlag, o.AbortKey, pyConf(args).memoryMB, pyConf(args).index)
 	res, err := sb.Run(ctx, cmd, opt)
-	pyodide.SetRun(js.Undefined(), 0, 0)
+	pyodide.SetRun(js.Undefined(), 0, 0, "")
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,10 @@
 // in progress.
 //
 // Pyodide loads asynchronously, so the worker loads it before a run whose
-// command line may need it (see NeedsPython); a run that reaches python
-// some other way before then fails with a clear message.
+// command line may need it (see Needs); a run that reaches python some
+// other way before then (make, find -exec, a git hook), or while the
+// worker's Pyodide is busy (python running python), runs in a helper
+// thread's Pyodide (jsapi/pyremote.js), with the same host functions.
 package pyodide
 
 import (
@@ -93,25 +95,84 @@ func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports, packages []stri
 			python = true
 			packages = append(packages, pk...)
 		}
-		if !strings.Contains(t, "import") {
-			continue // (importRE cannot match; on a data file it is slow)
-		}
-		for _, m := range importRE().FindAllStringSubmatch(t, -1) {
-			names := []string{m[1]}
-			if m[1] == "" {
-				names = strings.Split(m[2], ",")
-			}
-			for _, n := range names {
-				n = strings.Fields(n)[0]
-				n, _, _ = strings.Cut(n, ".")
-				if n != "" && !seen[n] {
-					seen[n] = true
-					imports = append(imports, n)
-				}
+		for _, n := range importsIn(t) {
+			if !seen[n] {
+				seen[n] = true
+				imports = append(imports, n)
 			}
 		}
 	}
 	return python, imports, packages
+}
+
+// importsIn are the top-level modules text's import statements name.
+func importsIn(text string) []string {
+	if !strings.Contains(text, "import") {
+		return nil // (importRE cannot match; on a data file it is slow)
+	}
+	var out []string
+	for _, m := range importRE().FindAllStringSubmatch(text, -1) {
+		names := []string{m[1]}
+		if m[1] == "" {
+			names = strings.Split(m[2], ",")
+		}
+		for _, n := range names {
+			n = strings.Fields(n)[0]
+			n, _, _ = strings.Cut(n, ".")
+			if n != "" {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// executable is sys.executable: the program's path as CPython's getpath
+// finds it (argv[0] made absolute, or looked up on PATH).
+func executable(s *shell.Session, req *shell.ExecRequest) string {
+	a := req.Argv[0]
+	if strings.Contains(a, "/") {
+		if !path.IsAbs(a) {
+			a = path.Join(req.Dir, a)
+		}
+		return path.Clean(a)
+	}
+	if p, err := s.LookPath(req.Env, req.Dir, a); err == nil {
+		if !path.IsAbs(p) {
+			p = path.Join(req.Dir, p)
+		}
+		return p
+	}
+	return "/usr/bin/" + a
+}
+
+// codeImports are the modules a run's own code imports (-c's text, or the
+// script's), for a run in a helper thread, which can load them first.
+func codeImports(fsys *vfs.FS, inv invocation, dir string) []any {
+	text := ""
+	switch inv.mode {
+	case "c":
+		text = inv.arg
+	case "file":
+		p := inv.arg
+		if !path.IsAbs(p) {
+			p = path.Join(dir, p)
+		}
+		if fi, err := fsys.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Size() <= 1<<20 {
+			if b, err := fsys.ReadFile(p); err == nil {
+				text = string(b)
+			}
+		}
+	}
+	out := []any{}
+	seen := map[string]bool{}
+	for _, n := range importsIn(text) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // importRE finds `import a.b as c, d` and `from a.b import c`.
@@ -124,13 +185,15 @@ var limits struct {
 	flag     js.Value
 	key      int
 	memoryMB int
+	index    string
 }
 
 // SetRun tells the python runs of a sandbox's run which cancel flag (an
 // Int32Array over shared memory) and key mean "stop", which Pyodide polls
-// itself while Go waits, and how large its heap may grow (MB; 0: 256).
-func SetRun(flag js.Value, key, memoryMB int) {
-	limits.flag, limits.key, limits.memoryMB = flag, key, memoryMB
+// itself while Go waits, how large its heap may grow (MB; 0: 256), and
+// which package index its imports load from (the sandbox's pythonIndex).
+func SetRun(flag js.Value, key, memoryMB int, index string) {
+	limits.flag, limits.key, limits.memoryMB, limits.index = flag, key, memoryMB, index
 }
 
 // Run is the python3 command.
@@ -149,12 +212,8 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 		return pip(name+" -m pip", inv.argv[1:], req)
 	}
 	rt := runtime()
-	if !Loaded() {
-		if msg := rt.Call("loadError").String(); msg != "" {
-			fmt.Fprintf(req.Stderr, "%s: Pyodide could not be loaded: %s\n", name, msg)
-		} else {
-			fmt.Fprintf(req.Stderr, "%s: Pyodide is not loaded: it loads before a run whose command line names python (or a script that does)\n", name)
-		}
+	if why := rt.Call("unavailable").String(); why != "" {
+		fmt.Fprintf(req.Stderr, "%s: %s\n", name, why)
 		return 126
 	}
 	if inv.mode == "file" {
@@ -193,8 +252,11 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	r := &run{ctx: ctx, sh: s, umaskBits: req.Umask, fsys: s.FS(), stdin: stdin, stdout: req.Stdout, stderr: req.Stderr,
 		files: map[int]*vfs.File{}, umask: fs.FileMode(req.Umask)}
 	defer r.closeAll()
+	// (a python program's child may be python: the host serves the
+	// innermost run, then the outer one again)
+	outer := cur
 	cur = r
-	defer func() { cur = nil }()
+	defer func() { cur = outer }()
 
 	env := map[string]any{}
 	for _, kv := range req.Env {
@@ -228,7 +290,8 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	}
 	call := js.ValueOf(map[string]any{"mode": mode, "arg": inv.arg, "argv": argv, "env": env,
 		"cwd": req.Dir, "names": names, "timeoutMs": timeout, "umask": int(req.Umask), "memoryMB": mem,
-		"modules": ourModules})
+		"modules": ourModules, "index": limits.index, "imports": codeImports(s.FS(), inv, req.Dir),
+		"executable": executable(s, req)})
 	if limits.key != 0 {
 		call.Set("abort", map[string]any{"flag": limits.flag, "run": limits.key})
 	}
@@ -242,6 +305,10 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	}
 	if ctx.Err() != nil {
 		return 137 // the sandbox reports the timeout or the cancel
+	}
+	if rc.Type() == js.TypeString { // (it could not run: why)
+		fmt.Fprintf(req.Stderr, "%s: %s\n", name, rc.String())
+		return 126
 	}
 	if rc.Int() == outOfMemory {
 		fmt.Fprintf(req.Stderr, "wasmsand: %s: out of memory (limit %d MB)\n", name, mem)

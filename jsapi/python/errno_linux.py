@@ -50,6 +50,7 @@ _LINUX = {
 }
 # os.strerror's text for each number: glibc's (Emscripten's, musl's, differ: "I/O error")
 _LINUX_TEXT = {
+    0: 'Success',
     1: 'Operation not permitted',
     2: 'No such file or directory',
     3: 'No such process',

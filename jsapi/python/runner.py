@@ -53,8 +53,9 @@ def _drop_user_modules():
         if not f.startswith("/lib/"):
             del sys.modules[k]
 
-def _reset(argv, env, cwd, path0):
+def _reset(argv, env, cwd, path0, executable):
     _drop_user_modules()
+    sys.executable = sys._base_executable = executable
     sys.path[:] = [path0] + _base_path
     sys.path_importer_cache.clear()
     importlib.invalidate_caches()
@@ -105,14 +106,14 @@ def _interact(main):
     banner = f'Python {sys.version} on {sys.platform}\nType "help", "copyright", "credits" or "license" for more information.'
     Console(main.__dict__, filename="<stdin>").interact(banner=banner, exitmsg="")
 
-def _wasmsand_run(mode, arg, argv, env, cwd):
+def _wasmsand_run(mode, arg, argv, env, cwd, executable="/usr/bin/python3"):
     argv = list(argv)
     path0 = ""
     if mode == "file":
         path0 = os.path.dirname(os.path.abspath(os.path.join(cwd, arg)))
     elif mode == "module":
         path0 = cwd
-    main = _reset(argv, dict(env), cwd, path0)
+    main = _reset(argv, dict(env), cwd, path0, executable)
     rc = 0
     try:
         if mode == "c":

@@ -127,6 +127,7 @@ for f in (lambda: open("missing"), lambda: os.mkdir("d"), lambda: open("d", "w")
     except OSError as e:
         raised.append([type(e).__name__, e.errno, e.args[0], str(e), errno.errorcode[e.errno]])
 strerror = {n: os.strerror(v) for n, v in names.items() }
+strerror.update({str(n): os.strerror(n) for n in (0, 41, 58, 134, 999, -1)})
 print(json.dumps({"names": names, "codes": errno.errorcode, "raised": raised, "strerror": strerror}, sort_keys=True))
 `;
 const reference = (() => {

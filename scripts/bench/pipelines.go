@@ -87,9 +87,10 @@ func pipelines(ctx context.Context) {
 }
 
 type jbResult struct {
-	MS       float64 `json:"ms"`
-	Stdout   string  `json:"stdout"`
-	ExitCode int     `json:"exitCode"`
+	MS       float64            `json:"ms"`
+	Stdout   string             `json:"stdout"`
+	ExitCode int                `json:"exitCode"`
+	Parts    map[string]float64 `json:"parts,omitempty"` // (a start's parts, in ms)
 }
 
 // justBash runs the cases in just-bash through node; nil when it is not installed.

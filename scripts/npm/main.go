@@ -72,6 +72,7 @@ func main() {
 	bundle("node/worker.cjs", filepath.Join(out, "worker.cjs"), api.PlatformNode, api.FormatCommonJS, nil, coreHash)
 	bundle("node/index.cjs", filepath.Join(out, "index.cjs"), api.PlatformNode, api.FormatCommonJS, nil, withTools)
 	bundle("node/net.cjs", filepath.Join(out, "net.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
+	bundle("node/pyhelper.cjs", filepath.Join(out, "pyhelper.cjs"), api.PlatformNode, api.FormatCommonJS, nil, nil)
 	// Pyodide first: the web worker keeps its large files by their sha256
 	copyPyodide("node_modules/pyodide", filepath.Join(out, "pyodide"))
 	type pyFile struct {

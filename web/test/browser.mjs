@@ -83,6 +83,18 @@ window.tests = {
     await sb.destroy();
     return r;
   },
+  // python3 that nothing on the command line names (make runs it), and
+  // python run by python: in a worker whose Pyodide is not loaded (a new
+  // one: another coreStateUrl is another pool key), a helper thread runs it
+  async indirect() {
+    const files = { Makefile: 'all:\\n\\tpython3 -c "print(6*7)"\\n',
+      "nested.py": "import subprocess, sys\\nprint(subprocess.run([sys.executable, '-c', 'print(7)'], capture_output=True, text=True).stdout.strip())\\n" };
+    const sb = await Sandbox.create({ files, coreStateUrl: "" });
+    const make = await sb.run("make -s", { timeoutMs: 60000 });
+    const nested = await sb.run("python3 nested.py", { timeoutMs: 60000 });
+    await sb.destroy();
+    return { make: [make.exitCode, make.stdout, make.stderr], nested: [nested.exitCode, nested.stdout, nested.stderr] };
+  },
   async abort() {
     const out = { shared: typeof SharedArrayBuffer === "function" };
     const sb = await Sandbox.create();
@@ -268,6 +280,11 @@ try {
   assert.deepStrictEqual(net.python, [0, "b'# wasm'\n", ""]);
   assert.ok(net.events.some(([ok, st]) => ok && st === 200) && net.events.some(([ok]) => !ok), JSON.stringify(net.events));
 
+  // python3 reached indirectly, without shared memory: a clear error
+  const noHelper = await run("indirect");
+  assert.strictEqual(noHelper.make[0], 2, JSON.stringify(noHelper));
+  assert.match(noHelper.make[2], /python3: Pyodide cannot take this run: it is not loaded yet .*cross-origin isolated/);
+
   // abort without shared memory: the worker (and its sandboxes) end
   assert.deepStrictEqual(await run("stdin"), { error: "invalid_argument" }, "a streamed stdin needs shared memory");
   let ab = await run("abort");
@@ -275,6 +292,8 @@ try {
   assert.ok(ab.ms < 5000, `abort took ${ab.ms} ms`);
   // with shared memory (a cross-origin isolated page): the run stops, the sandbox goes on
   await open(base + "?coi");
+  // python3 reached indirectly: a helper thread loads Pyodide and runs it
+  assert.deepStrictEqual(await run("indirect"), { make: [0, "42\n", ""], nested: [0, "7\n", ""] });
   ab = await run("abort");
   assert.deepStrictEqual(ab, { ...ab, shared: true, loop: "canceled", guest: "canceled", after: "resolved", child: "resolved", fresh: "fresh\n" });
   assert.ok(ab.ms < 5000, `abort took ${ab.ms} ms`);
@@ -284,7 +303,7 @@ try {
   checkPython(py);
   assert.strictEqual(py.abort, "canceled");
   assert.ok(py.abortMs < 5000, `python abort took ${py.abortMs} ms`);
-  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, core and programs from the Cache API, abort with and without SharedArrayBuffer, a streamed stdin, python3 as Pyodide, the network bridge; assets fetched: ${assets.join(", ")})`);
+  console.log(`browser: ok (${Date.now() - t0} ms: API, limits, isolation, IndexedDB across a reload, core and programs from the Cache API, abort with and without SharedArrayBuffer, a streamed stdin, python3 as Pyodide (and in a helper thread for make's and python's own python3), the network bridge; assets fetched: ${assets.join(", ")})`);
 } finally {
   await browser.close();
   server.close();

@@ -58,7 +58,9 @@ let status = 1;
 try {
   const p = await browser.newPage();
   p.on("pageerror", (e) => console.error("page:", e.message));
-  await p.goto(server.base);
+  // (cross-origin isolated, as a page that wants python3 run by make or by python needs: its
+  // helper thread needs SharedArrayBuffer)
+  await p.goto(server.base + "?coi");
   await p.waitForFunction(() => window.ready === true);
   const start = Date.now();
   const out = await p.evaluate(([cases, policy]) => window.runCases(cases, 2, policy),

@@ -20,7 +20,7 @@ export async function serve(root, page, extra) {
   root = path.resolve(root);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://x");
-    const headers = url.searchParams.has("coi") || (req.headers.referer || "").includes("coi")
+    const headers = url.searchParams.has("coi") || (req.headers.referer || "").includes("coi") || /\.js$/.test(req.headers.referer || "")
       ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
     if (url.pathname === "/") {
       res.writeHead(200, { "content-type": "text/html", ...headers });
