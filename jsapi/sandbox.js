@@ -49,7 +49,14 @@ export class CoreClient {
   receive(m) {
     const kind = protocol.kindOf(m);
     if (kind === Kind.progress) {
-      if (this.onProgress) this.onProgress(m.progress);
+      // the worker serves calls in order: what loads is for the oldest
+      // call waiting, the sandbox that made it (else the worker's creator:
+      // Pyodide loading between calls)
+      const first = this.pending.values().next().value;
+      const f = (first && first.onProgress) || this.onProgress;
+      if (f) {
+        try { f(m.progress); } catch (_) { /* the callback's own error */ }
+      }
       return;
     }
     if (kind === Kind.event) {
@@ -77,15 +84,16 @@ export class CoreClient {
     this.pending.clear();
     if (!this.dead) this.dead = err;
   }
-  call(method, ...args) { return this.callStreaming(null, method, ...args).promise; }
-  // callStreaming: onOutput(stream, bytes) gets a run's output as it comes;
-  // returns {seq, promise}
-  callStreaming(onOutput, method, ...args) {
+  call(method, ...args) { return this.callFor({}, method, ...args).promise; }
+  // callFor: the call's own callbacks: onOutput(stream, bytes) gets a run's
+  // output as it comes, onProgress what the worker loads for it; returns
+  // {seq, promise}
+  callFor({ onOutput = null, onProgress = null }, method, ...args) {
     if (this.dead) return { seq: 0, promise: Promise.reject(this.dead) };
     const seq = this.seq++;
     if (this.port.ref) this.port.ref();
     const promise = new Promise((resolve, reject) => {
-      this.pending.set(seq, { resolve, reject, onOutput });
+      this.pending.set(seq, { resolve, reject, onOutput, onProgress });
       this.port.post(protocol.call(seq, method, args));
     });
     return { seq, promise };
@@ -179,8 +187,9 @@ export function defineSandbox(platform) {
   /** A sandbox: a shell session over its own files. */
   const defaults = {}; // create's options set by configure (baseUrl)
   class Sandbox {
-    constructor(core, id, persist) {
+    constructor(core, id, persist, onProgress) {
       this._core = core;
+      this._onProgress = typeof onProgress === "function" ? onProgress : null; // (what its calls load)
       this._id = id;
       this._persist = persist;
       this._pipe = null; // the running command's streamed stdin
@@ -222,9 +231,10 @@ export function defineSandbox(platform) {
       try {
         const persist = opts.persist ? platform.persist(core, opts.persist) : null;
         const state = persist ? await persist.load() : undefined;
-        const id = await core.call("create", ...protocol.callArgs(CREATE, { options: JSON.stringify(o), state, files }));
+        const onProgress = typeof opts.onProgress === "function" ? opts.onProgress : null;
+        const id = await core.callFor({ onProgress }, "create", ...protocol.callArgs(CREATE, { options: JSON.stringify(o), state, files })).promise;
         if (o.events) core.onEvent.set(id, opts.onEvent);
-        const sb = new this(core, id, persist);
+        const sb = new this(core, id, persist, onProgress);
         return sb;
       } catch (e) {
         // (a worker that holds other sandboxes goes on)
@@ -263,7 +273,7 @@ export function defineSandbox(platform) {
       const core = this._core;
       // the call's number is its abort key: known before the message is sent
       if (signal && core.abortFlag) o.abortKey = core.seq;
-      const call = core.callStreaming(onOutput, "run",
+      const call = core.callFor({ onOutput, onProgress: this._onProgress }, "run",
         ...protocol.callArgs(RUN, { id: this._id, command: String(cmd), options: JSON.stringify(o), stdin, streaming }));
       this._pipe = pipe;
       if (pipe) pipe.pump(opts.stdin, (t) => encoder.encode(t)).catch(() => { /* (the input ends there) */ });
@@ -297,9 +307,11 @@ export function defineSandbox(platform) {
       return res;
     }
 
+    _call(method, ...args) { return this._core.callFor({ onProgress: this._onProgress }, method, ...args).promise; }
+
     /** Whether script needs more lines to be complete commands (an open quote, block or
      *  here-document), as an interactive shell asks for them with its PS2 prompt. */
-    incomplete(script) { return this._core.call("incomplete", this._id, String(script)); }
+    incomplete(script) { return this._call("incomplete", this._id, String(script)); }
 
     /** Ctrl-C for the running command, as a terminal's SIGINT: a program that handles it
      *  (python3's interpreter: KeyboardInterrupt) goes on; resolves false when none took it
@@ -310,51 +322,51 @@ export function defineSandbox(platform) {
 
     /** Reads a file: a Uint8Array, or a string with {encoding: "utf8"}. */
     async readFile(p, opts = {}) {
-      const b = await this._core.call("readFile", this._id, String(p));
+      const b = await this._call("readFile", this._id, String(p));
       const enc = typeof opts === "string" ? opts : opts.encoding;
       return enc ? decoder.decode(b) : b;
     }
 
     /** Writes a file (parents are made); data is a string or bytes. */
     async writeFile(p, data, opts = {}) {
-      await this._core.call("writeFile", this._id, String(p), bytes(data), opts.mode);
+      await this._call("writeFile", this._id, String(p), bytes(data), opts.mode);
     }
 
     /** Lists a directory: [{name, type, size, mode, mtimeMs}]. */
-    listDir(p = ".") { return this._core.call("listDir", this._id, String(p)); }
+    listDir(p = ".") { return this._call("listDir", this._id, String(p)); }
 
     /** {name, type, size, mode, mtimeMs} of a path. */
-    stat(p) { return this._core.call("stat", this._id, String(p)); }
+    stat(p) { return this._call("stat", this._id, String(p)); }
 
     /** Removes a file or (with {recursive: true}) a tree. */
-    async remove(p, opts = {}) { await this._core.call("remove", this._id, String(p), !!opts.recursive); }
+    async remove(p, opts = {}) { await this._call("remove", this._id, String(p), !!opts.recursive); }
 
     /** Makes a directory and its missing parents. */
-    async mkdir(p, opts = {}) { await this._core.call("mkdir", this._id, String(p), opts.mode); }
+    async mkdir(p, opts = {}) { await this._call("mkdir", this._id, String(p), opts.mode); }
 
     /** Node: exposes a host directory at dir in the sandbox (read-only with {readOnly: true}),
      *  confined to it: no "..", absolute or escaping symlink reaches outside. */
     async mount(hostDir, dir, opts = {}) {
       if (!platform.hostMounts) throw new SandboxError(Code.invalidArgument, "mount: no host directories on this platform (Node only)");
-      await this._core.call("mount", this._id, platform.hostPath(hostDir), String(dir), !!opts.readOnly);
+      await this._call("mount", this._id, platform.hostPath(hostDir), String(dir), !!opts.readOnly);
     }
 
     /** Takes an O(1) snapshot of the files; restore() goes back to it. */
-    async snapshot() { return { id: await this._core.call("snapshot", this._id), core: this._core }; }
+    async snapshot() { return { id: await this._call("snapshot", this._id), core: this._core }; }
 
     async restore(snap) {
       if (!snap || snap.core !== this._core) throw new SandboxError(Code.invalidArgument, "a snapshot of this sandbox (or its forks) expected");
-      await this._core.call("restore", this._id, snap.id);
+      await this._call("restore", this._id, snap.id);
     }
 
     /** A new sandbox with a copy-on-write copy of this one's files and shell state (not persisted). */
     async fork() {
-      return new this.constructor(this._core, await this._core.call("fork", this._id), null);
+      return new this.constructor(this._core, await this._call("fork", this._id), null, this._onProgress);
     }
 
     /** The files as one Uint8Array; with persist, also saved there. */
     async save() {
-      const state = await this._core.call("save", this._id);
+      const state = await this._call("save", this._id);
       if (this._persist) await this._persist.sync(this._id, state);
       return state;
     }
@@ -364,7 +376,7 @@ export function defineSandbox(platform) {
       if (this._destroyed) return;
       this._destroyed = true;
       try {
-        await this._core.call("destroy", this._id);
+        await this._call("destroy", this._id);
       } catch (e) {
         if (e.code !== Code.closed) throw e;
       } finally {

@@ -106,7 +106,9 @@ export interface CreateOptions {
   onEvent?: (e: SandboxEvent) => void;
   /** Progress of what loads: in a browser each guest program fetched, by the byte (`cached` when
    *  it came from the Cache API); in both, Pyodide ("pyodide", and its snapshot by the byte in a
-   *  browser) and each Python package (its wheel's file name), 0 of 1 then 1 of 1. */
+   *  browser) and each Python package (its wheel's file name), 0 of 1 then 1 of 1. Called for
+   *  what this sandbox's own calls (and its forks') load, though sandboxes of one worker share
+   *  what it has loaded. */
   onProgress?: (p: { asset: string; loaded: number; total: number; cached?: boolean }) => void;
 }
 

@@ -58,4 +58,16 @@ for (let i = 0; i < 200; i++) {
 const ms = performance.now() - t0;
 const mb = (process.memoryUsage().rss - rss0) / 2 ** 20;
 for (const sb of svc) await sb.destroy();
-console.log(`pool: ok (40 sandboxes on 2 workers: own files, timeouts and aborts; a long run holds up only its worker; 200 live sandboxes: ${(ms / 200).toFixed(1)} ms each to create and run, RSS +${mb.toFixed(0)} MB in all)`);
+
+// progress goes to the sandbox whose call made the worker load something,
+// not to the one that started the worker
+Sandbox.configure({ workers: 1 });
+const seenA = [], seenB = [];
+const first = await Sandbox.create({ onProgress: (p) => seenA.push(p.asset) });
+const second = await Sandbox.create({ python: "pyodide", onProgress: (p) => seenB.push(p.asset) });
+assert.strictEqual(Sandbox.stats().workers.filter((w) => w.sandboxes > 0).length, 1, "one worker");
+assert.strictEqual((await second.run("python3 -c 'print(1)'")).stdout, "1\n");
+assert.deepStrictEqual([seenA, seenB], [[], ["pyodide", "pyodide"]], "progress");
+await first.destroy();
+await second.destroy();
+console.log(`pool: ok (40 sandboxes on 2 workers: own files, timeouts and aborts; a long run holds up only its worker; progress to the sandbox that caused it; 200 live sandboxes: ${(ms / 200).toFixed(1)} ms each to create and run, RSS +${mb.toFixed(0)} MB in all)`);
