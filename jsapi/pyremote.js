@@ -310,6 +310,20 @@ export function remotePython({ spawn, unavailable = "", spare = false }) {
       }
     },
 
+    // settle → a promise, resolved once every helper started is running (or
+    // after 3 s), for the platform to await between runs: where a thread
+    // cannot start while its parent sleeps, a run must not find a spare
+    // that has not started yet (null when none is starting)
+    settle() {
+      const starting = () => helpers.some((h) => h.state === "spare" && h.inbox.thread() === 0);
+      if (!spare || !starting()) return null;
+      const until = performance.now() + 3000;
+      return new Promise((resolve) => {
+        const look = () => (!starting() || performance.now() > until ? resolve() : setTimeout(look, 5));
+        look();
+      });
+    },
+
     // trim: the core's own Pyodide is loaded; the helpers that loaded one
     // for its misses are no longer needed (a spare stays)
     trim() {

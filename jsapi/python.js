@@ -325,6 +325,8 @@ export function installPython({ loadPyodide, loadAsm, indexURL, snapshot, listIn
       : { error: "it was not loaded before the run (pip install loads the packages a run's command line names)" }),
     packages: () => Object.keys(py.loadedPackages).map((n) => [n, (py.lockfile.packages[n] || {}).version || "?"]),
     loaded: () => runMain !== null,
+    // settle() → a promise to await before a run, or null (pyremote.js)
+    settle: () => (remote ? remote.settle() : null),
     loadError: () => failed,
     // unavailable() → why a python run cannot start now, or "" (it runs
     // here, or in a helper thread)

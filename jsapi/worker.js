@@ -92,6 +92,8 @@ function runtimeManifest(bytes) {
 async function loadPython(core, args) {
   const py = globalThis.__wasmsandPython;
   if (!py) return;
+  const settled = py.settle(); // (a helper thread still starting: see jsapi/pyremote.js)
+  if (settled) await settled;
   const need = core.needsPython(args[RUN.id], args[RUN.command]).value;
   if (!need || !need.python) return;
   try {
