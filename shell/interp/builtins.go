@@ -588,7 +588,7 @@ func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 	retTrap, _ := r.traps.get("RETURN")
 	r.runSource(ctx, string(data), 1, false)
 	r.traceNest--
-	if t, ok := r.traps.get("RETURN"); ok && t != "" && r.inTrap == 0 && (len(r.frames) == 0 || r.opts.functrace || t != retTrap) {
+	if t, ok := r.traps.get("RETURN"); ok && t != "" && r.inTrap == 0 && (len(r.frames) == 0 || r.opts.functrace || r.shopt.extdebug || t != retTrap) {
 		// a sourced file's end runs the RETURN trap, as a function's does
 		st := r.status
 		r.runTrap(ctx, "RETURN", t)

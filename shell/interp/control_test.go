@@ -68,6 +68,8 @@ func TestFunctions(t *testing.T) {
 		{name: "redefine", src: `f() { echo 1; }; f; f() { echo 2; }; f`, out: "1\n2\n"},
 		{name: "unset-f", src: `f() { echo hi; }; unset -f f; f; echo "st=$?"`, out: "st=127\n", err: "bash: line 1: f: command not found\n"},
 		{name: "function-with-redirect", src: `f() { echo in-f; } > out; f; echo "$(<out)"`, out: "in-f\n", wantFiles: map[string]string{"out": "in-f\n"}},
+		{name: "posix-special-builtin-assign-outlives-temp-binding", src: `set -o posix; var=0; f() { var=20 return 5; }; var=30 f; echo $? $var; g() { local v=1; v=2 :; }; v=0; v=3 g; echo $v; h() { w=9 :; }; k() { h; echo k $w; }; w=1 k; echo $w`, out: "5 20\n0\nk 9\n9\n"},
+		{name: "temp-binding-restored-outside-posix", src: `var=0; f() { var=20 :; }; var=30 f; echo $var`, out: "0\n"},
 		{name: "body-is-subshell", src: `f() ( x=inner; echo $x ); x=outer; f; echo $x`, out: "inner\nouter\n"},
 		{name: "positional-restored", src: `set -- a b; f() { set -- x; echo $1; }; f; echo $1 $#`, out: "x\na 2\n"},
 		{name: "declare-f-prints", src: `f() { echo hi; }; declare -f f`, out: "f () \n{ \n    echo hi\n}\n"},

@@ -704,7 +704,7 @@ func (r *Runner) afterCommand(ctx context.Context, status int) {
 	if status == 0 || r.noErrexit > 0 || r.flow != flowNone {
 		return
 	}
-	if t, ok := r.traps.get("ERR"); ok && t != "" && (len(r.frames) == 0 || r.opts.errtrace) && r.inTrap == 0 {
+	if t, ok := r.traps.get("ERR"); ok && t != "" && (len(r.frames) == 0 || r.opts.errtrace || r.shopt.extdebug) && r.inTrap == 0 {
 		r.runTrap(ctx, "ERR", t)
 		r.status = status
 	}

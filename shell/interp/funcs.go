@@ -123,7 +123,7 @@ func (r *Runner) callFunc(ctx context.Context, fn *function, args []string) int 
 	r.loops = 0
 	saveOpt := r.shopt
 	retTrap, _ := r.traps.get("RETURN")
-	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && (r.opts.functrace || fn.trace) {
+	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && (r.opts.functrace || r.shopt.extdebug || fn.trace) {
 		// a traced function starts with a DEBUG trap of its own
 		st := r.status
 		r.runTrap(ctx, "DEBUG", t)
@@ -135,7 +135,7 @@ func (r *Runner) callFunc(ctx context.Context, fn *function, args []string) int 
 		r.flow = flowNone
 	}
 	st := r.status
-	if t, ok := r.traps.get("RETURN"); ok && t != "" && (r.opts.functrace || fn.trace || t != retTrap) && r.inTrap == 0 {
+	if t, ok := r.traps.get("RETURN"); ok && t != "" && (r.opts.functrace || r.shopt.extdebug || fn.trace || t != retTrap) && r.inTrap == 0 {
 		r.runTrap(ctx, "RETURN", t)
 		r.status = st
 	}

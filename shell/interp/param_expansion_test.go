@@ -6,6 +6,7 @@ import "testing"
 // x; := assigns, :+ substitutes for a non-empty value.
 func TestParamDefaultOperators(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "nested-dq-in-dq-param-word-unquoted-escapes", src: `x=1; printf '<%s>' "${x:+"\p"}" "${x:+\p}" ${x:+"\p"} "${x:+"\\"}" "${x:+"\'"}" "${x:+"\$x"}" "${y:-"\p"}" "${x#"\p"}"; echo`, out: "<p><\\p><\\p><\\><'><$x><p><1>\n"},
 		{name: "dash-unset", src: `unset x; echo "[${x-def}] [${x:-def}]"`, out: "[def] [def]\n"},
 		{name: "dash-empty", src: `x=; echo "[${x-def}] [${x:-def}]"`, out: "[] [def]\n"},
 		{name: "dash-set", src: `x=v; echo "[${x-def}] [${x:-def}]"`, out: "[v] [v]\n"},

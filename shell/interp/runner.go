@@ -116,6 +116,9 @@ type Runner struct {
 	name   string   // $0
 	params []string // $1 ...
 	frames []*frame // function calls
+	// the prefix assignments of the function calls in progress, innermost
+	// last (withTempFrame)
+	tempFrames []*tempFrame
 
 	status int // $?
 	lastBg int // $!

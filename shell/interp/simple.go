@@ -44,9 +44,18 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 		r.curCmd = c
 	}
 	// bash runs the DEBUG trap before it expands the command
-	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && (len(r.frames) == 0 || r.opts.functrace) {
-		r.runTrap(ctx, "DEBUG", t)
+	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && (len(r.frames) == 0 || r.opts.functrace || r.shopt.extdebug) {
+		st := r.runTrap(ctx, "DEBUG", t)
 		if r.flow != flowNone {
+			return
+		}
+		if r.shopt.extdebug && st != 0 {
+			// extdebug: a DEBUG trap that fails skips the command; 2, in
+			// a function or a sourced file, returns from it
+			if st == 2 && (len(r.frames) > 0 || r.sourceDepth > 0) {
+				r.flow = flowReturn
+				r.status = st
+			}
 			return
 		}
 	}
@@ -418,6 +427,7 @@ func (r *Runner) dispatch(ctx context.Context, assigns []*syntax.Assign, args []
 					r.assignError(err)
 					return 1
 				}
+				r.keepTemp(a.Name)
 			}
 			return b(r, ctx, args, decls)
 		}
@@ -485,6 +495,38 @@ func mergeEnv(env, extra []string) []string {
 
 // withTempVars gives a builtin its prefix assignments for its duration.
 func (r *Runner) withTempVars(ctx context.Context, assigns []*syntax.Assign, fn func() int) int {
+	return r.withTempVarsKeep(ctx, assigns, nil, fn)
+}
+
+// tempFrame is a function call's prefix assignments (`v=1 f`): names, and
+// those a special builtin's assignment in POSIX mode set while it ran,
+// which outlive the call as bash's do (`f() { v=20 return; }; v=30 f`
+// leaves v=20).
+type tempFrame struct {
+	names map[string]bool
+	keep  map[string]bool
+	level int // the caller's function depth
+}
+
+// keepTemp: a POSIX special builtin's assignment to name stays after the
+// function calls whose prefix assignments hold name (from the innermost
+// out), unless it went to a local variable of a function they called.
+func (r *Runner) keepTemp(name string) {
+	v := r.vars.m[name]
+	for i := len(r.tempFrames) - 1; i >= 0; i-- {
+		tf := r.tempFrames[i]
+		if !tf.names[name] {
+			continue
+		}
+		if v != nil && v.level > tf.level {
+			return // (a local of a function called with it)
+		}
+		tf.keep[name] = true
+	}
+}
+
+// withTempVarsKeep is withTempVars, leaving the names tf keeps as they are.
+func (r *Runner) withTempVarsKeep(ctx context.Context, assigns []*syntax.Assign, tf *tempFrame, fn func() int) int {
 	type saved struct {
 		name string
 		v    *Var
@@ -511,6 +553,9 @@ func (r *Runner) withTempVars(ctx context.Context, assigns []*syntax.Assign, fn 
 	m := r.mutVars()
 	for i := len(olds) - 1; i >= 0; i-- {
 		o := olds[i]
+		if tf != nil && tf.keep[o.name] {
+			continue
+		}
 		if o.had {
 			m[o.name] = o.v
 		} else {
@@ -527,7 +572,13 @@ func (r *Runner) withTempFrame(ctx context.Context, assigns []*syntax.Assign, fn
 	if len(assigns) == 0 {
 		return fn()
 	}
-	return r.withTempVars(ctx, assigns, fn)
+	tf := &tempFrame{names: map[string]bool{}, keep: map[string]bool{}, level: len(r.frames)}
+	for _, a := range assigns {
+		tf.names[a.Name] = true
+	}
+	r.tempFrames = append(r.tempFrames, tf)
+	defer func() { r.tempFrames = r.tempFrames[:len(r.tempFrames)-1] }()
+	return r.withTempVarsKeep(ctx, assigns, tf, fn)
 }
 
 // lookPath finds a program, remembering it like bash's hash table.

@@ -245,7 +245,7 @@ func (r *Runner) flagString() string {
 }
 
 // runTrap runs a trap's command with $? as it was.
-func (r *Runner) runTrap(ctx context.Context, name, cmd string) {
+func (r *Runner) runTrap(ctx context.Context, name, cmd string) (trapStatus int) {
 	r.inTrap++
 	st := r.status
 	line := r.line
@@ -258,12 +258,14 @@ func (r *Runner) runTrap(ctx context.Context, name, cmd string) {
 		start = 1 // a signal's or EXIT's handler counts its own lines, as bash's
 	}
 	r.runSource(ctx, cmd, start, true)
+	trapStatus = r.status
 	if r.flow == flowNone || r.flow == flowReturn && name != "RETURN" && len(r.frames) == 0 {
 		r.flow = flow
 		r.status = st
 	}
 	r.line = line
 	r.inTrap--
+	return trapStatus
 }
 
 // prompt expands a prompt string (PS4, ${x@P}): backslash escapes, then

@@ -582,7 +582,11 @@ func (p *Parser) readSingle() string {
 }
 
 // readDquote reads the rest of "...".
-func (p *Parser) readDquote() []Part {
+func (p *Parser) readDquote() []Part { return p.readDquoteEscapes(false) }
+
+// readDquoteEscapes reads "...": with unquoted, a backslash quotes any
+// character, as outside quotes.
+func (p *Parser) readDquoteEscapes(unquoted bool) []Part {
 	line := p.line
 	var parts []Part
 	var lit strings.Builder
@@ -611,6 +615,11 @@ func (p *Parser) readDquote() []Part {
 				p.get()
 				lit.WriteByte(byte(d))
 			default:
+				if unquoted && d != -1 {
+					p.get()
+					lit.WriteByte(byte(d))
+					continue
+				}
 				lit.WriteByte('\\')
 			}
 		case '$':
@@ -1269,7 +1278,13 @@ func (p *Parser) paramArg(stopSlash, inDq, pattern bool) (*Word, bool) {
 		case c == '"':
 			p.get()
 			flush()
-			parts = append(parts, &DblQuoted{Parts: p.readDquote()})
+			if inDq && !pattern {
+				// double quotes in a double-quoted ${x:+word}: bash reads
+				// their backslashes as outside quotes ("${x:+"\p"}" is p)
+				parts = append(parts, &DblQuoted{Parts: p.readDquoteEscapes(true)})
+			} else {
+				parts = append(parts, &DblQuoted{Parts: p.readDquote()})
+			}
 		case c == '$':
 			// $'...' works inside ${...} even in double quotes (extquote),
 			// but not in a here-document's default values
