@@ -78,6 +78,21 @@ func DecodeEscapes(s string, mode EscMode) (out string, stop bool) {
 				b.WriteString(`\c`)
 			}
 		case 'x':
+			if mode == EscAnsiC && i+1 < len(s) && s[i+1] == '{' {
+				// $'\x{HHH}': every hex digit up to the brace, the low byte
+				// of their value (bash's ksh93 form; \x{} is a NUL)
+				j := i + 2
+				v := 0
+				for ; j < len(s) && isHexDigit(s[j]); j++ {
+					v = v*16 + hexVal(s[j:j+1])
+				}
+				if j < len(s) && s[j] == '}' {
+					j++
+				}
+				b.WriteByte(byte(v & 0xff))
+				i = j - 1
+				continue
+			}
 			j := i + 1
 			for j < len(s) && j < i+3 && isHexDigit(s[j]) {
 				j++

@@ -873,6 +873,9 @@ func (p *Parser) readAnsiC() string {
 		}
 	}
 	s, _ := DecodeEscapes(raw.String(), EscAnsiC)
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i] // (a C string in bash: $'a\0b' is a)
+	}
 	return s
 }
 
