@@ -111,7 +111,7 @@ func (r *Runner) evalArith(ctx context.Context, a *syntax.Arith) (int64, error) 
 	n, err := r.arithExpr(s)
 	if err != nil {
 		if ae, ok := err.(*arith.Error); ok {
-			return 0, &fatalError{msg: ae.Error()}
+			return 0, &fatalError{msg: ae.Error(), arith: true}
 		}
 		return 0, err
 	}

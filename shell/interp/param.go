@@ -532,13 +532,25 @@ func (r *Runner) paramReplace(ctx context.Context, pe *syntax.ParamExp, vals []s
 
 // substr is ${x:off:len} (characters of a string, elements of a list).
 func (r *Runner) substr(ctx context.Context, pe *syntax.ParamExp, pv paramValue) ([]string, error) {
-	off, err := r.evalArith(ctx, pe.Off)
+	// an arithmetic error names the parameter first, as bash's ("x: 1/0: ...")
+	eval := func(a *syntax.Arith) (int64, error) {
+		n, err := r.evalArith(ctx, a)
+		if fe, ok := err.(*fatalError); ok && fe.arith {
+			name := pe.Name
+			if pe.Index != nil {
+				name += "[" + pe.Index.Src + "]"
+			}
+			return 0, &fatalError{msg: name + ": " + fe.msg, arith: true}
+		}
+		return n, err
+	}
+	off, err := eval(pe.Off)
 	if err != nil {
 		return nil, err
 	}
 	var length expand.Length
 	if pe.HasLen {
-		length = func() (int64, error) { return r.evalArith(ctx, pe.Len) }
+		length = func() (int64, error) { return eval(pe.Len) }
 	}
 	var out []string
 	switch {

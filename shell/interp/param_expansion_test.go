@@ -6,6 +6,12 @@ import "testing"
 // x; := assigns, :+ substitutes for a non-empty value.
 func TestParamDefaultOperators(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "bang-with-operator-is-last-job-pid", src: `echo ${!-posparams} ${!:-x}`, out: "posparams x\n"},
+		{name: "hash-then-op-char-alone-is-bad", src: `echo ${#=x} ${#-} ${#@Q}; echo ${#^}; echo not reached`, out: "0 3 '0'\n", err: "bash: line 1: ${#^}: bad substitution\n", status: 1},
+		{name: "hash-eq-alone-is-bad", src: `echo ${#=}`, err: "bash: line 1: ${#=}: bad substitution\n", status: 1},
+		{name: "empty-substring-offset-is-bad", src: `x=abc; echo ${x::1}; echo ${x:}`, out: "a\n", err: "bash: line 1: ${x:}: bad substitution\n", status: 1},
+		{name: "substring-arith-error-names-the-parameter", src: `x=abc; echo ${x:1:1/0}`, err: "bash: line 1: x: 1/0: division by 0 (error token is \"0\")\n", status: 1},
+		{name: "substring-arith-error-names-the-element", src: `a=(1); echo ${a[0]:%}`, err: "bash: line 1: a[0]: %: syntax error: operand expected (error token is \"%\")\n", status: 1},
 		{name: "nested-dq-in-dq-param-word-unquoted-escapes", src: `x=1; printf '<%s>' "${x:+"\p"}" "${x:+\p}" ${x:+"\p"} "${x:+"\\"}" "${x:+"\'"}" "${x:+"\$x"}" "${y:-"\p"}" "${x#"\p"}"; echo`, out: "<p><\\p><\\p><\\><'><$x><p><1>\n"},
 		{name: "dash-unset", src: `unset x; echo "[${x-def}] [${x:-def}]"`, out: "[def] [def]\n"},
 		{name: "dash-empty", src: `x=; echo "[${x-def}] [${x:-def}]"`, out: "[] [def]\n"},

@@ -558,7 +558,8 @@ func (r *Runner) finish() {
 // status 1 (or the given one).
 type fatalError struct {
 	msg    string
-	status int // 1 when zero; 127 for unset parameters
+	status int  // 1 when zero; 127 for unset parameters
+	arith  bool // an arithmetic expression's error
 }
 
 func (e *fatalError) Error() string { return e.msg }

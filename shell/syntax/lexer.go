@@ -951,13 +951,19 @@ func (p *Parser) readParamExp(inDq bool) Part {
 			pe.Name = "#"
 			return pe
 		case isParamStart(d) && !(d == '#' && p.peekAt(2) != '}' && p.peekAt(2) != '[') &&
-			!((d == '-' || d == '?' || d == '=' || d == '+') && p.peekAt(2) != '}'):
+			!((d == '-' || d == '?' || d == '=' || d == '+') && p.peekAt(2) != '}') &&
+			!(d == '@' && p.peekAt(2) != '}'): // (${#@Q}: $# transformed)
 			p.get()
 			pe.Length = true
+		case p.peekAt(2) == '}':
+			// ${#c}: the length of $c, and no parameter is named c
+			// (${#=}, ${#:}, ${#^}); ${#=x} is still $# with =
+			return bad()
 		}
 	case '!':
 		d := p.peekAt(1)
-		if d != '}' && isParamStart(d) {
+		// (${!-x}, ${!?x}...: $! with an operator, as ${#-x} is $#'s)
+		if d != '}' && isParamStart(d) && !((d == '-' || d == '?' || d == '=' || d == '+') && p.peekAt(2) != '}') {
 			p.get()
 			pe.Indirect = true
 		}
@@ -1003,6 +1009,8 @@ func (p *Parser) readParamExp(inDq bool) Part {
 			pe.Colon = true
 			pe.Op = map[int]ParamOp{'-': OpDefault, '=': OpAssign, '?': OpError, '+': OpAlt}[d]
 			pe.Arg = p.readParamArg(false, inDq, false)
+		case '}':
+			return bad() // ${x:}: an offset is needed
 		default:
 			pe.Op = OpSubstr
 			off, end := p.readSubstrPart(line)
