@@ -74,6 +74,8 @@ func TestQuoting(t *testing.T) {
 // nesting, status, and $(<file).
 func TestCommandSubstitution(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "multiline-body-numbered-from-its-last-line", src: "echo $(echo $LINENO\necho $LINENO)\necho `echo $LINENO\necho $LINENO`\nx=$(echo $LINENO); echo $x", out: "2 3\n4 5\n5\n"},
+		{name: "backquote-joins-lines-inside-quotes", src: "echo `echo 'foo\\\nbar'`; echo $(echo 'foo\\\nbar')", out: "foobar\nfoo\\ bar\n"},
 		{name: "trailing-newlines-stripped", src: `x=$(printf 'a\n\n\n'); echo "[$x]"`, out: "[a]\n"},
 		{name: "inner-newlines-kept", src: `x=$(printf 'a\n\nb\n'); echo "$x"`, out: "a\n\nb\n"},
 		{name: "nested", src: `echo $(echo a $(echo b $(echo c)))`, out: "a b c\n"},

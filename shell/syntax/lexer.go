@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"reflect"
 	"strings"
 )
 
@@ -898,11 +899,18 @@ func (p *Parser) readBackquote(inDq bool) Part {
 				b.WriteByte(byte(d))
 				continue
 			}
+			if d == '\n' {
+				// a line joined before the body is parsed, even inside
+				// its quotes ('a\<newline>b' is ab there)
+				p.get()
+				continue
+			}
 		}
 		b.WriteByte(byte(c))
 	}
 	sub := p.sub(b.String(), line)
 	body := sub.all()
+	shiftLines(body, p.line-line)
 	return &CmdSubst{Body: body, Backquote: true}
 }
 
@@ -926,9 +934,44 @@ func (p *Parser) subList() []*Stmt {
 	if t.kind != tRParen {
 		p.unexpected(t)
 	}
-	_ = line
+	shiftLines(body, p.line-line)
 	p.pending, p.tok = saved, savedTok
 	return body
+}
+
+// shiftLines adds by to every line number in a command substitution's
+// body: bash numbers a body that spans lines from the line the
+// substitution ends on ($(a<newline>b) on lines 1-2 runs a as line 2).
+func shiftLines(body []*Stmt, by int) {
+	if by == 0 {
+		return
+	}
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if !v.IsNil() {
+				walk(v.Elem())
+			}
+		case reflect.Slice:
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i))
+			}
+		case reflect.Struct:
+			t := v.Type()
+			for i := 0; i < v.NumField(); i++ {
+				f := v.Field(i)
+				if t.Field(i).Name == "Line" && f.Kind() == reflect.Int && f.CanSet() {
+					f.SetInt(f.Int() + int64(by))
+					continue
+				}
+				if t.Field(i).IsExported() || t.Field(i).Anonymous {
+					walk(f)
+				}
+			}
+		}
+	}
+	walk(reflect.ValueOf(body))
 }
 
 // readParamExp reads the rest of ${...}.
