@@ -14,6 +14,7 @@ var condFiles = map[string]string{
 // operators, -v/-z/-n, file tests, && || ! and grouping, no word splitting.
 func TestDoubleBracket(t *testing.T) {
 	cases := []bashCase{
+		{name: "test-dev-fd-is-the-shells-descriptor", src: `test -r /dev/fd/0; echo $?; test -w /dev/fd/1; echo $?; test -r /dev/fd/9; echo $?; exec 3</dev/null; test -w /dev/fd/3; echo $?; [ -w /dev/stderr ]; echo $?; [[ -r /dev/stdin ]]; echo $?`, out: "0\n0\n1\n0\n0\n0\n"},
 		{name: "string-equality", src: `x=abc; [[ $x == abc ]] && echo eq; [[ $x != abd ]] && echo ne; [[ $x = a* ]] && echo glob`, out: "eq\nne\nglob\n"},
 		{name: "lexical-order", src: `[[ apple < banana ]] && echo lt; [[ b > a ]] && echo gt; [[ 10 < 9 ]] && echo string-order`, out: "lt\ngt\nstring-order\n"},
 		{name: "integers", src: `[[ 10 -gt 9 ]] && echo gt; [[ 3 -le 3 ]] && echo le; [[ 1+1 -eq 2 ]] && echo arith`, out: "gt\nle\narith\n"},

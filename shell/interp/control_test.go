@@ -83,6 +83,7 @@ func TestFunctions(t *testing.T) {
 // and pipelines' status.
 func TestListsAndGroups(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "time-and-bang-in-any-order", src: "TIMEFORMAT=T; time ! echo a; echo $?; ! time echo b; echo $?; time time echo c; { time -p -- echo d; } 2>/dev/null; ! ! true; echo $?", out: "a\n1\nb\n1\nc\nd\n0\n", err: "T\nT\nT\n"},
 		{name: "and-or", src: `true && echo a || echo b; false && echo c || echo d`, out: "a\nd\n"},
 		{name: "or-chain-status", src: `false || false; echo $?; true || false; echo $?`, out: "1\n0\n"},
 		{name: "negation", src: `! true; echo $?; ! false; echo $?`, out: "1\n0\n"},

@@ -228,26 +228,37 @@ func endsPipeline(t token) bool {
 func (p *Parser) pipeline() *Pipeline {
 	t := p.peekTok(cmdMode)
 	pl := &Pipeline{Line: t.line}
-	if isWord(t, "time") {
-		p.next(cmdMode)
-		pl.Time = true
-		t = p.peekTok(cmdMode)
-		if isWord(t, "-p") {
+	// `time [-p [--]]` and `!`, in any order and number (`! time a`, `time
+	// time a`: timed once)
+	for {
+		if isWord(t, "time") {
 			p.next(cmdMode)
-			pl.TimePosix = true
+			pl.Time = true
 			t = p.peekTok(cmdMode)
+			if isWord(t, "-p") {
+				p.next(cmdMode)
+				pl.TimePosix = true
+				t = p.peekTok(cmdMode)
+				if isWord(t, "--") {
+					p.next(cmdMode)
+					t = p.peekTok(cmdMode)
+				}
+			}
+			if endsPipeline(t) {
+				return pl
+			}
+			continue
 		}
-		if endsPipeline(t) {
-			return pl
+		if isWord(t, "!") {
+			p.next(cmdMode)
+			pl.Negated = !pl.Negated
+			t = p.peekTok(cmdMode)
+			if endsPipeline(t) && t.kind != tEOF {
+				return pl
+			}
+			continue
 		}
-	}
-	for isWord(t, "!") {
-		p.next(cmdMode)
-		pl.Negated = !pl.Negated
-		t = p.peekTok(cmdMode)
-		if endsPipeline(t) && t.kind != tEOF {
-			return pl
-		}
+		break
 	}
 	pl.Cmds = append(pl.Cmds, p.command())
 	for {
