@@ -132,8 +132,10 @@ func (r *Runner) declareOne(ctx context.Context, cmd string, d *declArg, raw str
 	if d.hasIdx && !hasValue {
 		add |= attrArray // declare NAME[N] makes NAME an array
 	}
-	// A textual compound value: declare -a 'x=(1 2)'.
-	if d.array == nil && hasValue && (add&(attrArray|attrAssoc) != 0 || r.isArrayVar(d.name)) &&
+	// A textual compound value: declare -a 'x=(1 2)' (export and readonly
+	// only with -a or -A: export r='(5)' sets r[0] to (5))
+	existing := r.isArrayVar(d.name) && cmd != "export" && cmd != "readonly"
+	if d.array == nil && hasValue && (add&(attrArray|attrAssoc) != 0 || existing) &&
 		strings.HasPrefix(d.value, "(") && strings.HasSuffix(d.value, ")") && !d.hasIdx {
 		if av, err := r.parseArrayText(ctx, d.value); err == nil {
 			d.array = av
@@ -144,6 +146,10 @@ func (r *Runner) declareOne(ctx context.Context, cmd string, d *declArg, raw str
 	if local {
 		cur := m[d.name]
 		if cur == nil || cur.level != len(r.frames) {
+			if cur != nil && cur.attrs&attrReadonly != 0 {
+				// (a readonly variable cannot be shadowed either)
+				return fmt.Errorf("%s: readonly variable", d.name)
+			}
 			v = r.makeLocal(d.name)
 			if inherit && cur != nil {
 				v.attrs |= cur.attrs &^ (attrReadonly | attrNameref)
@@ -443,10 +449,7 @@ func (r *Runner) declareFuncs(name string, o parsedOpts, names []string) int {
 // export and readonly.
 func builtinExport(r *Runner, ctx context.Context, args []string, decls map[int]*declArg) int {
 	name := args[0]
-	spec := "fnp"
-	if name == "readonly" {
-		spec = "aAfp"
-	}
+	spec := "aAfnp" // (export's -a and -A are bash's, though not in its usage)
 	o, rest, ok := r.getopt(name, args[1:], spec, false)
 	if !ok {
 		return 2
@@ -545,11 +548,15 @@ func builtinExport(r *Runner, ctx context.Context, args []string, decls map[int]
 		if o.set['a'] {
 			add |= attrArray
 		}
-		if o.set['A'] {
+		if o.set['A'] && name == "readonly" { // (export -A name: bash ignores the -A)
 			add |= attrAssoc
 		}
 		if err := r.declareOne(ctx, name, d, arg, add, 0, false, false, false); err != nil {
-			r.errmsg(name + ": " + err.Error())
+			if strings.HasSuffix(err.Error(), ": readonly variable") {
+				r.errmsg(err.Error()) // (bash names no builtin here, as for an assignment)
+			} else {
+				r.errmsg(name + ": " + err.Error())
+			}
 			st = 1
 		}
 	}
