@@ -200,7 +200,7 @@ loop:
 				}
 				fmt.Fprintf(req.Stderr, "%s: line %d: %s\n", where, se.Line, se.Msg)
 				if se.Text != "" {
-					fmt.Fprintf(req.Stderr, "%s: line %d: `%s'\n", where, se.Line, se.Text)
+					fmt.Fprintf(req.Stderr, "%s: line %d: %s\n", where, se.Line, se.QuotedText())
 				}
 			}
 			return 2

@@ -551,8 +551,11 @@ func builtinExport(r *Runner, ctx context.Context, args []string, decls map[int]
 		if o.set['A'] && name == "readonly" { // (export -A name: bash ignores the -A)
 			add |= attrAssoc
 		}
+		// (a quoted '(…)' read as a list, with -a: declare's way, whose
+		// messages name the builtin)
+		textual := (o.set['a'] || o.set['A']) && d.array == nil && strings.HasPrefix(d.value, "(")
 		if err := r.declareOne(ctx, name, d, arg, add, 0, false, false, false); err != nil {
-			if strings.HasSuffix(err.Error(), ": readonly variable") {
+			if strings.HasSuffix(err.Error(), ": readonly variable") && !textual {
 				r.errmsg(err.Error()) // (bash names no builtin here, as for an assignment)
 			} else {
 				r.errmsg(name + ": " + err.Error())

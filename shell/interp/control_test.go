@@ -6,6 +6,9 @@ import "testing"
 // loop status, and loops fed by here-strings and pipes.
 func TestLoops(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "arith-for-prints-empty-parts-as-1", src: `f() { for ((;;)); do break; done; for (( ; i<3 ; )); do break; done; }; declare -f f`, out: "f () \n{ \n    for ((1; 1; 1))\n    do\n        break;\n    done;\n    for ((1; i<3 ; 1))\n    do\n        break;\n    done\n}\n"},
+		{name: "arith-for-too-few-parts", src: "for (( i=0; \"i < 3\" )); do echo $i; done", err: "bash: -c: line 1: syntax error: arithmetic expression required\nbash: -c: line 1: syntax error: `(( i=0; \"i < 3\" ))'\n", status: 2},
+		{name: "arith-for-too-many-parts", src: "for (( i=0; i < 3; i++; 7 )); do echo $i; done", err: "bash: -c: line 1: syntax error: `;' unexpected\nbash: -c: line 1: syntax error: `(( i=0; i < 3; i++; 7 ))'\n", status: 2},
 		{name: "for-in", src: `for x in a 'b c' d; do echo "[$x]"; done`, out: "[a]\n[b c]\n[d]\n"},
 		{name: "for-empty-list", src: `for x in; do echo no; done; echo "st=$?"`, out: "st=0\n"},
 		{name: "c-style", src: `for ((i=0; i<3; i++)); do printf '%d ' $i; done; echo`, out: "0 1 2 \n"},

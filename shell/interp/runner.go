@@ -803,7 +803,7 @@ func (r *Runner) syntaxError(err error) {
 	}
 	r.stderr(prefix + ": " + loc + se.Msg + "\n")
 	if !r.interactive && (se.Text != "" || strings.HasPrefix(se.Msg, "syntax error near")) {
-		r.stderr(prefix + ": " + loc + "`" + se.Text + "'\n")
+		r.stderr(prefix + ": " + loc + se.QuotedText() + "\n")
 	}
 }
 

@@ -27,9 +27,20 @@ type Error struct {
 	// KeepStatus: an error inside [[ ]], which ends a script with the
 	// status it had ($? is not set to 2).
 	KeepStatus bool
+	// TextLabel, when set, goes before Text on its line ("syntax error:
+	// `(( a; b ))'", where bash shows the construct instead of the line).
+	TextLabel string
 }
 
 func (e *Error) Error() string { return e.Msg }
+
+// QuotedText is the error's second line: its text quoted, after TextLabel.
+func (e *Error) QuotedText() string {
+	if e.TextLabel != "" {
+		return e.TextLabel + " `" + e.Text + "'"
+	}
+	return "`" + e.Text + "'"
+}
 
 type tokKind uint8
 

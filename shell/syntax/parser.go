@@ -508,7 +508,12 @@ func (p *Parser) arithFor(line int) Command {
 	p.skip(2) // ))
 	parts := splitArithFor(src)
 	if len(parts) != 3 {
-		p.fail(line0, "syntax error: arithmetic expression required", false)
+		// (bash then shows the construct: syntax error: `(( a; b ))')
+		msg := "syntax error: arithmetic expression required"
+		if len(parts) > 3 {
+			msg = "syntax error: `;' unexpected"
+		}
+		panic(&Error{Line: line0, Msg: msg, Text: "((" + src + "))", TextLabel: "syntax error:"})
 	}
 	f := &ArithFor{CmdBase: CmdBase{Line: line}}
 	for i, s := range parts {

@@ -291,7 +291,9 @@ func (p *printer) command(c Command) {
 			if i > 0 {
 				p.put("; ")
 			}
-			if a != nil {
+			if a == nil || strings.TrimSpace(a.Src) == "" {
+				p.put("1") // (bash prints an empty expression so)
+			} else {
 				p.put(strings.TrimLeft(a.Src, " \t\n"))
 			}
 		}
