@@ -212,8 +212,14 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 			if len(p.Parts) == 0 {
 				b.Cur().Keep = true
 			}
+			nf, size, keep := len(b.Fields), b.Size, len(b.Fields) > 0 && b.Cur().Keep
 			if err := r.expandParts(ctx, p.Parts, true, c, b); err != nil {
 				return err
+			}
+			if b.Size == size && len(b.Fields) == max(nf, 1) && r.emptyAtOnly(p.Parts) {
+				// "$x$@" with no parameters and x empty is no word, as
+				// "$@" alone is (a quoted null comes only from text)
+				b.Cur().Keep = keep
 			}
 		case *syntax.ParamExp:
 			if err := r.expandParam(ctx, p, inDq, b); err != nil {
@@ -240,6 +246,31 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 		}
 	}
 	return nil
+}
+
+// emptyAtOnly: parts are plain parameter expansions only, one of them a
+// list ($@, ${a[@]}) with no elements.
+func (r *Runner) emptyAtOnly(parts []syntax.Part) bool {
+	at := false
+	for _, part := range parts {
+		pe, ok := part.(*syntax.ParamExp)
+		if !ok || pe.Op != syntax.OpNone || pe.Length || pe.Indirect || pe.Bad != "" {
+			return false
+		}
+		switch {
+		case pe.Name == "@" && pe.Index == nil:
+			at = at || len(r.params) == 0
+			if len(r.params) > 0 {
+				return false
+			}
+		case pe.Index != nil && pe.Index.Src == "@":
+			if n := len(r.values(r.lookup(pe.Name))); n > 0 {
+				return false
+			}
+			at = true
+		}
+	}
+	return at
 }
 
 // tildeEnv is the shell state tilde expansion reads.
