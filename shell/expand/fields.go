@@ -53,6 +53,12 @@ func (b *Builder) Add(s string, quote, split bool) {
 		f.Keep = true
 	}
 	if s == "" {
+		// a quoted null is kept as an empty part where splitting may
+		// come next to it: after a delimiter it makes a field of its own
+		// ($v"" with v="a:b:" and IFS=: is a, b and an empty word)
+		if n := len(f.Parts); quote && (n == 0 || f.Parts[n-1].Split) {
+			f.Parts = append(f.Parts, Part{Quote: true})
+		}
 		return
 	}
 	if n := len(f.Parts); n > 0 && f.Parts[n-1].Quote == quote && f.Parts[n-1].Split == split {

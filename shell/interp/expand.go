@@ -210,16 +210,20 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 			b.Add(p.Val, true, false)
 		case *syntax.DblQuoted:
 			if len(p.Parts) == 0 {
-				b.Cur().Keep = true
+				b.Add("", true, false)
 			}
-			nf, size, keep := len(b.Fields), b.Size, len(b.Fields) > 0 && b.Cur().Keep
+			nf, size, keep, nparts := len(b.Fields), b.Size, false, 0
+			if nf > 0 {
+				keep, nparts = b.Cur().Keep, len(b.Cur().Parts)
+			}
 			if err := r.expandParts(ctx, p.Parts, true, c, b); err != nil {
 				return err
 			}
 			if b.Size == size && len(b.Fields) == max(nf, 1) && r.emptyAtOnly(p.Parts) {
 				// "$x$@" with no parameters and x empty is no word, as
 				// "$@" alone is (a quoted null comes only from text)
-				b.Cur().Keep = keep
+				f := b.Cur()
+				f.Keep, f.Parts = keep, f.Parts[:nparts]
 			}
 		case *syntax.ParamExp:
 			if err := r.expandParam(ctx, p, inDq, b); err != nil {

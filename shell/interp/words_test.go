@@ -6,6 +6,7 @@ import "testing"
 // IFS, an empty IFS and an unset IFS.
 func TestPositionalExpansionWithIFS(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "quoted-null-next-to-a-delimiter-is-a-field", src: `f() { printf '<%s>' "$@"; echo; }; v="a b "; f $v""; v=" a b"; f ""$v; v="a:b:"; IFS=:; f $v""; f $v; v=":"; f ""$v; f $v""`, out: "<a><b><>\n<><a><b>\n<a><b><>\n<a><b>\n<>\n<><>\n"},
 		{name: "quoted-empty-expansions-with-empty-at-make-no-word", src: `f() { echo $#; }; set --; a=(); f "$xxx${@}"; f "${@}${xxx}"; f "$xxx${a[@]}"; f "$xxx""$@"; f x"$@"; set -- ""; f "$xxx$@"`, out: "0\n0\n0\n1\n1\n1\n"},
 		{name: "quoted-at", src: `set -- 'a b' c ''; printf '<%s>' "$@"; echo`, out: "<a b><c><>\n"},
 		{name: "quoted-star-default-ifs", src: `set -- 'a b' c; printf '<%s>' "$*"; echo`, out: "<a b c>\n"},
