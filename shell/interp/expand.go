@@ -75,6 +75,11 @@ func simpleWord(w *syntax.Word) (string, bool) {
 // expandWordFields expands one word fully: braces, expansions, splitting,
 // globbing.
 func (r *Runner) expandWordFields(ctx context.Context, w *syntax.Word) ([]string, error) {
+	return r.expandWordFieldsGlob(ctx, w, true)
+}
+
+// expandWordFieldsGlob is expandWordFields, with pathname expansion or without.
+func (r *Runner) expandWordFieldsGlob(ctx context.Context, w *syntax.Word, glob bool) ([]string, error) {
 	var out []string
 	alts := [][]syntax.Part{w.Parts}
 	if r.opts.braceexpand && expand.HasBraces(w) {
@@ -89,7 +94,7 @@ func (r *Runner) expandWordFields(ctx context.Context, w *syntax.Word) ([]string
 		if err := r.expandParts(ctx, parts, false, c, b); err != nil {
 			return nil, err
 		}
-		fs, err := r.finishFields(b.Fields)
+		fs, err := r.finishFieldsGlob(b.Fields, glob)
 		if err != nil {
 			return nil, err
 		}
@@ -298,13 +303,17 @@ func (r *Runner) ifs() *expand.IFS {
 
 // finishFields splits the fields on IFS, expands globs and removes quotes.
 func (r *Runner) finishFields(fields []expand.Field) ([]string, error) {
+	return r.finishFieldsGlob(fields, true)
+}
+
+func (r *Runner) finishFieldsGlob(fields []expand.Field, glob bool) ([]string, error) {
 	var out []string
 	for _, f := range fields {
 		for _, sf := range expand.Split(f, r.ifs()) {
 			if len(sf.Parts) == 0 && !sf.Keep {
 				continue
 			}
-			if !r.opts.noglob && expand.HasGlob(sf, r.shopt.extglob) {
+			if glob && !r.opts.noglob && expand.HasGlob(sf, r.shopt.extglob) {
 				matches, err := r.glob(sf)
 				if err != nil {
 					return nil, err

@@ -137,7 +137,8 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 		if n, err := strconv.Atoi(num); err == nil && num != "" {
 			src := r.fds.get(n)
 			if src == nil || n >= maxFd {
-				return &redirErr{num + ": Bad file descriptor"}
+				// (bash names the word as written: `>&$a' says $a)
+				return &redirErr{rd.Word.Raw + ": Bad file descriptor"}
 			}
 			// (like dup2, whatever its direction: `exec 3>&0` keeps
 			// stdin at 3; a write to it fails then, as in bash)
@@ -199,7 +200,8 @@ func (r *Runner) redirTarget(ctx context.Context, rd *syntax.Redirect) (string, 
 	if s, ok := simpleWord(rd.Word); ok {
 		return s, nil
 	}
-	ws, err := r.expandWordFields(ctx, rd.Word)
+	// (a POSIX-mode script does no pathname expansion here, as bash's)
+	ws, err := r.expandWordFieldsGlob(ctx, rd.Word, !r.opts.posix || r.interactive)
 	if err != nil {
 		return "", err
 	}

@@ -23,6 +23,8 @@ func TestRedirections(t *testing.T) {
 		{name: "directory-as-output", src: `echo x > dir; echo "st=$?"`, files: map[string]string{"dir/": ""}, out: "st=1\n", err: "bash: line 1: dir: Is a directory\n"},
 		{name: "missing-directory", src: `echo x > no/such/f; echo "st=$?"`, out: "st=1\n", err: "bash: line 1: no/such/f: No such file or directory\n"},
 		{name: "target-is-expanded", src: `n=out; echo x > "$n.txt"; echo y > ${n}2`, wantFiles: map[string]string{"out.txt": "x\n", "out2": "y\n"}},
+		{name: "dup-of-closed-fd-names-the-word", src: `a=42; echo foo >&$a; echo $?`, out: "1\n", err: "bash: line 1: $a: Bad file descriptor\n"},
+		{name: "posix-script-no-glob-in-redirect", src: `: > r1.x; true < r1.*; echo $?; set -o posix; true < r1.*; echo $?`, out: "0\n1\n", err: "bash: line 1: r1.*: No such file or directory\n"},
 		{name: "ambiguous-redirect", src: `f='a b'; echo x > $f; echo "st=$?"`, out: "st=1\n", err: "bash: line 1: $f: ambiguous redirect\n"},
 		{name: "redirect-before-command", src: `> f echo first; < f read -r l; echo $l`, out: "first\n"},
 		{name: "dev-null", src: `echo gone > /dev/null; read x < /dev/null; echo "st=$?"`, out: "st=1\n"},

@@ -333,23 +333,6 @@ func (r *Runner) testStat(name string, follow bool) (*vfs.FileInfo, error) {
 
 func (t *tester) unaryTest(op, x string) bool { return t.r.unaryTest(op, x) }
 
-// devFD: the descriptor /dev/fd/N, /dev/stdin, /dev/stdout or /dev/stderr names.
-func devFD(name string) (int, bool) {
-	switch name {
-	case "/dev/stdin":
-		return 0, true
-	case "/dev/stdout":
-		return 1, true
-	case "/dev/stderr":
-		return 2, true
-	}
-	if f, ok := strings.CutPrefix(name, "/dev/fd/"); ok {
-		if n, err := strconv.Atoi(f); err == nil && n >= 0 {
-			return n, true
-		}
-	}
-	return 0, false
-}
 
 // unaryTest is a test / [[ ]] unary operator.
 func (r *Runner) unaryTest(op, x string) bool {
@@ -372,7 +355,7 @@ func (r *Runner) unaryTest(op, x string) bool {
 	case "-r", "-w", "-e", "-a":
 		// /dev/fd/N and /dev/std*: whether the shell has that descriptor
 		// open (bash asks fcntl, not the file system, whatever its mode)
-		if n, ok := devFD(x); ok {
+		if n, ok := DevFD(x); ok {
 			return r.fds.get(n) != nil
 		}
 	}
