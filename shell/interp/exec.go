@@ -978,7 +978,9 @@ func (r *Runner) redirError(err error) {
 		r.fatal(fe, 1)
 		return
 	}
-	r.errmsg(err.Error())
+	if re, ok := err.(*redirErr); !ok || !re.reported {
+		r.errmsg(err.Error())
+	}
 	r.status = 1
 }
 

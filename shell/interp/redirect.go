@@ -18,7 +18,10 @@ import (
 const maxFd = 1024
 
 // redirError is a failed redirection: reported, the command does not run.
-type redirErr struct{ msg string }
+type redirErr struct {
+	msg      string
+	reported bool // written already, to the stderr of the redirections before it
+}
 
 func (e *redirErr) Error() string { return e.msg }
 
@@ -48,6 +51,12 @@ func (r *Runner) redirect(ctx context.Context, rs []*syntax.Redirect, permanent 
 	}
 	for _, rd := range rs {
 		if err := r.redirectOne(ctx, rd, install); err != nil {
+			// the message goes where fd 2 points now: `2>&1 >&bad | grep`
+			// sees it, as bash's does
+			if re, ok := err.(*redirErr); ok {
+				r.errmsg(re.msg)
+				re.reported = true
+			}
 			undo()
 			return nil, err
 		}
@@ -73,14 +82,14 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 		}
 	}
 	if fd >= maxFd {
-		return &redirErr{strconv.Itoa(fd) + ": Bad file descriptor"}
+		return &redirErr{msg: strconv.Itoa(fd) + ": Bad file descriptor"}
 	}
 	if rd.VarName != "" && (rd.Op == syntax.RedirDupOut || rd.Op == syntax.RedirDupIn) && rd.Word.Raw == "-" {
 		// {name}>&- closes the fd whose number $name holds
 		v, _ := r.getVarRef(rd.VarName)
 		n, err := strconv.Atoi(v)
 		if err != nil || r.fds.get(n) == nil {
-			return &redirErr{v + ": Bad file descriptor"}
+			return &redirErr{msg: v + ": Bad file descriptor"}
 		}
 		r.fds.set(n, nil)
 		return nil
@@ -89,7 +98,7 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 		// {name}>file: a new fd from 10 up, its number in $name
 		fd = r.fds.lowestFree(10)
 		if err := r.setVar(rd.VarName, strconv.Itoa(fd), 0); err != nil {
-			return &redirErr{err.Error()}
+			return &redirErr{msg: err.Error()}
 		}
 		// such fds stay open after the command (bash)
 		inner := install
@@ -138,7 +147,7 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 			src := r.fds.get(n)
 			if src == nil || n >= maxFd {
 				// (bash names the word as written: `>&$a' says $a)
-				return &redirErr{rd.Word.Raw + ": Bad file descriptor"}
+				return &redirErr{msg: rd.Word.Raw + ": Bad file descriptor"}
 			}
 			// (like dup2, whatever its direction: `exec 3>&0` keeps
 			// stdin at 3; a write to it fails then, as in bash)
@@ -158,7 +167,7 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 			install(2, f.hold())
 			return nil
 		}
-		return &redirErr{target + ": ambiguous redirect"}
+		return &redirErr{msg: target + ": ambiguous redirect"}
 	case syntax.RedirAll, syntax.RedirAllApp:
 		flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 		if rd.Op == syntax.RedirAllApp {
@@ -206,7 +215,7 @@ func (r *Runner) redirTarget(ctx context.Context, rd *syntax.Redirect) (string, 
 		return "", err
 	}
 	if len(ws) != 1 {
-		return "", &redirErr{rd.Word.Raw + ": ambiguous redirect"}
+		return "", &redirErr{msg: rd.Word.Raw + ": ambiguous redirect"}
 	}
 	return ws[0], nil
 }
@@ -268,7 +277,7 @@ func ReadOpenFile(fsys *vfs.FS, x any) ([]byte, error) {
 // the shell's own descriptors).
 func (r *Runner) openTarget(name string, flag int, clobberCheck bool) (*openFile, error) {
 	if name == "" {
-		return nil, &redirErr{": No such file or directory"}
+		return nil, &redirErr{msg: ": No such file or directory"}
 	}
 	abs := r.abs(name)
 	switch {
@@ -279,23 +288,23 @@ func (r *Runner) openTarget(name string, flag int, clobberCheck bool) (*openFile
 		}
 		f := r.fds.get(n)
 		if f == nil {
-			return nil, &redirErr{name + ": Bad file descriptor"}
+			return nil, &redirErr{msg: name + ": Bad file descriptor"}
 		}
 		return f.hold(), nil
 	case strings.HasPrefix(abs, "/dev/tcp/"), strings.HasPrefix(abs, "/dev/udp/"):
-		return nil, &redirErr{name + ": network connections are not available in this sandbox"}
+		return nil, &redirErr{msg: name + ": network connections are not available in this sandbox"}
 	}
 	if clobberCheck && r.opts.noclobber {
 		if fi, err := r.cfg.FS.Stat(abs); err == nil && fi.Mode().IsRegular() {
-			return nil, &redirErr{name + ": cannot overwrite existing file"}
+			return nil, &redirErr{msg: name + ": cannot overwrite existing file"}
 		}
 	}
 	if err := r.checkOpen(abs, flag); err != nil {
-		return nil, &redirErr{name + ": " + Strerror(errnoOf(err))}
+		return nil, &redirErr{msg: name + ": " + Strerror(errnoOf(err))}
 	}
 	vf, err := r.cfg.FS.OpenFile(abs, flag, fs.FileMode(0o666&^r.umask))
 	if err != nil {
-		return nil, &redirErr{name + ": " + Strerror(errnoOf(err))}
+		return nil, &redirErr{msg: name + ": " + Strerror(errnoOf(err))}
 	}
 	acc := flag & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR)
 	f := newOpenFile(nil, nil, vf)
