@@ -333,7 +333,6 @@ func (r *Runner) testStat(name string, follow bool) (*vfs.FileInfo, error) {
 
 func (t *tester) unaryTest(op, x string) bool { return t.r.unaryTest(op, x) }
 
-
 // unaryTest is a test / [[ ]] unary operator.
 func (r *Runner) unaryTest(op, x string) bool {
 	switch op {
