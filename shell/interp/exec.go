@@ -269,6 +269,7 @@ func (r *Runner) runMultiPipeline(ctx context.Context, pl *syntax.Pipeline) {
 			child = c
 			if prev != nil {
 				child.fds.set(0, prev)
+				child.stdinRedirected++ // (a background job in it reads the pipe)
 				prev = nil
 			}
 		}
@@ -363,6 +364,11 @@ func (r *Runner) runCommand(ctx context.Context, cmd syntax.Command) {
 			return
 		}
 		defer restore()
+		if redirectsStdin(base.Redirs) {
+			// (a background job in it keeps this stdin, not /dev/null)
+			r.stdinRedirected++
+			defer func() { r.stdinRedirected-- }()
+		}
 	}
 	switch c := cmd.(type) {
 	case *syntax.Block:
@@ -713,6 +719,19 @@ func (r *Runner) afterCommand(ctx context.Context, status int) {
 	}
 }
 
+// redirectsStdin: one of rs is an input redirection of fd 0.
+func redirectsStdin(rs []*syntax.Redirect) bool {
+	for _, rd := range rs {
+		switch rd.Op {
+		case syntax.RedirIn, syntax.RedirInOut, syntax.RedirDupIn, syntax.RedirHeredoc, syntax.RedirHerestr:
+			if rd.N <= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // runAsync starts a background job.
 func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 	c, err := r.subshell()
@@ -725,8 +744,9 @@ func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 	jctx, cancel := context.WithCancelCause(ctx)
 	j := r.jobs.add(c.bashpid, syntax.CommandString([]*syntax.Stmt{{Pipes: st.Pipes, Ops: st.Ops}}), cancel)
 	c.noErrexit = 0
-	if !r.opts.monitor {
-		// a background job's stdin is /dev/null unless redirected
+	if !r.opts.monitor && r.stdinRedirected == 0 {
+		// a background job's stdin is /dev/null unless redirected (by
+		// its own redirections, or a compound command's around it)
 		if null, err := r.cfg.FS.OpenFile("/dev/null", 0, 0); err == nil {
 			c.fds.set(0, newOpenFile(null, nil, null))
 		}

@@ -116,6 +116,8 @@ type Runner struct {
 	name   string   // $0
 	params []string // $1 ...
 	frames []*frame // function calls
+	// compound commands running with fd 0 redirected (runAsync)
+	stdinRedirected int
 	// the prefix assignments of the function calls in progress, innermost
 	// last (withTempFrame)
 	tempFrames []*tempFrame
