@@ -151,6 +151,18 @@ func (r *Runner) declareOne(ctx context.Context, cmd string, d *declArg, raw str
 				return fmt.Errorf("%s: readonly variable", d.name)
 			}
 			v = r.makeLocal(d.name)
+			if !inherit && cur != nil && r.tempBound(d.name, cur) {
+				// a function call's prefix assignment (x=5 f) is the
+				// caller's: a local of its name is exported, and keeps
+				// its value unless given one (or made an array)
+				v.attrs |= attrExport
+				if !hasValue && add&(attrArray|attrAssoc) == 0 && !cur.isArray() && !cur.isAssoc() {
+					v.str, v.set = cur.str, cur.set
+				} else if !hasValue && cur.set {
+					// (local -a x: an empty array, set)
+					d.array, hasValue = &arrayValue{}, true
+				}
+			}
 			if inherit && cur != nil {
 				v.attrs |= cur.attrs &^ (attrReadonly | attrNameref)
 				v.str, v.set = cur.str, cur.set

@@ -14,6 +14,7 @@ func TestDeclareBuiltin(t *testing.T) {
 	runBashCases(t, []bashCase{
 		{name: "export-a-and-quoted-compound", src: `export -a r=(6); declare -p r; export -A q; declare -p q; r=(1); export r="(5)"; declare -p r; export -a r="(7)"; declare -p r; readonly 'c=(3)'; declare -p c`, out: "declare -ax r=([0]=\"6\")\ndeclare -x q\ndeclare -ax r=([0]=\"(5)\")\ndeclare -ax r=([0]=\"7\")\ndeclare -r c=\"(3)\"\n"},
 		{name: "readonly-errors-name-no-builtin", src: `readonly a=1; readonly a=2; export a=3; declare a=4; echo $?`, out: "1\n", err: "bash: line 1: a: readonly variable\nbash: line 1: a: readonly variable\nbash: line 1: declare: a: readonly variable\n"},
+		{name: "local-of-a-prefix-assignment-keeps-it", src: `f() { local x; declare -p x; local -i y; y+=3; echo $y; }; x=5 y=5 f; g() { local x; echo "g[$x]"; }; h() { local x=7; g; }; x=5 h; h; k() { local -a x; declare -p x; }; x=5 k`, out: "declare -x x=\"5\"\n8\ng[7]\ng[]\ndeclare -ax x=()\n"},
 		{name: "local-cannot-shadow-readonly", src: `readonly a=1; f() { local a=2; echo $? $a; }; f`, out: "1 1\n", err: "environment: line 1: local: a: readonly variable\n"},
 		{name: "integer", src: `declare -i n=5+5; echo $n; n+=1; echo $n`, out: "10\n11\n"},
 		{name: "lower-upper", src: `declare -l lo=MiXeD; declare -u up=MiXeD; echo $lo $up; lo=AGAIN; echo $lo`, out: "mixed MIXED\nagain\n"},

@@ -525,6 +525,18 @@ func (r *Runner) keepTemp(name string) {
 	}
 }
 
+// tempBound: v, the variable name now names, is a function call's prefix
+// assignment, or a local of that function itself (bash's temporary
+// environment is the called function's own scope), not of one it called.
+func (r *Runner) tempBound(name string, v *Var) bool {
+	for i := len(r.tempFrames) - 1; i >= 0; i-- {
+		if tf := r.tempFrames[i]; tf.names[name] {
+			return v.level <= tf.level+1
+		}
+	}
+	return false
+}
+
 // withTempVarsKeep is withTempVars, leaving the names tf keeps as they are.
 func (r *Runner) withTempVarsKeep(ctx context.Context, assigns []*syntax.Assign, tf *tempFrame, fn func() int) int {
 	type saved struct {
