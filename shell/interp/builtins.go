@@ -790,6 +790,9 @@ func builtinHelp(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 				b.WriteString(" " + n + "\n")
 			}
 		}
+		if r.fds.get(1) == nil {
+			return 0 // (bash's list says nothing of a closed stdout; help NAME does)
+		}
 		return r.out("help", b.String())
 	}
 	st := 1

@@ -70,8 +70,11 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 			if r.opts.nounset {
 				return &fatalError{msg: "!" + name + ": unbound variable", status: 127}
 			}
-			if pe.Op == syntax.OpNone && !pe.Length {
+			if pe.Op == syntax.OpNone && !pe.Length && name != "@" && name != "*" {
 				return &fatalError{msg: name + ": invalid indirect expansion"}
+			}
+			if (name == "@" || name == "*") && pe.Op == syntax.OpNone && !pe.Length {
+				return nil // (${!@} with no parameters is empty, as bash's)
 			}
 		}
 		target := pv.one()
