@@ -328,7 +328,8 @@ func splitRead(s string, ifs *expand.IFS, n int, raw bool) []string {
 				j--
 			}
 			rest := cs[i:j]
-			// a single trailing non-whitespace delimiter is dropped too
+			// a trailing non-whitespace delimiter is dropped too when it
+			// ends a single field (POSIX: "a b:" keeps it, two fields)
 			if len(rest) > 0 && isOther(rest[len(rest)-1]) {
 				k := len(rest) - 1
 				for k > 0 && isWS(rest[k-1]) {
@@ -336,7 +337,7 @@ func splitRead(s string, ifs *expand.IFS, n int, raw bool) []string {
 				}
 				onlyOne := true
 				for _, c := range rest[:k] {
-					if isOther(c) {
+					if isOther(c) || isWS(c) {
 						onlyOne = false
 						break
 					}

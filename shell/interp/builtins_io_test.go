@@ -6,6 +6,7 @@ import "testing"
 // backslashes, -d -n -N -a -s -t, REPLY, and the status at end of input.
 func TestReadBuiltin(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "last-name-keeps-a-trailing-delimiter-after-two-fields", src: `IFS=": " read x y <<< ":a b:"; echo "($x)($y)"; IFS=": " read x y <<< ":a b : "; echo "($x)($y)"; IFS=: read x y <<< "a:b:"; echo "($x)($y)"`, out: "()(a b:)\n()(a b :)\n(a)(b)\n"},
 		{name: "split-into-names", src: `read a b c <<< 'one two three four'; echo "$a|$b|$c"`, out: "one|two|three four\n"},
 		{name: "fewer-fields", src: `read a b c <<< 'one'; echo "$a|$b|$c"`, out: "one||\n"},
 		{name: "reply-keeps-whitespace", src: `read <<< '  a  b  '; echo "[$REPLY]"`, out: "[  a  b  ]\n"},
