@@ -168,12 +168,20 @@ func (r *Runner) regexMatch(ctx context.Context, s string, w *syntax.Word) (bool
 		return false, 0, err
 	}
 	var src strings.Builder
+	var br bracketScan
 	for _, f := range b.Fields {
 		for _, p := range f.Parts {
-			if p.Quote {
-				src.WriteString(regexp.QuoteMeta(p.S))
-			} else {
+			switch {
+			case p.Quote && br.in:
+				// quoted text in a bracket expression goes in as it is:
+				// a backslash there would be one more member (bash's way)
 				src.WriteString(p.S)
+				br.quoted(p.S)
+			case p.Quote:
+				src.WriteString(regexp.QuoteMeta(p.S))
+			default:
+				src.WriteString(p.S)
+				br.scan(p.S)
 			}
 		}
 	}
@@ -194,6 +202,47 @@ func (r *Runner) regexMatch(ctx context.Context, s string, w *syntax.Word) (bool
 	}
 	_ = r.setArray("BASH_REMATCH", groups, setForce)
 	return true, 0, nil
+}
+
+// bracketScan follows the unquoted text of a regular expression to know
+// whether what comes next is inside a bracket expression ([...]).
+type bracketScan struct {
+	in    bool
+	n     int  // characters of the bracket read, after [ and ^
+	class byte // ':', '.' or '=' inside [: :], [. .], [= =]
+	prev  byte
+}
+
+func (b *bracketScan) quoted(s string) { b.n += len(s) }
+
+func (b *bracketScan) scan(s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case !b.in:
+			if c == '\\' && i+1 < len(s) {
+				i++
+			} else if c == '[' {
+				b.in, b.n, b.class = true, 0, 0
+				if i+1 < len(s) && s[i+1] == '^' {
+					i++
+				}
+			}
+		case b.class != 0:
+			if c == ']' && b.prev == b.class {
+				b.class = 0
+			}
+		case c == '[' && i+1 < len(s) && (s[i+1] == ':' || s[i+1] == '.' || s[i+1] == '='):
+			b.class = s[i+1]
+			i++
+			b.n++
+		case c == ']' && b.n > 0:
+			b.in = false
+		default:
+			b.n++
+		}
+		b.prev = c
+	}
 }
 
 var ereCache sync.Map
@@ -237,9 +286,16 @@ func translateERE(s string) string {
 				b.WriteString(`\A`)
 			case '\'':
 				b.WriteString(`\z`)
-			default:
-				b.WriteByte('\\')
+			case 'w', 'W', 's', 'S', 'b', 'B':
+				b.WriteByte('\\') // (GNU's, which Go has too)
 				b.WriteByte(s[i+1])
+			default:
+				if d := s[i+1]; d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' {
+					b.WriteByte(d) // \x is x in glibc's ERE (Go's \x, \d... are escapes)
+				} else {
+					b.WriteByte('\\')
+					b.WriteByte(d)
+				}
 			}
 			i++
 		case c == '[':
@@ -264,8 +320,26 @@ func translateERE(s string) string {
 				continue
 			}
 			cls := s[i : j+1]
+			// [=c=] and [.c.] of one character are c (the C locale's
+			// classes), which Go's syntax lacks
+			for _, k := range []string{"=", "."} {
+				for {
+					a := strings.Index(cls, "["+k)
+					if a < 0 || a+4 >= len(cls) || cls[a+3:a+5] != k+"]" {
+						break
+					}
+					ch := cls[a+2]
+					lit := string(ch)
+					if strings.IndexByte(`\^]-[`, ch) >= 0 {
+						lit = `\` + lit
+					}
+					cls = cls[:a] + "\x00" + lit + cls[a+5:]
+				}
+			}
 			// a backslash in a POSIX bracket is literal
 			cls = strings.ReplaceAll(cls, `\`, `\\`)
+			cls = strings.ReplaceAll(cls, "\x00\\\\", `\`) // (the escapes just made)
+			cls = strings.ReplaceAll(cls, "\x00", "")
 			if strings.HasPrefix(cls, "[]") {
 				cls = `[\]` + cls[2:]
 			} else if strings.HasPrefix(cls, "[^]") {

@@ -14,6 +14,9 @@ var condFiles = map[string]string{
 // operators, -v/-z/-n, file tests, && || ! and grouping, no word splitting.
 func TestDoubleBracket(t *testing.T) {
 	cases := []bashCase{
+		{name: "regex-quoted-text-in-brackets-and-equivalence-classes", src: `[[ "\\" =~ ["."] ]] && echo bad 1; [[ "\\" =~ [\.] ]] && echo bad 2; [[ dog =~ [[=d=]].. ]] && echo ok 1; [[ dog =~ ([[.d.][.D.]])o(.) ]] && echo ok 2 -- ${BASH_REMATCH[1]}; [[ ']' =~ [']'] ]] && echo ok 3; [[ a =~ ['a]'] ]] || echo ok 4`, out: "ok 1\nok 2 -- d\nok 3\nok 4\n"},
+		{name: "regex-backslash-letter-is-the-letter", src: `bs='\'; [[ x =~ ${bs}x ]]; echo $?; [[ d =~ ${bs}d ]]; echo $?; re='\w+'; [[ ab =~ $re ]]; echo $?`, out: "0\n0\n0\n"},
+		{name: "printf-q-uses-c-escapes", src: `printf '%q\n' $'\a\b\e\f\v\x01'`, out: "$'\\a\\b\\E\\f\\v\\001'\n"},
 		{name: "test-dev-fd-is-the-shells-descriptor", src: `test -r /dev/fd/0; echo $?; test -w /dev/fd/1; echo $?; test -r /dev/fd/9; echo $?; exec 3</dev/null; test -w /dev/fd/3; echo $?; [ -w /dev/stderr ]; echo $?; [[ -r /dev/stdin ]]; echo $?`, out: "0\n0\n1\n0\n0\n0\n"},
 		{name: "string-equality", src: `x=abc; [[ $x == abc ]] && echo eq; [[ $x != abd ]] && echo ne; [[ $x = a* ]] && echo glob`, out: "eq\nne\nglob\n"},
 		{name: "lexical-order", src: `[[ apple < banana ]] && echo lt; [[ b > a ]] && echo gt; [[ 10 < 9 ]] && echo string-order`, out: "lt\ngt\nstring-order\n"},

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wasmsand/wasmsand/shell/expand"
 )
 
 // bashPrintf formats like bash's printf builtin: the format is reused while
@@ -230,7 +232,7 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 		}
 	case 'q':
 		a, _ := p.arg()
-		b.WriteString(cpad(shellQuote(a), flags, width))
+		b.WriteString(cpad(expand.QuoteBackslash(a), flags, width))
 	case 'Q':
 		// bash 5.2: the precision cuts the argument before it is quoted
 		a, _ := p.arg()
@@ -239,7 +241,7 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 				a = a[:n]
 			}
 		}
-		b.WriteString(cpad(shellQuote(a), flags, width))
+		b.WriteString(cpad(expand.QuoteBackslash(a), flags, width))
 	default:
 		p.problems = append(p.problems, fmt.Sprintf("`%c': invalid format character", verb))
 		return len(f), true
@@ -432,46 +434,3 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// shellQuote quotes like bash's printf %q: backslashes before special
-// characters, $'...' when the string has control characters.
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			var b strings.Builder
-			b.WriteString("$'")
-			for _, r := range s {
-				switch r {
-				case '\n':
-					b.WriteString(`\n`)
-				case '\t':
-					b.WriteString(`\t`)
-				case '\r':
-					b.WriteString(`\r`)
-				case '\'':
-					b.WriteString(`\'`)
-				case '\\':
-					b.WriteString(`\\`)
-				default:
-					if r < 0x20 || r == 0x7f {
-						fmt.Fprintf(&b, `\%03o`, r)
-					} else {
-						b.WriteRune(r)
-					}
-				}
-			}
-			b.WriteByte('\'')
-			return b.String()
-		}
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if strings.ContainsRune(" \t|&;()<>$`\\\"'*?[]!{}^,", r) || (i == 0 && (r == '#' || r == '~')) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
