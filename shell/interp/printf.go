@@ -433,4 +433,3 @@ func writeEscape(b *strings.Builder, s string, inB bool) (n int, stop bool) {
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
-
