@@ -6,6 +6,7 @@ import "testing"
 // x; := assigns, :+ substitutes for a non-empty value.
 func TestParamDefaultOperators(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "posix-single-quote-in-dq-param-word-is-plain", src: "set -o posix\n" + `echo "foo ${IFS+'bar} baz"; echo 6 ${IFS+"}"z}; echo 8 "${IFS+\"}\"z}"`, out: "foo 'bar baz\n6 }z\n8 \"\"z}\n"},
 		{name: "indirect-at-with-no-parameters-is-empty", src: `echo "[${!@}][${!*}][${!@:-x}]"; set -- HOME; [ "${!@}" = "$HOME" ] && echo same`, out: "[][][x]\nsame\n"},
 		{name: "bang-with-operator-is-last-job-pid", src: `echo ${!-posparams} ${!:-x}`, out: "posparams x\n"},
 		{name: "hash-then-op-char-alone-is-bad", src: `echo ${#=x} ${#-} ${#@Q}; echo ${#^}; echo not reached`, out: "0 3 '0'\n", err: "bash: line 1: ${#^}: bad substitution\n", status: 1},

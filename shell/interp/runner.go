@@ -715,7 +715,7 @@ func (r *Runner) runParser(ctx context.Context, p *syntax.Parser, isEval bool) {
 	defer func() { r.depth-- }()
 	echoed := 0
 	for {
-		p.ExtGlob = r.shopt.extglob
+		p.ExtGlob, p.Posix = r.shopt.extglob, r.opts.posix
 		if r.shopt.expandAliases && r.aliases.len() > 0 {
 			p.Aliases = r.aliases.get
 		} else {

@@ -1322,6 +1322,10 @@ func (p *Parser) paramArg(stopSlash, inDq, pattern bool) (*Word, bool) {
 				lit.WriteByte(byte(d))
 			}
 			esc = true
+		case c == '\'' && inDq && !pattern && p.Posix:
+			// POSIX: an ordinary character here
+			p.get()
+			lit.WriteByte('\'')
 		case c == '\'' && (!inDq || pattern):
 			p.get()
 			flush()

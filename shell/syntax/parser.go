@@ -23,6 +23,9 @@ type Parser struct {
 
 	// ExtGlob enables ?(...) *(...) +(...) @(...) !(...) patterns (shopt extglob).
 	ExtGlob bool
+	// Posix is set -o posix: single quotes in a double-quoted ${x+word} are
+	// ordinary characters, hiding no closing brace.
+	Posix bool
 	// Aliases returns an alias's text; nil disables alias expansion.
 	Aliases func(name string) (string, bool)
 	// Warn receives warnings (a here-document ended by end of file).
