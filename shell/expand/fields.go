@@ -24,6 +24,8 @@ type Field struct {
 // Builder collects fields while a word expands.
 type Builder struct {
 	Fields []Field
+	// JoinAt: in the operand of an unquoted ${x-word} (AddList)
+	JoinAt bool
 	// SplitLits: literal text is split too (the operand of an unquoted
 	// ${x:-word}, whose whole result is subject to splitting)
 	SplitLits bool

@@ -337,6 +337,12 @@ func Transform(op byte, v string) string {
 // AddList adds a list of words: "$@"-like words in quotes, "$*"-like
 // joined by joiner (IFS's first character), split fields unquoted.
 func AddList(b *Builder, vals []string, star, inDq bool, joiner string) {
+	if !inDq && !star && b.JoinAt && joiner != "" {
+		// an unquoted $@ in an unquoted ${x-word}: bash joins it with
+		// spaces and splits that (one word when IFS has no space)
+		b.Add(strings.Join(vals, " "), false, true)
+		return
+	}
 	if inDq || (star && b.OneString) {
 		if star {
 			b.Add(strings.Join(vals, joiner), true, false)

@@ -416,10 +416,10 @@ func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramVal
 		}
 	}
 	operand := func() error {
-		saved := b.SplitLits
-		b.SplitLits = !inDq
+		saved, savedJoin := b.SplitLits, b.JoinAt
+		b.SplitLits, b.JoinAt = !inDq, !inDq
 		err := r.expandParts(ctx, argParts(pe.Arg), inDq, ctxArgs, b)
-		b.SplitLits = saved
+		b.SplitLits, b.JoinAt = saved, savedJoin
 		return err
 	}
 	switch pe.Op {

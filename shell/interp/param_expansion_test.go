@@ -6,6 +6,7 @@ import "testing"
 // x; := assigns, :+ substitutes for a non-empty value.
 func TestParamDefaultOperators(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "unquoted-at-in-unquoted-operand-joins-with-spaces", src: `set -- " abc" "def ghi" "jkl "; f() { printf "<%s>" "$@"; echo; }; IFS=; f ${var-$@}; IFS=:; f ${var-$*}; f ${var:-$@}; unset IFS; f ${var:-$@}; f ${var:-"$@"}`, out: "< abc><def ghi><jkl >\n< abc><def ghi><jkl >\n< abc def ghi jkl >\n<abc><def><ghi><jkl>\n< abc><def ghi><jkl >\n"},
 		{name: "posix-single-quote-in-dq-param-word-is-plain", src: "set -o posix\n" + `echo "foo ${IFS+'bar} baz"; echo 6 ${IFS+"}"z}; echo 8 "${IFS+\"}\"z}"`, out: "foo 'bar baz\n6 }z\n8 \"\"z}\n"},
 		{name: "indirect-at-with-no-parameters-is-empty", src: `echo "[${!@}][${!*}][${!@:-x}]"; set -- HOME; [ "${!@}" = "$HOME" ] && echo same`, out: "[][][x]\nsame\n"},
 		{name: "bang-with-operator-is-last-job-pid", src: `echo ${!-posparams} ${!:-x}`, out: "posparams x\n"},

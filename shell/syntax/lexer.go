@@ -1017,7 +1017,7 @@ func (p *Parser) readParamExp(inDq bool) Part {
 	case '!':
 		d := p.peekAt(1)
 		// (${!-x}, ${!?x}...: $! with an operator, as ${#-x} is $#'s)
-		if d != '}' && isParamStart(d) && !((d == '-' || d == '?' || d == '=' || d == '+') && p.peekAt(2) != '}') {
+		if d != '}' && isParamStart(d) && !((d == '-' || d == '?' || d == '=' || d == '+') && (p.peekAt(2) != '}' || p.Posix)) {
 			p.get()
 			pe.Indirect = true
 		}
