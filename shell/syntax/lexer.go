@@ -1518,7 +1518,18 @@ func (p *Parser) readHeredocs() {
 			var line strings.Builder
 			for {
 				c := p.get()
-				if c == -1 || c == '\n' {
+				if c == -1 {
+					break
+				}
+				if c == '\n' {
+					// an unquoted body joins a line ending in a backslash
+					// with the next before it looks for the delimiter
+					// (EO\<newline>F ends it)
+					if s := line.String(); !quoted && oddTrailingBackslashes(s) && p.peek() != -1 {
+						line.Reset()
+						line.WriteString(s[:len(s)-1])
+						continue
+					}
 					break
 				}
 				line.WriteByte(byte(c))
@@ -1541,6 +1552,15 @@ func (p *Parser) readHeredocs() {
 			r.Hdoc = p.subWord(text, startLine, textHeredoc)
 		}
 	}
+}
+
+// oddTrailingBackslashes: s ends in a backslash that no other escapes.
+func oddTrailingBackslashes(s string) bool {
+	n := 0
+	for i := len(s) - 1; i >= 0 && s[i] == '\\'; i-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // heredocDelim is the delimiter word with quotes removed, and whether any
