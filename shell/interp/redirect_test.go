@@ -25,6 +25,8 @@ func TestRedirections(t *testing.T) {
 		{name: "target-is-expanded", src: `n=out; echo x > "$n.txt"; echo y > ${n}2`, wantFiles: map[string]string{"out.txt": "x\n", "out2": "y\n"}},
 		{name: "dup-of-closed-fd-names-the-word", src: `a=42; echo foo >&$a; echo $?`, out: "1\n", err: "bash: line 1: $a: Bad file descriptor\n"},
 		{name: "heredoc-backslash-newline-joins-before-the-delimiter", src: "c() { while IFS= read -r l; do echo \"$l\"; done; }\nc << EOF\nhi\nEO\\\nF\necho after\nc <<EOF\na\\\nb\\\\\nc\nEOF", out: "hi\nafter\nab\\\nc\n"},
+		{name: "heredoc-in-comsub-ended-by-delimiter-and-paren", src: "c() { while IFS= read -r l; do echo \"$l\"; done; }\nt=$(c <<EOF\nhere\nEOF)\necho \"= $t =\"", out: "= here =\n", err: "bash: line 4: warning: here-document at line 2 delimited by end-of-file (wanted `EOF')\n"},
+		{name: "heredoc-strip-tabs-delimiter-with-tabs", src: "c() { while IFS= read -r l; do echo \"$l\"; done; }\nc <<-'\tEND'\n\thello\n\tEND\necho end", out: "hello\nend\n"},
 		{name: "background-job-keeps-a-redirected-stdin", src: "for x in 1 2; do { read l; echo \"$l\"; } & wait; done <<EOF\nab\ncd\nEOF\n{ read l; echo \"[$l]\"; } & wait\necho x | { { read l; echo \"[$l]\"; } & wait; }", out: "ab\ncd\n[]\n[x]\n"},
 		{name: "redirect-error-goes-to-the-redirected-stderr", src: `a=42; { echo foo 2>&1 >&$a; } | { read -r l; echo "got: $l"; }; echo x 2>/dev/null > /nonexistent/f; echo $?`, out: "got: bash: line 1: $a: Bad file descriptor\n1\n"},
 		{name: "posix-script-no-glob-in-redirect", src: `: > r1.x; true < r1.*; echo $?; set -o posix; true < r1.*; echo $?`, out: "0\n1\n", err: "bash: line 1: r1.*: No such file or directory\n"},

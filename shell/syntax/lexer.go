@@ -937,7 +937,9 @@ func (p *Parser) subList() []*Stmt {
 	line := p.line
 	saved, savedTok := p.pending, p.tok
 	p.pending, p.tok = nil, nil
+	p.inComsub++
 	body := p.list(false)
+	p.inComsub--
 	t := p.next(lexMode{})
 	if t.kind == tEOF {
 		p.failEOF(p.eofLine(), "unexpected EOF while looking for matching `)'")
@@ -1505,6 +1507,19 @@ func (p *Parser) readHeredocs() {
 		var body strings.Builder
 		startLine := p.line
 		for {
+			if p.inComsub > 0 && !r.StripTabs {
+				// in $(...), a line of the delimiter and the closing
+				// paren ends the body (bash warns, as at end of file) and
+				// leaves the paren to close the substitution
+				rest := p.rest()
+				if strings.HasPrefix(rest, delim+")") {
+					if p.Warn != nil {
+						p.Warn(p.line, "warning: here-document at line "+itoa(r.Line+p.HeredocLineBias)+" delimited by end-of-file (wanted `"+delim+"')")
+					}
+					p.skip(len(delim))
+					break
+				}
+			}
 			if p.peek() == -1 {
 				if p.Warn != nil {
 					line := p.line
@@ -1538,7 +1553,8 @@ func (p *Parser) readHeredocs() {
 			if r.StripTabs {
 				l = strings.TrimLeft(l, "\t")
 			}
-			if l == delim {
+			// (<<- takes the delimiter's own leading tabs off too)
+			if l == delim || r.StripTabs && l == strings.TrimLeft(delim, "\t") {
 				break
 			}
 			// An unquoted body joins lines ending in a backslash.

@@ -20,6 +20,7 @@ type Parser struct {
 	condLine   int         // where the [[ being parsed began
 	virtualNL  bool        // the newline bash adds after text without one was read
 	heredoc    bool        // parsing a here-document's body
+	inComsub   int         // $(...) and <(...) being parsed
 
 	// ExtGlob enables ?(...) *(...) +(...) @(...) !(...) patterns (shopt extglob).
 	ExtGlob bool
