@@ -68,7 +68,7 @@ func (r *Runner) redirect(ctx context.Context, rs []*syntax.Redirect, permanent 
 	return undo, nil
 }
 
-func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install func(int, *openFile)) error {
+func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install func(int, *openFile)) (err error) {
 	r.line = rd.Line
 	fd := rd.N
 	switch rd.Op {
@@ -87,23 +87,36 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 	if rd.VarName != "" && (rd.Op == syntax.RedirDupOut || rd.Op == syntax.RedirDupIn) && rd.Word.Raw == "-" {
 		// {name}>&- closes the fd whose number $name holds
 		v, _ := r.getVarRef(rd.VarName)
+		if v == "" {
+			return &redirErr{msg: rd.VarName + ": ambiguous redirect"}
+		}
 		n, err := strconv.Atoi(v)
-		if err != nil || r.fds.get(n) == nil {
+		if err != nil {
+			return nil // (bash closes nothing and says nothing)
+		}
+		if r.fds.get(n) == nil {
 			return &redirErr{msg: v + ": Bad file descriptor"}
 		}
 		r.fds.set(n, nil)
 		return nil
 	}
 	if rd.VarName != "" {
-		// {name}>file: a new fd from 10 up, its number in $name
+		// {name}>file: a new fd from 10 up, its number in $name, set once
+		// the file is open (a readonly name: the file is made all the same)
 		fd = r.fds.lowestFree(10)
-		if err := r.setVar(rd.VarName, strconv.Itoa(fd), 0); err != nil {
-			return &redirErr{msg: err.Error()}
+		var assignErr error
+		install = func(n int, f *openFile) {
+			r.fds.set(n, f) // (such fds stay open after the command, as bash's)
+			if e := r.setVar(rd.VarName, strconv.Itoa(n), 0); e != nil {
+				assignErr = e
+			}
 		}
-		// such fds stay open after the command (bash)
-		inner := install
-		install = func(n int, f *openFile) { r.fds.set(n, f) }
-		_ = inner
+		defer func() {
+			if assignErr != nil && err == nil {
+				r.errmsg(assignErr.Error())
+				err = &redirErr{msg: rd.VarName + ": cannot assign fd to variable"}
+			}
+		}()
 	}
 	switch rd.Op {
 	case syntax.RedirHeredoc:
