@@ -454,6 +454,10 @@ func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramVal
 			if err := r.setVar(target, val, 0); err != nil {
 				return &fatalError{msg: err.Error()}
 			}
+			// the value as assigned: declare -i a; ${a:=4+3} is 7, -u upper case
+			if nv, err := r.paramLookup(ctx, pv.name, pe.Index); err == nil && nv.set && !nv.list {
+				val = nv.one()
+			}
 			b.Add(val, inDq, !inDq)
 			return nil
 		}

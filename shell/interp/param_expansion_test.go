@@ -7,6 +7,7 @@ import "testing"
 func TestParamDefaultOperators(t *testing.T) {
 	runBashCases(t, []bashCase{
 		{name: "unquoted-at-in-unquoted-operand-joins-with-spaces", src: `set -- " abc" "def ghi" "jkl "; f() { printf "<%s>" "$@"; echo; }; IFS=; f ${var-$@}; IFS=:; f ${var-$*}; f ${var:-$@}; unset IFS; f ${var:-$@}; f ${var:-"$@"}`, out: "< abc><def ghi><jkl >\n< abc><def ghi><jkl >\n< abc def ghi jkl >\n<abc><def><ghi><jkl>\n< abc><def ghi><jkl >\n"},
+		{name: "assign-default-expands-to-the-value-as-assigned", src: `declare -i a; echo ${a:=4+3}; declare -u A; A=; echo ${A:=foo}; declare -l L; echo "${L:=ABC}"; b=(); echo ${b[2]:=x}`, out: "7\nFOO\nabc\nx\n"},
 		{name: "posix-single-quote-in-dq-param-word-is-plain", src: "set -o posix\n" + `echo "foo ${IFS+'bar} baz"; echo 6 ${IFS+"}"z}; echo 8 "${IFS+\"}\"z}"`, out: "foo 'bar baz\n6 }z\n8 \"\"z}\n"},
 		{name: "indirect-at-with-no-parameters-is-empty", src: `echo "[${!@}][${!*}][${!@:-x}]"; set -- HOME; [ "${!@}" = "$HOME" ] && echo same`, out: "[][][x]\nsame\n"},
 		{name: "bang-with-operator-is-last-job-pid", src: `echo ${!-posparams} ${!:-x}`, out: "posparams x\n"},
