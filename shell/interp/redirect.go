@@ -106,10 +106,12 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 		fd = r.fds.lowestFree(10)
 		var assignErr error
 		install = func(n int, f *openFile) {
-			r.fds.set(n, f) // (such fds stay open after the command, as bash's)
 			if e := r.setVar(rd.VarName, strconv.Itoa(n), 0); e != nil {
 				assignErr = e
+				f.drop() // (made, and closed again)
+				return
 			}
+			r.fds.set(n, f) // (such fds stay open after the command, as bash's)
 		}
 		defer func() {
 			if assignErr != nil && err == nil {
