@@ -105,7 +105,12 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 		// the file is open (a readonly name: the file is made all the same)
 		fd = r.fds.lowestFree(10)
 		var assignErr error
+		target := fd
 		install = func(n int, f *openFile) {
+			if n != target { // (the fd a move closes)
+				r.fds.set(n, f)
+				return
+			}
 			if e := r.setVar(rd.VarName, strconv.Itoa(n), 0); e != nil {
 				assignErr = e
 				f.drop() // (made, and closed again)
