@@ -239,6 +239,9 @@ var errFork = errors.New("fork: retry: Resource temporarily unavailable")
 const pipeBuffer = 64 << 20
 
 func (r *Runner) runMultiPipeline(ctx context.Context, pl *syntax.Pipeline) {
+	if pl.Line > 0 {
+		defer func(l int) { r.line = l }(pl.Line) // (an ERR trap after it sees its line: the stages ran in children)
+	}
 	n := len(pl.Cmds)
 	statuses := make([]int, n)
 	var wg sync.WaitGroup

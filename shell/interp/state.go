@@ -257,7 +257,13 @@ func (r *Runner) runTrap(ctx context.Context, name, cmd string) (trapStatus int)
 	default:
 		start = 1 // a signal's or EXIT's handler counts its own lines, as bash's
 	}
+	if name != "EXIT" {
+		r.traceNest++ // (set -x marks a trap's commands with one more PS4 character, bar EXIT's)
+	}
 	r.runSource(ctx, cmd, start, true)
+	if name != "EXIT" {
+		r.traceNest--
+	}
 	trapStatus = r.status
 	if r.flow == flowNone || r.flow == flowReturn && name != "RETURN" && len(r.frames) == 0 {
 		r.flow = flow

@@ -64,6 +64,7 @@ func TestTraps(t *testing.T) {
 		{name: "return-trap-set-in-function-fires-each-call", src: `f() { trap 'echo ret' RETURN; }; f; echo mid; f; echo end`, out: "ret\nmid\nret\nend\n",
 			skip: "a RETURN trap set inside a function fires on the first call only, not again when a later call sets it anew"},
 		{name: "extdebug-debug-trap-skips-and-returns", src: "shopt -s extdebug\nt() { [[ $BASH_COMMAND == *skip* ]] && return 1; [[ $BASH_COMMAND == *ret* ]] && return 2; return 0; }\ntrap t DEBUG\necho a\necho skip me\nf() { echo in f; echo ret now; echo not reached; }\nf; echo after f $?", out: "a\nin f\nafter f 2\n"},
+		{name: "trap-commands-traced-one-level-deeper-and-err-line-of-pipeline", src: "trap 'echo err $LINENO' ERR\nset -x\ntrue\nfalse | false\nset +x", out: "err 4\n", err: "+ true\n+ false\n+ false\n++ echo err 4\n+ set +x\n"},
 		{name: "debug-trap", src: `trap 'echo "debug: $BASH_COMMAND"' DEBUG; x=1; echo hi`, out: "debug: x=1\ndebug: echo hi\nhi\n"},
 		{name: "trap-p", src: `trap 'echo x' EXIT; trap -p EXIT; trap - EXIT; trap -p EXIT; echo end`, out: "trap -- 'echo x' EXIT\nend\n"},
 		{name: "trap-reset", src: `trap 'echo no' EXIT; trap - EXIT; echo main`, out: "main\n"},
