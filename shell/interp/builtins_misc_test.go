@@ -132,6 +132,8 @@ func TestSetAndShopt(t *testing.T) {
 func TestXtrace(t *testing.T) {
 	runBashCases(t, []bashCase{
 		{name: "simple-commands", src: `set -x; x=1 y=2; echo $x`, out: "1\n", err: "+ x=1\n+ y=2\n+ echo 1\n"},
+		{name: "compound-heads-and-append", src: "set -x\nfor ((i=0; i<1; i++ )); do :; done\nfor v in a 'b c'; do :; done\ncase x in *) ;; esac\nf=one\nf+=two", err: "+ (( i=0 ))\n+ (( i<1 ))\n+ :\n+ (( i++  ))\n+ (( i<1 ))\n+ for v in a 'b c'\n+ :\n+ for v in a 'b c'\n+ :\n+ case x in\n+ f=one\n+ f+=two\n"},
+		{name: "xtracefd", src: "exec 4>t; BASH_XTRACEFD=4; set -x; echo 1; set +x; unset BASH_XTRACEFD; read -r l < t; echo \"[$l]\"", out: "1\n[+ echo 1]\n"},
 		{name: "quoting-of-words", src: `set -x; echo 'it'"'"'s' "a\"b" '' 'x y'`, out: "it's a\"b  x y\n", err: "+ echo 'it'\\''s' 'a\"b' '' 'x y'\n"},
 		{name: "ansi-c-words", src: `set -x; x=$'a\nb'; echo $'tab\there'`, out: "tab\there\n", err: "+ x='a\nb'\n+ echo 'tab\there'\n"},
 		{name: "command-substitution-level", src: `set -x; x=$(echo sub)`, err: "++ echo sub\n+ x=sub\n"},

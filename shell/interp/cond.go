@@ -15,7 +15,7 @@ import (
 // runCond runs [[ expr ]].
 func (r *Runner) runCond(ctx context.Context, c *syntax.CondCmd) {
 	if r.opts.xtrace {
-		r.stderr(r.ps4(ctx) + "[[ " + condText(c.X) + " ]]\n")
+		r.traceOut(r.ps4(ctx) + "[[ " + condText(c.X) + " ]]\n")
 	}
 	v, st, err := r.evalCond(ctx, c.X)
 	var ce *condError

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/shell/arith"
+	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/pattern"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 	"github.com/wasmsand/wasmsand/vfs"
@@ -537,6 +538,13 @@ func (r *Runner) runFor(ctx context.Context, c *syntax.For) {
 		if r.checkCtx(ctx) {
 			return
 		}
+		if r.opts.xtrace {
+			words := make([]string, len(items))
+			for i, w := range items {
+				words[i] = expand.QuoteXtrace(w)
+			}
+			r.traceLine(ctx, "for "+c.Name+" in "+strings.Join(words, " "))
+		}
 		if isRef {
 			// a nameref loop variable refers to each word in turn
 			if v := r.mutVars()[c.Name]; v != nil {
@@ -564,6 +572,12 @@ func (r *Runner) runArithFor(ctx context.Context, c *syntax.ArithFor) {
 	eval := func(a *syntax.Arith) (int64, bool) {
 		if a == nil {
 			return 1, true
+		}
+		if r.opts.xtrace {
+			// (bash shows each part as written, trailing blanks and all)
+			if s, err := r.expandQuoted(ctx, a.W); err == nil {
+				r.traceLine(ctx, "(( "+strings.TrimLeft(s, " \t\n")+" ))")
+			}
 		}
 		n, err := r.evalArith(ctx, a)
 		if err != nil {
@@ -611,6 +625,7 @@ func (r *Runner) runCase(ctx context.Context, c *syntax.Case) {
 		r.expansionError(err)
 		return
 	}
+	r.traceLine(ctx, "case "+expand.QuoteXtrace(word)+" in")
 	r.status = 0
 	flags := r.patFlags()
 	if r.shopt.nocasematch {

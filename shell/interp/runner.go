@@ -187,6 +187,7 @@ type Runner struct {
 	sourceDepth int             // files being sourced (return is allowed)
 	readsStdin  bool            // bash -s: $- has s
 	traceNest   int
+	traceBefore map[string]string // set -x: NAME+= values before the assignment
 	psubs       []psub
 	getoptsInd  int
 	mainSig     *sigQueue // the session shell's signals (kill $$ from anywhere)

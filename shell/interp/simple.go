@@ -184,6 +184,16 @@ func (r *Runner) expandArrayLit(ctx context.Context, a *syntax.ArrayLit) (*array
 func (r *Runner) assignOnly(ctx context.Context, c *syntax.SimpleCmd) {
 	r.comsubStatus = 0
 	r.hadComsub = false
+	if r.opts.xtrace {
+		// (set -x shows NAME+=value as written: what it appended)
+		r.traceBefore = map[string]string{}
+		for _, a := range c.Assigns {
+			if a.Append && a.Array == nil && a.Index == nil {
+				r.traceBefore[a.Name], _ = r.getVar(a.Name)
+			}
+		}
+		defer func() { r.traceBefore = nil }()
+	}
 	for _, a := range c.Assigns {
 		if err := r.assign(ctx, a, 0); err != nil {
 			var ve *varError
@@ -674,6 +684,10 @@ func (r *Runner) trace(ctx context.Context, assigns []*syntax.Assign, args []str
 			continue
 		}
 		v, _ := r.getVar(a.Name)
+		if prev, ok := r.traceBefore[a.Name]; ok && a.Append && strings.HasPrefix(v, prev) {
+			parts = append(parts, a.Name+"+="+expand.QuoteXtrace(v[len(prev):]))
+			continue
+		}
 		if v == "" {
 			parts = append(parts, a.Name+"=")
 			continue
@@ -688,13 +702,35 @@ func (r *Runner) trace(ctx context.Context, assigns []*syntax.Assign, args []str
 	}
 	if args == nil {
 		for _, p := range parts {
-			r.stderr(r.ps4(ctx) + p + "\n")
+			r.traceOut(r.ps4(ctx) + p + "\n")
 		}
 		return
 	}
 	b.WriteString(strings.Join(parts, " "))
 	b.WriteByte('\n')
-	r.stderr(b.String())
+	r.traceOut(b.String())
+}
+
+// traceOut writes set -x output: to the fd $BASH_XTRACEFD names when it
+// is open, else to stderr.
+func (r *Runner) traceOut(s string) {
+	if v, ok := r.getVar("BASH_XTRACEFD"); ok && v != "" {
+		if n, err := strconv.Atoi(v); err == nil {
+			if f := r.fds.get(n); f != nil {
+				_, _ = f.WriteString(s)
+				return
+			}
+		}
+	}
+	r.stderr(s)
+}
+
+// traceLine prints one set -x line (for NAME in ..., case WORD in, the
+// parts of for ((...))).
+func (r *Runner) traceLine(ctx context.Context, s string) {
+	if r.opts.xtrace {
+		r.traceOut(r.ps4(ctx) + s + "\n")
+	}
 }
 
 // ps4 is the set -x prefix: PS4 expanded, its first character repeated
@@ -733,7 +769,7 @@ func (r *Runner) traceArith(ctx context.Context, a *syntax.Arith) {
 	if err != nil {
 		return
 	}
-	r.stderr(r.ps4(ctx) + "(( " + strings.TrimSpace(s) + " ))\n")
+	r.traceOut(r.ps4(ctx) + "(( " + strings.TrimSpace(s) + " ))\n")
 }
 
 // envValue finds K in K=V pairs (the last one wins).
