@@ -249,6 +249,9 @@ func builtinDirs(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			r.errmsg("dirs: " + idx[1:] + ": directory stack index out of range")
 			return 1
 		}
+		if numbered {
+			return r.out("dirs", fmt.Sprintf("%2d  %s\n", n, list[n])) // (dirs -v N: with its index)
+		}
 		return r.out("dirs", list[n]+"\n")
 	}
 	return r.printDirs(long, perLine, numbered)
@@ -274,6 +277,9 @@ func builtinPushd(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 	}
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 1 && (args[0][0] == '+' || args[0][0] == '-') && !isDigits(args[0][1:]) {
+		// (-m or +x: not a number, and no directory before --)
+		return r.usageError("pushd", args[0]+": invalid number")
 	}
 	if len(args) == 0 {
 		if len(r.dirs) == 0 {
@@ -307,6 +313,15 @@ func builtinPushd(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 			return 1
 		}
 		rot := append(list[n:], list[:n]...)
+		if noCd {
+			// (-n: the rotation without its cd: the rotated top gives way
+			// to the current directory, and nothing is printed, as bash's)
+			r.dirs = nil
+			for i := len(rot) - 1; i >= 1; i-- {
+				r.dirs = append(r.dirs, rot[i])
+			}
+			return 0
+		}
 		if err := r.chdir(rot[0], false); err != nil {
 			r.errmsg("pushd: " + rot[0] + ": " + cdErrText(err))
 			return 1
@@ -335,6 +350,13 @@ func builtinPopd(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	noCd := false
 	if len(args) > 0 && args[0] == "-n" {
 		noCd, args = true, args[1:]
+	}
+	if len(args) > 0 && !((args[0][0] == '+' || args[0][0] == '-') && len(args[0]) > 1 && isDigits(args[0][1:])) {
+		// (the arguments are checked before the stack)
+		if args[0][0] == '+' || args[0][0] == '-' {
+			return r.usageError("popd", args[0]+": invalid number")
+		}
+		return r.usageError("popd", args[0]+": invalid argument")
 	}
 	if len(r.dirs) == 0 {
 		r.errmsg("popd: directory stack empty")

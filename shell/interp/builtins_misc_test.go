@@ -54,6 +54,8 @@ func TestSourceBuiltin(t *testing.T) {
 func TestCdPwd(t *testing.T) {
 	tree := map[string]string{"a/b/": "", "c/": "", "file": ""}
 	cases := []bashCase{
+		{name: "pushd-popd-bad-numbers", src: `pushd -m; echo $?; popd -x; echo $?; popd foo; echo $?`, out: "2\n2\n2\n", err: "bash: line 1: pushd: -m: invalid number\npushd: usage: pushd [-n] [+N | -N | dir]\nbash: line 1: popd: -x: invalid number\npopd: usage: popd [-n] [+N | -N]\nbash: line 1: popd: foo: invalid argument\npopd: usage: popd [-n] [+N | -N]\n"},
+		{name: "pushd-n-rotation-and-dirstack-assignment", src: `cd /; pushd /usr >/dev/null; pushd /tmp >/dev/null; dirs -v -1; pushd -n +1; dirs; pwd; DIRSTACK[1]=/etc; dirs`, out: " 1  /usr\n/tmp / /tmp\n/tmp\n/tmp /etc /tmp\n"},
 		{name: "relative", src: `cd a/b; pwd; echo $PWD`, out: "/home/user/a/b\n/home/user/a/b\n"},
 		{name: "dotdot", src: `cd a/b; cd ../..; pwd`, out: "/home/user\n"},
 		{name: "dash", src: `cd a; cd ../c; cd -; echo $OLDPWD`, out: "/home/user/a\n/home/user/c\n"},

@@ -475,6 +475,17 @@ func (r *Runner) setElement(name, sub, val string, f setFlags) error {
 	case dynCmds:
 		r.hashed.insert(sub, val, 0)
 		return nil
+	case dynDirstack:
+		// DIRSTACK[N]=dir changes an entry already in the stack (pushd
+		// and popd add and remove them)
+		i, err := r.arithSubscript(sub)
+		if err != nil {
+			return err
+		}
+		if i >= 1 && int(i) <= len(r.dirs) {
+			r.dirs[len(r.dirs)-int(i)] = val
+		}
+		return nil
 	}
 	if v.attrs&attrReadonly != 0 && f&setForce == 0 {
 		return &varError{target + ": readonly variable"}
