@@ -6,6 +6,7 @@ import "testing"
 // levels, status, and syntax errors that do not end the shell.
 func TestEvalBuiltin(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "alias-ending-inside-arithmetic", src: "shopt -s expand_aliases\nalias math0='echo $(( 4+3 )'\nmath0)\nalias m2='echo $((1'\nm2 + 2))", out: "7\n3\n"},
 		{name: "help-list-to-closed-stdout-is-silent", src: `help >&-; echo $?; help cd >&-; echo $?`, out: "0\n1\n", err: "bash: line 1: help: write error: Bad file descriptor\n"},
 		{name: "current-shell", src: `eval 'x=1; y=$((x+1))'; echo $x $y`, out: "1 2\n"},
 		{name: "joins-arguments", src: `eval echo a   b '"c  d"'`, out: "a b c  d\n"},

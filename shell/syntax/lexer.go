@@ -140,6 +140,22 @@ func (p *Parser) rest() string {
 	return f.src[f.pos:]
 }
 
+// restAll is what is left of every frame, the current one first: an
+// alias's text, then the input after it (bash reads `$((` across them).
+func (p *Parser) restAll() string {
+	s := p.rest()
+	if len(p.frames) == 1 {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s)
+	for i := len(p.frames) - 2; i >= 0; i-- {
+		f := p.frames[i]
+		b.WriteString(f.src[f.pos:])
+	}
+	return b.String()
+}
+
 func (p *Parser) popFrame() {
 	p.frames = p.frames[:len(p.frames)-1]
 }
@@ -660,7 +676,7 @@ func (p *Parser) readDollar(inDq bool) Part {
 	switch {
 	case c == '(':
 		if p.peekAt(1) == '(' {
-			if end, ok := scanArith(p.rest(), 2); ok {
+			if end, ok := scanArith(p.restAll(), 2); ok {
 				p.skip(2)
 				return &ArithExp{X: p.arithText(end - 2)}
 			} else if end == -1 {
