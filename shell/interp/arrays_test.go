@@ -6,6 +6,7 @@ import "testing"
 // appending, slicing, unset of elements, and "${a[@]}" vs "${a[*]}".
 func TestIndexedArrays(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "ansi-c-quoted-subscripts", src: "declare -A a=([$'x\\ty']=1); declare -A c; c[$'p\\nq']=2; declare -p a c; b=([$'1']=v); declare -p b", out: "declare -A a=([$'x\\ty']=\"1\" )\ndeclare -A c=([$'p\\nq']=\"2\" )\ndeclare -a b=([1]=\"v\")\n"},
 		{name: "literal-and-count", src: `a=(one two three); echo ${a[0]} ${a[2]} ${#a[@]} ${#a[1]}`, out: "one three 3 3\n"},
 		{name: "bare-name-is-element-zero", src: `a=(x y); echo $a; a=z; echo ${a[@]}`, out: "x\nz y\n"},
 		{name: "sparse", src: `a=([3]=c [1]=a); a[10]=j; echo ${#a[@]} ${!a[@]} ${a[@]}`, out: "3 1 3 10 a c j\n"},

@@ -1723,7 +1723,8 @@ func (p *Parser) subWord(src string, line int, kind textKind) *Word {
 				lit.WriteByte('\\')
 			}
 		case c == '$':
-			if part := sub.readDollar(kind != textWord); part != nil {
+			// ($'...' works in a subscript: [$'x\ty']=1)
+			if part := sub.readDollar(kind != textWord && kind != textSubscript); part != nil {
 				flush()
 				parts = append(parts, part)
 			} else {
