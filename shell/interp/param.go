@@ -605,22 +605,20 @@ func (r *Runner) transform(ctx context.Context, op byte, pv paramValue, name str
 			out = append(out, flags)
 		}
 	case 'A':
-		if !pv.set {
-			return nil, nil
-		}
+		// (an empty or unset array still says what it is: declare -a e)
 		if pv.v != nil && (pv.v.isArray() || pv.v.isAssoc()) && pv.list {
 			return []string{r.declareLine(pv.name, pv.v)}, nil
 		}
+		if !pv.set {
+			return nil, nil
+		}
+		// (an element is shown as its variable: ${a[1]@A} is declare -a a='2')
 		for _, v := range vals {
-			if pv.v != nil && !pv.list && pv.v.attrs != 0 && !pv.hasSub {
+			if pv.v != nil && !pv.list && pv.v.attrs != 0 {
 				out = append(out, "declare -"+attrFlags(pv.v)+" "+pv.name+"="+expand.QuoteSingle(v))
 				continue
 			}
-			n := pv.name
-			if pv.hasSub {
-				n += "[" + pv.sub + "]"
-			}
-			out = append(out, n+"="+expand.QuoteSingle(v))
+			out = append(out, pv.name+"="+expand.QuoteSingle(v))
 		}
 	case 'K', 'k':
 		v := pv.v

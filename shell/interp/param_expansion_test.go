@@ -8,6 +8,7 @@ func TestParamDefaultOperators(t *testing.T) {
 	runBashCases(t, []bashCase{
 		{name: "unquoted-at-in-unquoted-operand-joins-with-spaces", src: `set -- " abc" "def ghi" "jkl "; f() { printf "<%s>" "$@"; echo; }; IFS=; f ${var-$@}; IFS=:; f ${var-$*}; f ${var:-$@}; unset IFS; f ${var:-$@}; f ${var:-"$@"}`, out: "< abc><def ghi><jkl >\n< abc><def ghi><jkl >\n< abc def ghi jkl >\n<abc><def><ghi><jkl>\n< abc><def ghi><jkl >\n"},
 		{name: "assign-default-expands-to-the-value-as-assigned", src: `declare -i a; echo ${a:=4+3}; declare -u A; A=; echo ${A:=foo}; declare -l L; echo "${L:=ABC}"; b=(); echo ${b[2]:=x}`, out: "7\nFOO\nabc\nx\n"},
+		{name: "transform-A-of-arrays-and-elements", src: `a=(); declare -a e; declare -A h=(); echo "[${a[@]@A}] [${e[@]@A}] [${h[@]@A}]"; x=1; b=(1 2); echo "[${x[0]@A}] [${b[1]@A}]"`, out: "[declare -a a=()] [declare -a e] [declare -A h=()]\n[x='1'] [declare -a b='2']\n"},
 		{name: "posix-single-quote-in-dq-param-word-is-plain", src: "set -o posix\n" + `echo "foo ${IFS+'bar} baz"; echo 6 ${IFS+"}"z}; echo 8 "${IFS+\"}\"z}"`, out: "foo 'bar baz\n6 }z\n8 \"\"z}\n"},
 		{name: "indirect-at-with-no-parameters-is-empty", src: `echo "[${!@}][${!*}][${!@:-x}]"; set -- HOME; [ "${!@}" = "$HOME" ] && echo same`, out: "[][][x]\nsame\n"},
 		{name: "bang-with-operator-is-last-job-pid", src: `echo ${!-posparams} ${!:-x}`, out: "posparams x\n"},
