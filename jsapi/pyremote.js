@@ -283,9 +283,8 @@ export function remotePython({ spawn, unavailable = "", spare = false }) {
           }
           h.state = "ready";
         }
-        const { flag, ...rest } = r.abort || {};
-        void flag; // (the helper has the worker's flag already)
-        h.out.send(encode({ op: "run", r: { ...r, abort: r.abort ? rest : undefined }, ...extra }));
+        // (the flag is shared memory the helper has already: only the run's key goes)
+        h.out.send(encode({ op: "run", r: { ...r, abort: r.abort ? { run: r.abort.run } : undefined }, ...extra }));
         for (;;) {
           const m = h.inbox.recv();
           if (m === null) {

@@ -78,12 +78,8 @@ func Needs(fsys *vfs.FS, cwd, cmd string) (python bool, imports, packages []stri
 		if !path.IsAbs(p) {
 			p = path.Join(cwd, p)
 		}
-		fi, err := fsys.Stat(p)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
-			continue
-		}
-		if b, err := fsys.ReadFile(p); err == nil {
-			texts = append(texts, string(b))
+		if t, ok := scriptText(fsys, p); ok {
+			texts = append(texts, t)
 		}
 	}
 	seen := map[string]bool{}
@@ -146,6 +142,20 @@ func executable(s *shell.Session, req *shell.ExecRequest) string {
 	return "/usr/bin/" + a
 }
 
+// scriptText is the text of a file that may be a script: a regular file
+// of at most 1 MB (a data file is not read whole for a text scan).
+func scriptText(fsys *vfs.FS, p string) (string, bool) {
+	fi, err := fsys.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		return "", false
+	}
+	b, err := fsys.ReadFile(p)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
 // codeImports are the modules a run's own code imports (-c's text, or the
 // script's), for a run in a helper thread, which can load them first.
 func codeImports(fsys *vfs.FS, inv invocation, dir string) []any {
@@ -158,11 +168,7 @@ func codeImports(fsys *vfs.FS, inv invocation, dir string) []any {
 		if !path.IsAbs(p) {
 			p = path.Join(dir, p)
 		}
-		if fi, err := fsys.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Size() <= 1<<20 {
-			if b, err := fsys.ReadFile(p); err == nil {
-				text = string(b)
-			}
-		}
+		text, _ = scriptText(fsys, p)
 	}
 	out := []any{}
 	seen := map[string]bool{}
@@ -288,9 +294,15 @@ func Run(ctx context.Context, s *shell.Session, req *shell.ExecRequest) int {
 	if interactive {
 		mode = "interactive"
 	}
+	// (the imports matter only to a helper thread's run, which loads them
+	// first: Pyodide not loaded yet, or busy with the python around this)
+	imports := []any{}
+	if !Loaded() || outer != nil {
+		imports = codeImports(s.FS(), inv, req.Dir)
+	}
 	call := js.ValueOf(map[string]any{"mode": mode, "arg": inv.arg, "argv": argv, "env": env,
 		"cwd": req.Dir, "names": names, "timeoutMs": timeout, "umask": int(req.Umask), "memoryMB": mem,
-		"modules": ourModules, "index": limits.index, "imports": codeImports(s.FS(), inv, req.Dir),
+		"modules": ourModules, "index": limits.index, "imports": imports,
 		"executable": executable(s, req)})
 	if limits.key != 0 {
 		call.Set("abort", map[string]any{"flag": limits.flag, "run": limits.key})
