@@ -245,6 +245,39 @@ func (b *bracketScan) scan(s string) {
 	}
 }
 
+// bracketClass turns a POSIX bracket expression ([...], whole) into Go's:
+// a backslash is a member there, as is a leading ']', and [=c=] and [.c.]
+// of one character (the C locale's classes, which Go lacks) are c.
+func bracketClass(cls string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	k := 1
+	if k < len(cls) && cls[k] == '^' {
+		b.WriteByte('^')
+		k++
+	}
+	if k < len(cls) && cls[k] == ']' {
+		b.WriteString(`\]`)
+		k++
+	}
+	for ; k < len(cls)-1; k++ { // (cls[len-1] is the closing ']')
+		switch c := cls[k]; {
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '[' && k+4 < len(cls) && (cls[k+1] == '=' || cls[k+1] == '.') && cls[k+3] == cls[k+1] && cls[k+4] == ']':
+			if strings.IndexByte(`\^]-[`, cls[k+2]) >= 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(cls[k+2])
+			k += 4
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
 var ereCache sync.Map
 
 // compileERE compiles a POSIX extended regex (leftmost-longest), with the
@@ -319,32 +352,7 @@ func translateERE(s string) string {
 				b.WriteString(`\[`)
 				continue
 			}
-			cls := s[i : j+1]
-			// [=c=] and [.c.] of one character are c (the C locale's
-			// classes), which Go's syntax lacks
-			for _, k := range []string{"=", "."} {
-				for {
-					a := strings.Index(cls, "["+k)
-					if a < 0 || a+4 >= len(cls) || cls[a+3:a+5] != k+"]" {
-						break
-					}
-					ch := cls[a+2]
-					lit := string(ch)
-					if strings.IndexByte(`\^]-[`, ch) >= 0 {
-						lit = `\` + lit
-					}
-					cls = cls[:a] + "\x00" + lit + cls[a+5:]
-				}
-			}
-			// a backslash in a POSIX bracket is literal
-			cls = strings.ReplaceAll(cls, `\`, `\\`)
-			cls = strings.ReplaceAll(cls, "\x00\\\\", `\`) // (the escapes just made)
-			cls = strings.ReplaceAll(cls, "\x00", "")
-			if strings.HasPrefix(cls, "[]") {
-				cls = `[\]` + cls[2:]
-			} else if strings.HasPrefix(cls, "[^]") {
-				cls = `[^\]` + cls[3:]
-			}
+			cls := bracketClass(s[i : j+1])
 			b.WriteString(cls)
 			i = j
 		case c == '{':
