@@ -97,6 +97,7 @@ func (s *Session) run(ctx context.Context, req *ExecRequest, depth int) int {
 		// bash runs a text file without #! as a shell script.
 		r := *req
 		r.Argv = append([]string{"bash", execPath(name, p)}, req.Argv[1:]...)
+		r.reinit = true
 		return runShell(ctx, s, &r)
 	}
 }

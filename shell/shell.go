@@ -35,6 +35,11 @@ type ExecRequest struct {
 	// ErrPrefix starts messages about a failed exec ("bash: line 3: ");
 	// empty is "bash: ".
 	ErrPrefix string
+	// NoSkipDots: the calling shell has globskipdots off (interp.ExecRequest).
+	NoSkipDots bool
+	// reinit marks a script without #!, run as bash runs one: in a
+	// reinitialised shell, which keeps globskipdots as the caller had it.
+	reinit bool
 }
 
 // Config wires a shell to its sandbox.
@@ -137,7 +142,7 @@ func (s *Session) interpConfig() *interp.Config {
 		FS: s.cfg.FS,
 		Exec: func(ctx context.Context, req *interp.ExecRequest) int {
 			return s.run(ctx, &ExecRequest{Pid: req.Pid, PPid: req.PPid, Path: req.Path, Argv: req.Argv, Env: req.Env, Dir: req.Dir,
-				Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr, Umask: req.Umask, Files: req.Files, ErrPrefix: req.ErrPrefix}, 0)
+				Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr, Umask: req.Umask, Files: req.Files, ErrPrefix: req.ErrPrefix, NoSkipDots: req.NoSkipDots}, 0)
 		},
 		LookPath: s.LookPath,
 		NewPid:   s.cfg.NewPid,

@@ -235,6 +235,9 @@ loop:
 	if source != "" {
 		child.SetScript(source)
 	}
+	if req.reinit && req.NoSkipDots {
+		opts = append([]opt{{name: "globskipdots", shopt: true}}, opts...)
+	}
 	for _, o := range opts {
 		var err error
 		if o.shopt {

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/pattern"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
@@ -195,11 +193,12 @@ type parsedOpts struct {
 	set   map[byte]bool
 	vals  map[byte]string
 	order []byte
-	plus  map[byte]bool // +x forms (when allowPlus)
+	plus  map[byte]bool     // +x forms (when allowPlus)
+	multi map[byte][]string // every value of an option given more than once
 }
 
 func (r *Runner) getopt(name string, args []string, spec string, allowPlus bool) (parsedOpts, []string, bool) {
-	o := parsedOpts{set: map[byte]bool{}, vals: map[byte]string{}, plus: map[byte]bool{}}
+	o := parsedOpts{set: map[byte]bool{}, vals: map[byte]string{}, plus: map[byte]bool{}, multi: map[byte][]string{}}
 	i := 0
 	for i < len(args) {
 		a := args[i]
@@ -239,6 +238,7 @@ func (r *Runner) getopt(name string, args []string, spec string, allowPlus bool)
 					val = args[i]
 				}
 				o.vals[c] = val
+				o.multi[c] = append(o.multi[c], val)
 				break
 			}
 		}
@@ -910,66 +910,3 @@ func builtinFc(r *Runner, ctx context.Context, args []string, _ map[int]*declArg
 func builtinComplete(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
 	return 0
 }
-
-func builtinCompgen(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
-	o, rest, ok := r.getopt("compgen", args[1:], "abcdefgjksuvo:A:G:W:F:C:X:P:S:", false)
-	if !ok {
-		return 2
-	}
-	prefix := ""
-	if len(rest) > 0 {
-		prefix = rest[0]
-	}
-	var cands []string
-	if o.set['b'] {
-		cands = append(cands, BuiltinNames()...)
-	}
-	if o.set['k'] {
-		cands = append(cands, "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function", "time", "{", "}", "!", "[[", "]]", "coproc")
-	}
-	if o.set['a'] {
-		for k := range r.aliases.m {
-			cands = append(cands, k)
-		}
-	}
-	if o.set['v'] {
-		cands = append(cands, r.varNames("")...)
-	}
-	if o.set['e'] {
-		for k, v := range r.vars.m {
-			if v.attrs&attrExport != 0 {
-				cands = append(cands, k)
-			}
-		}
-	}
-	if a, ok := o.vals['A']; ok && a == "function" || o.set['A'] && false {
-		cands = append(cands, r.funcs.names()...)
-	}
-	if w, ok := o.vals['W']; ok {
-		cands = append(cands, strings.Fields(w)...)
-	}
-	if o.set['f'] || o.set['d'] {
-		for _, m := range expand.Glob(r.cfg.FS, r.dir, pattern.QuoteMeta(prefix)+"*", r.globOptions()) {
-			if o.set['d'] {
-				if fi, err := r.stat(m); err != nil || !fi.IsDir() {
-					continue
-				}
-			}
-			cands = append(cands, m)
-		}
-	}
-	var b strings.Builder
-	st := 1
-	for _, c := range cands {
-		if strings.HasPrefix(c, prefix) {
-			b.WriteString(o.vals['P'] + c + o.vals['S'] + "\n")
-			st = 0
-		}
-	}
-	if w := r.out("compgen", b.String()); w != 0 {
-		return w
-	}
-	return st
-}
-
-var _ = os.O_RDONLY

@@ -162,3 +162,22 @@ func TestXtrace(t *testing.T) {
 			skip: "[[ a && b ]] traces as one line; bash traces each primary it evaluates"},
 	})
 }
+
+// compgen: the -A actions and their letters, -W with expansions, -X, -P/-S,
+// -F/-C (with bash's warnings), hidden files, and bad actions and options.
+func TestCompgen(t *testing.T) {
+	runBashCases(t, []bashCase{
+		{name: "shopt-and-setopt", src: `compgen -A shopt glob; compgen -A setopt no`, out: "globasciiranges\nglobskipdots\nglobstar\nnoclobber\nnoexec\nnoglob\nnolog\nnotify\nnounset\n"},
+		{name: "signals", src: `s=($(compgen -A signal)); echo ${s[0]} ${s[1]} ${s[32]} ${s[33]} ${s[34]} ${s[-1]} ${#s[@]}`, out: "EXIT SIGHUP SIGJUNK(32) SIGJUNK(33) SIGRTMIN RETURN 68\n"},
+		{name: "keywords-builtins", src: `echo $(compgen -k); b=($(compgen -b)); echo ${b[@]:0:4}`, out: "if then else elif fi case esac for select while until do done in function time { } ! [[ ]] coproc\n. : [ alias\n"},
+		{name: "wordlist-filter-affixes", src: `x=1; compgen -W '$x "a b" c\ d'; compgen -X '*o*' -W 'foo bar boo'; compgen -X '!*o*' -W 'foo bar boo'; compgen -W 'abc abd x' -P '<' -S / ab`, out: "1\na b\nc d\nbar\nfoo\nboo\n<abc/\n<abd/\n"},
+		{name: "function-and-command", src: `f() { COMPREPLY=(aa "$2" "$1"); }; compgen -F f x; compgen -C 'echo hi' x`, out: "aa\nx\ncompgen\nhi compgen x \n",
+			err: "bash: line 1: compgen: warning: -F option may not work as you expect\nbash: line 1: compgen: warning: -C option may not work as you expect\n"},
+		{name: "names", src: `g() { :; }; alias ll=ls; declare -a xa; declare -A xb=([k]=1); declare -a xc; export XE=1; compgen -A function; compgen -a l; compgen -A arrayvar x; compgen -e XE; compgen -v X; compgen -u ro; compgen -c compg`, out: "g\nll\nxb\nXE\nXE\nroot\ncompgen\n"},
+		{name: "files", files: map[string]string{"d/s1/": "", "d/s2/": "", "d/f": "", "d/.h": ""},
+			src: `has() { local w n=0; for w in $(compgen "$@"); do n=$((n+1)); done; echo $n; }; has -f d/; has -d d/s; has -f d/.; has -G 'd/s*'; compgen -f d/.h; compgen -d d/f`, status: 1,
+			out: "4\n2\n3\n2\nd/.h\n"},
+		{name: "nothing-and-errors", src: `compgen -W 'a b' -- -x; echo $?; compgen -A bogus; echo $?; compgen -o bogus; echo $?; enable -n echo; compgen -A disabled`, out: "1\n2\n2\necho\n",
+			err: "bash: line 1: compgen: bogus: invalid action name\nbash: line 1: compgen: bogus: invalid option name\n"},
+	})
+}

@@ -45,6 +45,9 @@ type ExecRequest struct {
 	// ErrPrefix starts the messages of a failed exec as the shell's own
 	// ("bash: line 3: "), for the caller to print.
 	ErrPrefix string
+	// NoSkipDots: the shell has globskipdots off. A script without #! runs
+	// in bash's reinitialised copy of the shell, which keeps that option.
+	NoSkipDots bool
 }
 
 // Config connects a shell to its sandbox.

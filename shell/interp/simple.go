@@ -71,7 +71,7 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	if r.opts.xtrace {
 		r.trace(ctx, c.Assigns, args)
 	}
-	restore, err := r.redirect(ctx, c.Redirs, args[0] == "exec" && len(args) == 1)
+	restore, err := r.redirect(ctx, c.Redirs, execAlone(args))
 	if err != nil {
 		r.redirError(err)
 		r.lastArg = args[len(args)-1]
@@ -84,6 +84,19 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	if r.flow == flowNone {
 		r.afterCommand(ctx, st)
 	}
+}
+
+// execAlone reports whether args are `exec` with no command, whose
+// redirections stay; bash looks through `command` (and `command -p`) too,
+// but not `builtin`.
+func execAlone(args []string) bool {
+	for len(args) > 1 && args[0] == "command" {
+		args = args[1:]
+		if args[0] == "-p" || args[0] == "--" {
+			args = args[1:]
+		}
+	}
+	return len(args) == 1 && args[0] == "exec"
 }
 
 // expandCmdWords expands a command's words; declaration arguments
@@ -340,7 +353,10 @@ func (r *Runner) assignArray(name string, av *arrayValue, f setFlags) error {
 		n := next
 		sf := setForce
 		if el.hasKey {
-			k, err := r.arithExpr(el.key)
+			// bash's subscript here goes through its internal quoting, where
+			// \x01 is the escape byte: dequoting drops it before the
+			// arithmetic sees the text.
+			k, err := r.arithExpr(strings.ReplaceAll(el.key, "\x01", ""))
 			if err != nil {
 				return toFatal(err)
 			}
@@ -661,7 +677,7 @@ func (r *Runner) runProgram(ctx context.Context, p string, args, env []string) i
 	req := &ExecRequest{
 		PPid: r.bashpid, Path: p, Argv: args, Env: env, Dir: r.dir,
 		Stdin: r.reader(0), Stdout: r.writer(1), Stderr: r.writer(2), Umask: r.umask,
-		Files: r.inheritedFiles(), ErrPrefix: r.msgPrefix(),
+		Files: r.inheritedFiles(), ErrPrefix: r.msgPrefix(), NoSkipDots: !r.shopt.globskipdots,
 	}
 	if r.execPid != 0 && len(r.frames) == 0 {
 		req.Pid, req.PPid, r.execPid = r.execPid, r.execPPid, 0
