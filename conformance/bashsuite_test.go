@@ -62,6 +62,18 @@ func TestBashSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// BUILD_DIR stands for bash's build tree, whose files heredoc5.sub
+	// reads back through here-documents and compares byte for byte:
+	// y.tab.c is the one the sources ship; config.h and version.h, which
+	// configure and make would write, are config.h.in and patchlevel.h.
+	build := map[string]fileData{}
+	for to, from := range map[string]string{"y.tab.c": "y.tab.c", "config.h": "config.h.in", "version.h": "patchlevel.h"} {
+		data, err := os.ReadFile(filepath.Join(src, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		build[to] = fileData{data: data, mode: 0o644}
+	}
 	for _, h := range []string{"recho", "zecho", "xcase"} {
 		data, err := os.ReadFile(filepath.Join(bashTestsDir, h))
 		if err != nil {
@@ -87,7 +99,7 @@ func TestBashSuite(t *testing.T) {
 			for i := range work {
 				t0 := time.Now()
 				r := &result{name: names[i]}
-				r.diff, r.timed, r.err = runBashTest(ctx, tools, tree, names[i])
+				r.diff, r.timed, r.err = runBashTest(ctx, tools, tree, build, names[i])
 				r.took = time.Since(t0)
 				results[i] = r
 			}
@@ -187,7 +199,7 @@ func loadTree(dir string) (map[string]fileData, error) {
 
 // runBashTest runs one run-* file in a fresh sandbox holding the tests
 // directory at /home/user/tests; its output is the differences.
-func runBashTest(ctx context.Context, tools core.ProgramSource, tree map[string]fileData, name string) (string, bool, error) {
+func runBashTest(ctx context.Context, tools core.ProgramSource, tree, build map[string]fileData, name string) (string, bool, error) {
 	sb, err := core.New(ctx, core.Options{Programs: tools, Timeout: bashSuiteTimeout, FSLimitMB: 512})
 	if err != nil {
 		return "", false, err
@@ -196,11 +208,14 @@ func runBashTest(ctx context.Context, tools core.ProgramSource, tree map[string]
 	if err := writeTree(sb.FS(), "/home/user/tests", tree); err != nil {
 		return "", false, err
 	}
+	if err := writeTree(sb.FS(), "/home/user/build", build); err != nil {
+		return "", false, err
+	}
 	res, err := sb.Run(ctx, "sh "+name, core.RunOptions{
 		Script: true,
 		Cwd:    "/home/user/tests",
 		Env: map[string]string{
-			"THIS_SH": "/bin/bash", "BASH_TSTOUT": "/tmp/bashtst-out", "TMPDIR": "/tmp",
+			"THIS_SH": "/bin/bash", "BASH_TSTOUT": "/tmp/bashtst-out", "TMPDIR": "/tmp", "BUILD_DIR": "/home/user/build",
 			"PATH": "/home/user/tests:.:/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C.UTF-8",
 		},
 	})

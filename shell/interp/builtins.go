@@ -586,7 +586,10 @@ func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 	r.status = 0
 	r.traceNest++
 	retTrap, _ := r.traps.get("RETURN")
+	savedEval := r.inEval // (a file sourced from an eval is not the eval's text)
+	r.inEval = 0
 	r.runSource(ctx, string(data), 1, false)
+	r.inEval = savedEval
 	r.traceNest--
 	if t, ok := r.traps.get("RETURN"); ok && t != "" && r.inTrap == 0 && (len(r.frames) == 0 || r.opts.functrace || r.shopt.extdebug || t != retTrap) {
 		// a sourced file's end runs the RETURN trap, as a function's does

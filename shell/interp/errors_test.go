@@ -7,6 +7,10 @@ import "testing"
 // and that nothing from the bad command on runs (earlier lines do).
 func TestSyntaxErrors(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "trailing-backslash-in-eval", src: "eval 'if \\'; eval 'if'", err: "bash: eval: line 3: syntax error: unexpected end of file\nbash: eval: line 2: syntax error: unexpected end of file\n", status: 2},
+		{name: "sourced-file-names-itself", files: map[string]string{"bad.sh": "echo a\nif\n"}, src: "source bad.sh", out: "a\n", err: "bad.sh: line 3: syntax error: unexpected end of file\n", status: 2},
+		{name: "sourced-file-in-eval-names-itself", files: map[string]string{"bad.sh": "echo a\nif\n"}, src: "eval 'source bad.sh'", out: "a\n", err: "bad.sh: line 3: syntax error: unexpected end of file\n", status: 2},
+		{name: "comsub-lines", src: "x=$(\n\nfoo1)", err: "bash: line 3: foo1: command not found\n", status: 127},
 		{name: "unterminated-double-quote", src: `echo "unterminated`, err: "bash: -c: line 1: unexpected EOF while looking for matching `\"'\n", status: 2},
 		{name: "unterminated-single-quote", src: "echo ok\necho 'x", out: "ok\n", err: "bash: -c: line 2: unexpected EOF while looking for matching `''\n", status: 2},
 		{name: "missing-fi", src: `if true; then echo x`, err: "bash: -c: line 2: syntax error: unexpected end of file\n", status: 2},

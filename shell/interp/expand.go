@@ -235,6 +235,9 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 				return err
 			}
 		case *syntax.CmdSubst:
+			if p.Err != nil {
+				return r.comsubSyntaxError(p.Err)
+			}
 			out, err := r.cmdSubst(ctx, p.Body)
 			if err != nil {
 				return err

@@ -1,6 +1,9 @@
 package interp
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Redirections to and from VFS files: > >> < 2> &> >& n>&m n<&m, closing
 // with >&-, noclobber and >|, order of duplication, exec redirections that
@@ -52,6 +55,13 @@ func TestRedirections(t *testing.T) {
 // the newline a here-string adds.
 func TestHereDocs(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "at-most-16-per-line", src: ":" + strings.Repeat(" <<E", 16) + "\n" + strings.Repeat("E\n", 16) + "echo ok; eval ':" + strings.Repeat(" <<E", 17) + "'; echo not reached",
+			out: "ok\n", err: "bash: eval: line 18: maximum here-document count exceeded\n", status: 1},
+		{name: "body-left-open-by-comsub", src: "c() { read -r l; echo $l; }; echo $(c <<A; c <<B)\na\nA\nb\nB\necho after", out: "a b\nafter\n", err: "bash: line 1: warning: command substitution: 2 unterminated here-documents\n"},
+		{name: "comsub-that-does-not-parse", src: "read x <<EOF\nab $(seq 10\nEOF\necho \"$? [$x]\"", out: "1 []\n", err: "bash: command substitution: line 3: unexpected EOF while looking for matching `)'\n"},
+		{name: "delimiter-before-paren-in-comsub", src: "x=$(read -r l <<EOF; echo $l\nhi\nEOF )\necho \"[$x]\"", out: "[hi]\n", err: "bash: line 3: warning: here-document at line 1 delimited by end-of-file (wanted `EOF')\n"},
+		{name: "end-of-file-lines", src: ":\nread -r l <<EOF; echo $l\nx\\\ny\\\n", out: "xy\n", err: "bash: line 5: warning: here-document at line 2 delimited by end-of-file (wanted `EOF')\n"},
+		{name: "end-of-file-lines-in-eval", src: ":\neval 'read -r l <<EOF; echo $l\nx\ny'", out: "x\n", err: "bash: line 6: warning: here-document at line 4 delimited by end-of-file (wanted `EOF')\n"},
 		{name: "expands", src: "x=world\nwhile IFS= read -r l; do echo \"[$l]\"; done <<EOF\nhello $x\n$(echo sub) $((1+2))\n  indented\nEOF", out: "[hello world]\n[sub 3]\n[  indented]\n"},
 		{name: "quoted-delimiter-literal", src: "x=world\nwhile IFS= read -r l; do echo \"[$l]\"; done <<'EOF'\nhello $x \\n `x`\nEOF", out: "[hello $x \\n `x`]\n"},
 		{name: "partly-quoted-delimiter", src: "while IFS= read -r l; do echo \"$l\"; done <<\"E\"OF\n$HOME\nEOF", out: "$HOME\n"},

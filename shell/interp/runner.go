@@ -566,6 +566,7 @@ type fatalError struct {
 	msg    string
 	status int  // 1 when zero; 127 for unset parameters
 	arith  bool // an arithmetic expression's error
+	quiet  bool // reported already
 }
 
 func (e *fatalError) Error() string { return e.msg }
@@ -653,7 +654,9 @@ func (r *Runner) Run(ctx context.Context, src string, opt RunOpts) (status int) 
 	if opt.FromStdin {
 		r.runStdin(ctx)
 	} else {
-		r.runSource(ctx, src, 1, false)
+		p := syntax.NewParser(src, 1)
+		p.ScriptFile = opt.Script && !r.cmdMode
+		r.runParser(ctx, p, false)
 	}
 	if r.flow == flowAbort {
 		r.flow = flowNone
@@ -706,9 +709,7 @@ func (r *Runner) runStdin(ctx context.Context) {
 
 func (r *Runner) runParser(ctx context.Context, p *syntax.Parser, isEval bool) {
 	p.Name = r.sourceName
-	if isEval && r.inEval > 0 {
-		p.HeredocLineBias = 1
-	}
+	p.Eval = isEval && r.inEval > 0
 	p.Warn = func(line int, msg string) {
 		old := r.line
 		r.line = line
@@ -746,6 +747,15 @@ func (r *Runner) runParser(ctx context.Context, p *syntax.Parser, isEval bool) {
 			r.status = 1
 			p.SkipLine()
 			continue
+		}
+		if se, ok := err.(*syntax.Error); ok && se.Fatal {
+			r.syntaxError(err)
+			if isEval {
+				r.exit(1) // (bash's status from eval)
+			} else {
+				r.exit(2)
+			}
+			return
 		}
 		if err != nil {
 			r.syntaxError(err)
@@ -799,6 +809,9 @@ func (r *Runner) syntaxError(err error) {
 	if r.cmdMode {
 		prefix += ": -c"
 	}
+	if r.sourceDepth > 0 && r.sourceName != "" {
+		prefix = r.sourceName // (the sourced file is what is being read)
+	}
 	loc := ""
 	if !r.interactive || r.cmdMode {
 		loc = "line " + strconv.Itoa(se.Line) + ": "
@@ -828,7 +841,9 @@ func (r *Runner) fatal(err error, status int) {
 	if fe, ok := err.(*fatalError); ok && fe.status != 0 {
 		status = fe.status
 	}
-	r.errmsg(err.Error())
+	if fe, ok := err.(*fatalError); !ok || !fe.quiet {
+		r.errmsg(err.Error())
+	}
 	if status == 127 && !r.interactive {
 		if r.subLevel > 0 {
 			status = 1 // a subshell ends with 1 (bash's exit status there)

@@ -15,6 +15,17 @@ import (
 
 // cmdSubst runs $(...) in a subshell and returns its output without the
 // trailing newlines.
+// comsubSyntaxError reports a $(...) in a here-document that did not parse,
+// as bash does when it expands the body; the command does not run.
+func (r *Runner) comsubSyntaxError(se *syntax.Error) error {
+	prefix := r.errPrefix() + ": command substitution: line " + strconv.Itoa(se.Line) + ": "
+	r.stderr(prefix + se.Msg + "\n")
+	if se.Text != "" {
+		r.stderr(prefix + se.QuotedText() + "\n")
+	}
+	return &fatalError{quiet: true}
+}
+
 func (r *Runner) cmdSubst(ctx context.Context, body []*syntax.Stmt) (string, error) {
 	if name, ok := readFileSubst(body); ok {
 		return r.readFileSubst(ctx, name)

@@ -340,6 +340,9 @@ type ParamExp struct {
 type CmdSubst struct {
 	Body      []*Stmt
 	Backquote bool
+	// Err: in a here-document's body, a $(...) that does not parse (bash
+	// parses it only when the body is expanded, and fails that expansion).
+	Err *Error
 }
 
 // ArithExp is $((...)) or $[...].

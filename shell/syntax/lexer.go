@@ -27,6 +27,9 @@ type Error struct {
 	// KeepStatus: an error inside [[ ]], which ends a script with the
 	// status it had ($? is not set to 2).
 	KeepStatus bool
+	// Fatal: bash exits even an interactive shell or one inside eval (more
+	// here-documents on one line than HeredocMax).
+	Fatal bool
 	// TextLabel, when set, goes before Text on its line ("syntax error:
 	// `(( a; b ))'", where bash shows the construct instead of the line).
 	TextLabel string
@@ -252,10 +255,14 @@ func (p *Parser) unexpected(t token) {
 // after the last (bash reads a final newline that is not there).
 func (p *Parser) eofLine() int {
 	src := p.frames[0].src
+	line := p.line
 	if src != "" && !strings.HasSuffix(src, "\n") && !p.virtualNL {
-		return p.line + 1
+		line++
 	}
-	return p.line
+	if !p.ScriptFile && oddTrailingBackslashes(src) {
+		line++ // (the backslash took that newline, and bash reads another)
+	}
+	return line
 }
 
 // lineText is the source line numbered line (counted from the parser's
@@ -668,6 +675,26 @@ func (p *Parser) readDquoteEscapes(unquoted bool) []Part {
 	}
 }
 
+// heredocSubList reads the commands of a $(...) in a here-document's body.
+// bash parses them only when it expands the body, so a syntax error is
+// returned (the rest of the body is skipped) for the expansion to report.
+func (p *Parser) heredocSubList() (body []*Stmt, err *Error) {
+	pending, inComsub := p.pending, p.inComsub
+	defer func() {
+		if x := recover(); x != nil {
+			e, ok := x.(*Error)
+			if !ok {
+				panic(x)
+			}
+			err = e
+			p.frames = p.frames[:1]
+			p.frames[0].pos = len(p.frames[0].src)
+			p.tok, p.pending, p.inComsub = nil, pending, inComsub
+		}
+	}()
+	return p.subList(), nil
+}
+
 // readDollar reads what starts with $ (the $ not yet consumed); nil means a
 // literal $ (consumed).
 func (p *Parser) readDollar(inDq bool) Part {
@@ -687,7 +714,15 @@ func (p *Parser) readDollar(inDq bool) Part {
 		}
 		start := p.histPos() - 1 // at the $
 		p.get()
-		body := p.subList()
+		var body []*Stmt
+		if p.heredoc {
+			var err *Error
+			if body, err = p.heredocSubList(); err != nil {
+				return &CmdSubst{Err: err}
+			}
+		} else {
+			body = p.subList()
+		}
 		// bash 5.2 keeps $(...) as its parser reprints it ("$( ls )" is
 		// "$(ls)" in declare -f): the word's text says so too
 		if text := comsubString(body); !strings.Contains(text, "<<") {
@@ -963,14 +998,26 @@ func (p *Parser) subList() []*Stmt {
 	if t.kind != tRParen {
 		p.unexpected(t)
 	}
+	if len(body) > 0 {
+		line = body[0].Line
+	}
 	shiftLines(body, p.line-line)
+	if n := len(p.pending); n > 0 && !p.heredoc {
+		// bash reads the bodies of here-documents a substitution left
+		// open from the lines after the command (and warns)
+		if p.Warn != nil {
+			p.Warn(p.line, "warning: command substitution: "+itoa(n)+" unterminated here-document"+map[bool]string{true: "s"}[n > 1])
+		}
+		saved = append(saved, p.pending...)
+	}
 	p.pending, p.tok = saved, savedTok
 	return body
 }
 
 // shiftLines adds by to every line number in a command substitution's
-// body: bash numbers a body that spans lines from the line the
-// substitution ends on ($(a<newline>b) on lines 1-2 runs a as line 2).
+// body: bash numbers a body that spans lines so that its first command is
+// on the line the substitution ends on ($(a<newline>b) on lines 1-2 runs a
+// as line 2; $(<newline>a<newline>) on lines 1-3 too).
 func shiftLines(body []*Stmt, by int) {
 	if by == 0 {
 		return
@@ -1521,16 +1568,23 @@ func (p *Parser) readHeredocs() {
 	for _, r := range pending {
 		delim, quoted := heredocDelim(r.Word.Raw)
 		var body strings.Builder
-		startLine := p.line
+		startLine, lines := p.line, 0
 		for {
 			if p.inComsub > 0 && !r.StripTabs {
-				// in $(...), a line of the delimiter and the closing
-				// paren ends the body (bash warns, as at end of file) and
-				// leaves the paren to close the substitution
+				// in $(...), a line that begins with the delimiter and has
+				// a closing paren later ends the body (bash warns, as at
+				// end of file); the rest of the line is read as commands
 				rest := p.rest()
-				if strings.HasPrefix(rest, delim+")") {
+				if i := strings.IndexByte(rest, '\n'); i >= 0 {
+					rest = rest[:i]
+				}
+				if strings.HasPrefix(rest, delim) && strings.Contains(rest[len(delim):], ")") {
 					if p.Warn != nil {
-						p.Warn(p.line, "warning: here-document at line "+itoa(r.Line+p.HeredocLineBias)+" delimited by end-of-file (wanted `"+delim+"')")
+						at := r.Line
+					if p.Eval {
+						at++
+					}
+					p.Warn(p.line, "warning: here-document at line "+itoa(at)+" delimited by end-of-file (wanted `"+delim+"')")
 					}
 					p.skip(len(delim))
 					break
@@ -1538,14 +1592,19 @@ func (p *Parser) readHeredocs() {
 			}
 			if p.peek() == -1 {
 				if p.Warn != nil {
-					line := p.line
-					if len(p.hist) > 0 && p.hist[len(p.hist)-1] == '\n' && line > startLine {
-						line--
+					// bash names the line the body was gathered at (where
+					// the command's line ended) and its last line
+					// (in an eval, bash has counted the body's lines into
+					// the first already)
+					at := startLine - 1
+					if p.Eval {
+						at += lines
 					}
-					p.Warn(line, "warning: here-document at line "+itoa(r.Line+p.HeredocLineBias)+" delimited by end-of-file (wanted `"+delim+"')")
+					p.Warn(at+lines, "warning: here-document at line "+itoa(at)+" delimited by end-of-file (wanted `"+delim+"')")
 				}
 				break
 			}
+			lines++
 			var line strings.Builder
 			for {
 				c := p.get()
@@ -1556,9 +1615,13 @@ func (p *Parser) readHeredocs() {
 					// an unquoted body joins a line ending in a backslash
 					// with the next before it looks for the delimiter
 					// (EO\<newline>F ends it)
-					if s := line.String(); !quoted && oddTrailingBackslashes(s) && p.peek() != -1 {
+					if s := line.String(); !quoted && oddTrailingBackslashes(s) {
 						line.Reset()
 						line.WriteString(s[:len(s)-1])
+						lines++
+						if p.peek() == -1 {
+							break // (the body ends there, a line of its own)
+						}
 						continue
 					}
 					break

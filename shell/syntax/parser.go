@@ -33,14 +33,18 @@ type Parser struct {
 	Warn func(line int, msg string)
 	// Name is the source's name, kept in function definitions.
 	Name string
-	// HeredocLineBias is added to the line an unterminated here-document
-	// is reported at (bash's eval counts one more).
-	HeredocLineBias int
+	// Eval: the source is an eval's text, where bash counts the lines of
+	// here-documents differently in its warnings.
+	Eval bool
 	// More, when set, gives the source a line at a time, as the parser
 	// needs it (a shell reading its commands from a stream it shares with
 	// them: bash -s, bash < script); false when there is no more.
 	More     func() (string, bool)
 	moreDone bool
+	// ScriptFile: the source is a script file bash runs, where a backslash
+	// that ends the text takes no line of its own (in a string, -c, eval or
+	// source, it takes the newline bash adds, and bash counts one more).
+	ScriptFile bool
 }
 
 // NewParser reads src, whose first line is numbered line.
@@ -408,6 +412,9 @@ func (p *Parser) redirections(b *CmdBase) {
 	}
 }
 
+// HeredocMax is how many here-documents bash lets one line open.
+const HeredocMax = 16
+
 // redirTarget reads the word after a redirection operator.
 func (p *Parser) redirTarget(r *Redirect) *Redirect {
 	t := p.next(lexMode{})
@@ -416,6 +423,9 @@ func (p *Parser) redirTarget(r *Redirect) *Redirect {
 	}
 	r.Word = t.word
 	if r.Op == RedirHeredoc {
+		if len(p.pending) >= HeredocMax {
+			panic(&Error{Line: t.line, Msg: "maximum here-document count exceeded", Fatal: true})
+		}
 		p.pending = append(p.pending, r)
 	}
 	return r
