@@ -83,6 +83,10 @@ func runShell(ctx context.Context, s *Session, req *ExecRequest) int {
 	var command *string
 	readStdin, noExec := false, false
 	argv0 := req.Argv[0] // $0 and the name in messages, as the program was invoked
+	if path.Base(argv0) == "sh" {
+		// bash run as sh starts in POSIX mode
+		opts = append(opts, opt{name: "posix", on: true})
+	}
 loop:
 	for len(args) > 0 {
 		a := args[0]

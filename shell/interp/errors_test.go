@@ -34,6 +34,8 @@ func TestSyntaxErrors(t *testing.T) {
 // after it.
 func TestExpansionErrors(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "posix-mode-ends-the-shell", src: "set -o posix; (echo $((1/0)); echo in); echo $? next; echo ${x!y}; echo after",
+			out: "1 next\n", err: "bash: line 1: 1/0: division by 0 (error token is \"0\")\nbash: line 1: ${x!y}: bad substitution\n", status: 127},
 		{name: "bad-substitution", src: `echo ${x!}; echo next`, err: "bash: line 1: ${x!}: bad substitution\n", status: 1},
 		{name: "bad-substitution-later-line", src: "echo one\necho ${#x[@]x}; echo same-line\necho two", out: "one\ntwo\n", err: "bash: line 2: ${#x[@]x}: bad substitution\n"},
 		{name: "bad-substitution-in-condition", src: `if [[ ${x/} == y ]]; then :; fi; echo next`, out: "next\n"},

@@ -56,6 +56,8 @@ func TestParamLengthAndSubstring(t *testing.T) {
 // ${x/p/s}, //, /#, /% and the & replacement of bash 5.2's patsub_replacement.
 func TestParamPatternOperators(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "ansi-c-name-in-double-quotes", src: "x1=not; x=notOK; echo \"${$'x1'%t}\" \"${x#${$'x1'%$'t'}}\"; echo ${$'x1'%t}; echo after",
+			out: "no tOK\n", err: "bash: line 1: ${'x1'%t}: bad substitution\n", status: 1},
 		{name: "prefix", src: `p=/usr/local/lib/libz.so.1; echo ${p#*/} ${p##*/}`, out: "usr/local/lib/libz.so.1 libz.so.1\n"},
 		{name: "suffix", src: `p=/usr/local/lib/libz.so.1; echo ${p%/*} ${p%%.*} ${p%.*}`, out: "/usr/local/lib /usr/local/lib/libz /usr/local/lib/libz.so\n"},
 		{name: "no-match", src: `x=abc; echo ${x#z} ${x%z}`, out: "abc abc\n"},

@@ -844,6 +844,9 @@ func (r *Runner) fatal(err error, status int) {
 	if fe, ok := err.(*fatalError); !ok || !fe.quiet {
 		r.errmsg(err.Error())
 	}
+	if r.opts.posix {
+		status = 127 // (POSIX: an expansion error ends the shell)
+	}
 	if status == 127 && !r.interactive {
 		if r.subLevel > 0 {
 			status = 1 // a subshell ends with 1 (bash's exit status there)

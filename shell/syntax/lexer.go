@@ -1087,7 +1087,21 @@ func (p *Parser) readParamExp(inDq bool) Part {
 			pe.Indirect = true
 		}
 	}
-	pe.Name = p.readParamName()
+	if (inDq || p.dqParam > 0) && p.peek() == '$' && p.peekAt(1) == '\'' && !pe.Length && !pe.Indirect {
+		// in double quotes bash (extquote) decodes a $'...' here before
+		// it looks for the name: "${$'x1'%t}" is "${x1%t}"
+		s := p.histPos()
+		p.skip(2)
+		pe.Name = p.readAnsiC()
+		p.hist = append(p.hist[:s], pe.Name...)
+		if !ValidName(pe.Name) {
+			return bad()
+		}
+	} else if p.peek() == '$' && p.peekAt(1) == '\'' {
+		return bad() // (shown decoded: "${'x1'%t}")
+	} else {
+		pe.Name = p.readParamName()
+	}
 	if pe.Name == "" {
 		return bad()
 	}
@@ -1253,6 +1267,14 @@ func (p *Parser) skipParamRest(line int) {
 			p.get()
 		case '\'':
 			p.readSingle()
+		case '$':
+			if p.peek() == '\'' {
+				// shown decoded, as bash reads $'...' ("${'x1'%'t'}")
+				s := p.histPos() - 1
+				p.get()
+				val := p.readAnsiC()
+				p.hist = append(p.hist[:s], singleQuote(val)...)
+			}
 		case '"':
 			p.readDquote()
 		case '{':
@@ -1339,6 +1361,10 @@ func (p *Parser) readParamArgSlash(inDq bool) (*Word, bool) {
 }
 
 func (p *Parser) paramArg(stopSlash, inDq, pattern bool) (*Word, bool) {
+	if inDq {
+		p.dqParam++
+		defer func() { p.dqParam-- }()
+	}
 	line := p.line
 	start := p.histPos()
 	var parts []Part

@@ -21,6 +21,7 @@ type Parser struct {
 	virtualNL  bool        // the newline bash adds after text without one was read
 	heredoc    bool        // parsing a here-document's body
 	inComsub   int         // $(...) and <(...) being parsed
+	dqParam    int         // words of ${...} in double quotes being parsed
 
 	// ExtGlob enables ?(...) *(...) +(...) @(...) !(...) patterns (shopt extglob).
 	ExtGlob bool
