@@ -341,9 +341,15 @@ func builtinPrintf(r *Runner, _ context.Context, args []string, _ map[int]*declA
 		r.stderr("printf: usage: " + usages["printf"] + "\n")
 		return 2
 	}
-	out, problems, notes := bashPrintf(args[0], args[1:], &printfClock{
+	out, problems, notes := bashPrintf(args[0], args[1:], &printfEnv{
 		now: r.cfg.Now(), start: r.start,
 		format: func(layout string, t time.Time) string { return strftime(layout, r.localTime(t)) },
+		setCount: func(name string, n int) error {
+			if !validVarRef(name) {
+				return fmt.Errorf("`%s': not a valid identifier", name)
+			}
+			return r.setVar(name, strconv.Itoa(n), 0)
+		},
 	})
 	st := 0
 	for _, n := range notes {

@@ -15,9 +15,9 @@ import (
 // arguments remain; %b expands escapes in its argument and \c in it ends all
 // output; numbers accept C constants (0x1f, 017) and 'c for a character's
 // code. Bad numbers are reported (problems) and count as 0, as in bash.
-func bashPrintf(format string, args []string, clock *printfClock) (out string, problems, notes []string) {
+func bashPrintf(format string, args []string, env *printfEnv) (out string, problems, notes []string) {
 	var b strings.Builder
-	p := printfState{args: args, clock: clock}
+	p := printfState{args: args, clock: env}
 	for {
 		stop := p.pass(&b, format)
 		if stop || p.used == 0 || p.next >= len(args) {
@@ -28,15 +28,17 @@ func bashPrintf(format string, args []string, clock *printfClock) (out string, p
 	return b.String(), p.problems, p.notes
 }
 
-// printfClock gives %(fmt)T its times: now, the shell's start (-2), and
-// the formatting in the sandbox's zone.
-type printfClock struct {
+// printfEnv is what printf needs of the shell: for %(fmt)T the times (now,
+// the shell's start for -2) and the formatting in the sandbox's zone; for
+// %n a variable to set.
+type printfEnv struct {
 	now, start time.Time
 	format     func(layout string, t time.Time) string
+	setCount   func(name string, n int) error
 }
 
 type printfState struct {
-	clock    *printfClock
+	clock    *printfEnv // (nil: no %(fmt)T or %n)
 	notes    []string // messages that leave the status alone (warnings)
 	args     []string
 	next     int
@@ -134,7 +136,14 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 		spec += "." + prec
 	}
 	if verb == '(' && p.clock != nil {
-		end := strings.IndexByte(f[i:], ')')
+		end := closeParen(f[i:])
+		if end >= 0 && i+end+1 < len(f) && f[i+end+1] != 'T' {
+			// bash prints such a directive as it is, with a warning
+			c := f[i+end+1]
+			p.notes = append(p.notes, "warning: `"+string(c)+"': invalid time format specification")
+			b.WriteString(f[:i+end+2])
+			return i + end + 2, false
+		}
 		if end >= 0 && i+end+1 < len(f) && f[i+end+1] == 'T' {
 			layout := f[i : i+end]
 			i += end + 2
@@ -165,7 +174,16 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 		if verb != 'u' {
 			v = string(verb)
 		}
+		// (C has no sign for unsigned conversions: + and space do nothing)
+		spec = strings.NewReplacer("+", "", " ", "").Replace(spec)
 		fmt.Fprintf(b, spec+v, p.unsigned(a))
+	case 'n':
+		// the number of bytes printed so far goes to the variable named
+		if a, ok := p.arg(); ok && p.clock != nil && p.clock.setCount != nil {
+			if err := p.clock.setCount(a, b.Len()); err != nil {
+				p.problems = append(p.problems, err.Error())
+			}
+		}
 	case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
 		a, _ := p.arg()
 		v := string(verb)
@@ -247,6 +265,24 @@ func (p *printfState) directive(b *strings.Builder, f string) (int, bool) {
 		return len(f), true
 	}
 	return i, false
+}
+
+// closeParen finds the ) that closes %( in s (which follows it), counting
+// the parentheses of the time format inside: "%x (foo) %X)T".
+func closeParen(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
 }
 
 // cpad pads s to width as C's printf does: counting bytes, with spaces
@@ -370,9 +406,9 @@ func writeEscape(b *strings.Builder, s string, inB bool) (n int, stop bool) {
 		b.WriteByte('\\')
 		return 1, false
 	}
-	simple := map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'n': '\n', 'r': '\r', 't': '\t', 'v': 11, '\\': '\\', '"': '"', '\'': '\''}
+	simple := map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'n': '\n', 'r': '\r', 't': '\t', 'v': 11, '\\': '\\', '"': '"', '\'': '\'', '?': '?'}
 	c := s[1]
-	if v, ok := simple[c]; ok && !(inB && (c == '"' || c == '\'')) {
+	if v, ok := simple[c]; ok && !(inB && (c == '"' || c == '\'' || c == '?')) {
 		b.WriteByte(v)
 		return 2, false
 	}

@@ -6,10 +6,16 @@ import (
 	"time"
 )
 
-// localTime is t in the sandbox's time zone: TZ as its own
-// /usr/share/zoneinfo describes it, else UTC. The host's zone never shows.
+// localTime is t in the sandbox's time zone: TZ (when exported, as bash
+// passes it to the C library) as its own /usr/share/zoneinfo describes it,
+// else read as a POSIX TZ string (EST5EDT, CET-1CEST,M3.5.0,M10.5.0/3),
+// else UTC. The host's zone never shows.
 func (r *Runner) localTime(t time.Time) time.Time {
-	tz, _ := r.getVar("TZ")
+	tz := ""
+	if v := r.lookup("TZ"); v != nil && v.attrs&attrExport != 0 {
+		tz = v.str
+	}
+	file := strings.HasPrefix(tz, ":")
 	tz = strings.TrimPrefix(tz, ":")
 	if tz == "" || tz == "UTC" || tz == "UTC0" || strings.Contains(tz, "..") {
 		return t.UTC()
@@ -21,16 +27,116 @@ func (r *Runner) localTime(t time.Time) time.Time {
 	if !strings.HasPrefix(name, "/") {
 		name = "/usr/share/zoneinfo/" + name
 	}
-	data, err := r.cfg.FS.ReadFile(name)
-	if err != nil {
-		return t.UTC()
+	var loc *time.Location
+	if data, err := r.cfg.FS.ReadFile(name); err == nil {
+		loc, _ = time.LoadLocationFromTZData(tz, data)
 	}
-	loc, err := time.LoadLocationFromTZData(tz, data)
-	if err != nil {
+	if loc == nil && !file {
+		loc = posixZone(tz)
+	}
+	if loc == nil {
 		return t.UTC()
 	}
 	r.zoneName, r.zone = tz, loc
 	return t.In(loc)
+}
+
+// posixZone is the zone a POSIX TZ string describes ("EST5EDT" with the
+// US rules tzcode defaults to), or nil. Go reads such a string as the
+// footer of a TZif file, so it is given one with no transitions.
+func posixZone(tz string) *time.Location {
+	std, rest := tzName(tz)
+	off, rest, ok := tzOffset(rest)
+	if std == "" || !ok || strings.ContainsAny(tz, "\n\x00") {
+		return nil
+	}
+	if rest != "" {
+		dst, more := tzName(rest)
+		if dst == "" {
+			return nil
+		}
+		if more != "" && more[0] != ',' {
+			if _, more, ok = tzOffset(more); !ok {
+				return nil
+			}
+		}
+		if more != "" && more[0] != ',' {
+			return nil
+		}
+	}
+	be32 := func(b []byte, v int) []byte { return append(b, byte(v>>24), byte(v>>16), byte(v>>8), byte(v)) }
+	block := func(version byte) []byte {
+		b := append([]byte("TZif"), version)
+		b = append(b, make([]byte, 15)...)
+		for _, n := range []int{0, 0, 0, 0, 1, len(std) + 1} { // isut, isstd, leap, time, type, char
+			b = be32(b, n)
+		}
+		b = be32(b, -off)
+		b = append(b, 0, 0)
+		return append(append(b, std...), 0)
+	}
+	data := append(block('2'), block('2')...)
+	data = append(data, '\n')
+	data = append(append(data, tz...), '\n')
+	loc, err := time.LoadLocationFromTZData(tz, data)
+	if err != nil {
+		return nil
+	}
+	return loc
+}
+
+// tzName reads a TZ string's zone name: three or more letters, or <...>.
+func tzName(s string) (string, string) {
+	if strings.HasPrefix(s, "<") {
+		if i := strings.IndexByte(s, '>'); i > 1 {
+			return s[1:i], s[i+1:]
+		}
+		return "", s
+	}
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	if i < 3 {
+		return "", s
+	}
+	return s[:i], s[i:]
+}
+
+// tzOffset reads [+-]hh[:mm[:ss]] (west of Greenwich positive) as seconds
+// east, as Go and ISO count them.
+func tzOffset(s string) (int, string, bool) {
+	sign := 1
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		if s[0] == '-' {
+			sign = -1
+		}
+		s = s[1:]
+	}
+	secs := 0
+	for part, mul := 0, 3600; part < 3; part, mul = part+1, mul/60 {
+		i := 0
+		for i < len(s) && i < 3 && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == 0 {
+			if part == 0 {
+				return 0, s, false
+			}
+			break
+		}
+		n, _ := strconv.Atoi(s[:i])
+		secs += n * mul
+		s = s[i:]
+		if part == 2 || s == "" || s[0] != ':' {
+			break
+		}
+		s = s[1:]
+	}
+	if secs > 24*3600+59*60 {
+		return 0, s, false
+	}
+	return -sign * secs, s, true
 }
 
 var (
