@@ -19,6 +19,9 @@ type GlobOptions struct {
 	Flags    pattern.Flags
 	GlobStar bool               // ** matches any depth of directories
 	Ignore   []*pattern.Pattern // GLOBIGNORE's patterns
+	// Dots (globskipdots off): . and .. match a pattern whose leading dot
+	// is explicit (.*, .?(a)), as other dotfiles do without dotglob.
+	Dots bool
 }
 
 // Glob returns the sorted paths matching pat, relative to dir unless pat is
@@ -116,14 +119,21 @@ func Glob(fsys *vfs.FS, dir, pat string, opt GlobOptions) []string {
 				if err != nil {
 					continue
 				}
+				names := make([]string, 0, len(ents)+2)
+				if opt.Dots {
+					dp := pattern.Compile(comp, flags|pattern.Period)
+					for _, d := range []string{".", ".."} {
+						if dp.Match(d) {
+							names = append(names, d)
+						}
+					}
+				}
 				for _, e := range ents {
-					name := e.Name()
-					if name == "." || name == ".." {
-						continue
+					if n := e.Name(); n != "." && n != ".." && p.Match(n) {
+						names = append(names, n)
 					}
-					if !p.Match(name) {
-						continue
-					}
+				}
+				for _, name := range names {
 					if !last {
 						if fi, err := fsys.Stat(join(c.abs, name)); err != nil || !fi.IsDir() {
 							continue

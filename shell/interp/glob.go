@@ -45,9 +45,9 @@ func (r *Runner) globOptions() expand.GlobOptions {
 	if r.shopt.extglob {
 		f |= pattern.ExtGlob
 	}
-	opt := expand.GlobOptions{Flags: f, GlobStar: r.shopt.globstar}
+	opt := expand.GlobOptions{Flags: f, GlobStar: r.shopt.globstar, Dots: !r.shopt.globskipdots}
 	if gi, ok := r.getVar("GLOBIGNORE"); ok && gi != "" {
-		for _, p := range strings.Split(gi, ":") {
+		for _, p := range pattern.SplitList(gi, ':') {
 			if p != "" {
 				opt.Ignore = append(opt.Ignore, pattern.Compile(p, r.patFlags()))
 			}

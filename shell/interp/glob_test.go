@@ -61,6 +61,12 @@ func TestGlobbing(t *testing.T) {
 // [[ ]] in bash 5.2).
 func TestPatternMatching(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "skipdots-off-dots-match-explicit-dot", files: map[string]string{".a": "", "b": ""}, src: "shopt -s extglob\nshopt -u globskipdots; echo .* .?(a) *(.); shopt -s dotglob; echo * @(*); shopt -s globskipdots; echo .*",
+			out: ". .. .a . .a . ..\n.a b .a b\n.a\n"},
+		{name: "open-bracket-leaves-group-open", src: "shopt -s extglob\ncase '*(a|b[)' in *(a|b[)) echo yes;; *) echo no;; esac; [[ 'b[' == +(a|b[) ]] || echo no; [[ abcx == !([*)* ]] || echo no",
+			out: "yes\nno\nno\n"},
+		{name: "globignore-colons-in-brackets", files: map[string]string{";": "", "++": "", "a": ""}, src: "shopt -s extglob\nGLOBIGNORE='+([^[:alnum:]]):@([-.,:; _])'; echo *",
+			out: "a\n"},
 		{name: "case-alternatives", src: `for w in apple Berry 42 x; do case $w in a*|b*) echo "$w: ab";; [[:upper:]]*) echo "$w: upper";; *[0-9]) echo "$w: num";; *) echo "$w: other";; esac; done`,
 			out: "apple: ab\nBerry: upper\n42: num\nx: other\n"},
 		{name: "double-bracket-glob", src: `x=hello.c; [[ $x == *.c ]] && echo c; [[ $x == "*.c" ]] || echo literal-no`, out: "c\nliteral-no\n"},

@@ -225,9 +225,13 @@ func (ps *parser) closes(i int) bool {
 			}
 			depth--
 		case '[':
-			if _, end, ok := ps.parseClass(i + 1); ok {
-				i = end - 1
+			// a bracket left open inside the group leaves it open too
+			// (bash's scan for the ')' stops there): *(a|b[) is no group
+			_, end, ok := ps.parseClass(i + 1)
+			if !ok {
+				return false
 			}
+			i = end - 1
 		}
 	}
 	return false
@@ -754,6 +758,29 @@ func (m *matcher) matchExt(n *node, rest []node, s string, atStart bool) bool {
 		})
 	}
 	return false
+}
+
+// SplitList splits a list of patterns (GLOBIGNORE) on sep, as bash does:
+// not inside a bracket expression ([[:alnum:]] keeps its colons) and not
+// after a backslash.
+func SplitList(s string, sep byte) []string {
+	ps := &parser{pat: s, work: maxParseWork, lastClose: strings.LastIndexByte(s, ']')}
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			if _, end, ok := ps.parseClass(i + 1); ok {
+				i = end - 1
+			}
+		case sep:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
 }
 
 // HasMeta reports whether pat has unquoted wildcards (a '[' only counts
