@@ -18,6 +18,10 @@ type Part struct {
 type Field struct {
 	Parts []Part
 	Keep  bool // quoted (maybe empty) content: the field survives empty
+	// ListBreak: another word of the same list expansion follows. bash
+	// splits as if the words were joined by IFS's first character, so a
+	// word ending in a non-whitespace delimiter leaves an empty field.
+	ListBreak bool
 	Brace bool
 }
 
@@ -75,6 +79,7 @@ func (b *Builder) Add(s string, quote, split bool) {
 func (b *Builder) AddWords(words []string, quote, split bool) {
 	for i, w := range words {
 		if i > 0 {
+			b.Cur().ListBreak = true
 			b.Fields = append(b.Fields, Field{})
 		}
 		b.Add(w, quote, split)
@@ -83,13 +88,17 @@ func (b *Builder) AddWords(words []string, quote, split bool) {
 
 // IFS is IFS split into its whitespace and other characters.
 type IFS struct {
-	WS, Other string
-	Empty     bool
+	WS, Other  string
+	Empty      bool
+	FirstOther bool // its first character is not whitespace
 }
 
 // NewIFS is the set of an IFS value.
 func NewIFS(v string) *IFS {
 	s := &IFS{Empty: v == ""}
+	if v != "" && v[0] != ' ' && v[0] != '\t' && v[0] != '\n' {
+		s.FirstOther = true
+	}
 	for _, c := range v {
 		if c == ' ' || c == '\t' || c == '\n' {
 			if !strings.ContainsRune(s.WS, c) {
@@ -111,10 +120,13 @@ func Split(f Field, ifs *IFS) []Field {
 			break
 		}
 	}
-	if !needs {
+	if ifs.Empty {
 		return []Field{f}
 	}
-	if ifs.Empty {
+	if !needs {
+		if f.ListBreak && ifs.FirstOther && len(f.Parts) == 0 {
+			return []Field{{Keep: true}} // (an empty word before the joining delimiter)
+		}
 		return []Field{f}
 	}
 	var out []Field
@@ -122,12 +134,14 @@ func Split(f Field, ifs *IFS) []Field {
 	// pending: an IFS whitespace run was seen since the field's last text
 	started := false // the current field has content or a delimiter made it
 	pendingWS := false
+	afterOther := false // the last delimiter was not whitespace, and no text came since
 	emit := func() {
 		out = append(out, cur)
 		cur = Field{}
 		started = false
 	}
 	addText := func(s string, p Part) {
+		afterOther = false
 		if n := len(cur.Parts); n > 0 && cur.Parts[n-1].Quote == p.Quote && cur.Parts[n-1].Split == p.Split {
 			cur.Parts[n-1].S += s
 		} else {
@@ -174,7 +188,7 @@ func Split(f Field, ifs *IFS) []Field {
 				// a non-whitespace delimiter ends a field, even an empty one
 				cur.Keep = true
 				emit()
-				pendingWS = false
+				pendingWS, afterOther = false, true
 				start = i + size
 			}
 			i += size
@@ -192,6 +206,8 @@ func Split(f Field, ifs *IFS) []Field {
 		out = append(out, cur)
 	} else if len(out) == 0 && f.Keep {
 		out = append(out, Field{Keep: true})
+	} else if afterOther && f.ListBreak && ifs.FirstOther {
+		out = append(out, Field{Keep: true}) // (the joining delimiter's field)
 	}
 	return out
 }

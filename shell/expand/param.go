@@ -345,7 +345,8 @@ func AddList(b *Builder, vals []string, star, inDq bool, joiner string) {
 	}
 	if inDq || (star && b.OneString) {
 		if star {
-			b.Add(strings.Join(vals, joiner), true, false)
+			// (unquoted, as in a pattern, the joined text still matches)
+			b.Add(strings.Join(vals, joiner), inDq, false)
 			return
 		}
 		b.AddWords(vals, true, false)

@@ -41,7 +41,7 @@ func TestPrintfBuiltin(t *testing.T) {
 		{name: "unsigned-ignore-sign-flags", src: `printf 'x%+10xx|% o|%+u\n' 123 8 5`, out: "x        7bx|10|5\n"},
 		{name: "time-format-with-parens", src: `export TZ=EST5EDT; printf '%-30.50(%x (foo) %X)T|\n' 1275250155; printf '%(abde)Z\n' -1`,
 			out: "05/30/10 (foo) 16:09:15       |\n%(abde)Z\n", err: "bash: line 1: printf: warning: `Z': invalid time format specification\n"},
-		{name: "time-zones-posix-strings", src: `f() { printf '%(%F %T %Z %z)T\n' "$@"; }; TZ=EST5EDT f 1275250155 0; TZ='CET-1CEST,M3.5.0,M10.5.0/3' f 1275250155; TZ='<+0330>-3:30' f 0; TZ=EST5EDT; f 0; unset TZ; f 0`,
+		{name: "time-zones-posix-strings", src: `f() { printf '%(%F %T %Z %z)T\n' "$@"; }; TZ=EST5EDT f 1275250155 0; TZ='CET-1CEST,M3.5.0,M10.5.0/3' f 1275250155; TZ='<+0330>-3:30' f 0; export -n TZ; TZ=EST5EDT; f 0; unset TZ; f 0`,
 			out: "2010-05-30 16:09:15 EDT -0400\n1969-12-31 19:00:00 EST -0500\n2010-05-30 22:09:15 CEST +0200\n1970-01-01 03:30:00 +0330 +0330\n1970-01-01 00:00:00 UTC +0000\n1970-01-01 00:00:00 UTC +0000\n"},
 		{name: "strings-and-ints", src: `printf '%s=%d\n' a 1 b 2`, out: "a=1\nb=2\n"},
 		{name: "widths", src: `printf '[%5s][%-5s][%05d][%-4d][%.2s]\n' ab cd 42 7 xyz`, out: "[   ab][cd   ][00042][7   ][xy]\n"},

@@ -143,7 +143,7 @@ func (r *Runner) expandPattern(ctx context.Context, w *syntax.Word, inDq bool) (
 	if w == nil {
 		return "", nil
 	}
-	b := &expand.Builder{}
+	b := &expand.Builder{OneString: true} // (an unquoted $* joins by IFS here too)
 	if err := r.expandParts(ctx, w.Parts, inDq, ctxNoSplit, b); err != nil {
 		return "", err
 	}
@@ -265,6 +265,9 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 func (r *Runner) emptyAtOnly(parts []syntax.Part) bool {
 	at := false
 	for _, part := range parts {
+		if _, ok := part.(*syntax.CmdSubst); ok {
+			continue // (one that printed nothing is as an empty $x)
+		}
 		pe, ok := part.(*syntax.ParamExp)
 		if !ok || pe.Op != syntax.OpNone || pe.Length || pe.Indirect || pe.Bad != "" {
 			return false

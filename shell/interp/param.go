@@ -434,7 +434,8 @@ func (r *Runner) paramTest(ctx context.Context, pe *syntax.ParamExp, pv paramVal
 		if isSet {
 			return operand()
 		}
-		if inDq {
+		if inDq && !(pv.list && !pv.star && len(pv.vals) == 0) {
+			// ("${@:+x}" with no parameters is no word, as "$@" is)
 			b.Cur().Keep = true
 		}
 		return nil
@@ -567,6 +568,11 @@ func (r *Runner) substr(ctx context.Context, pe *syntax.ParamExp, pv paramValue)
 		out = []string{s}
 	case pv.name == "@" || pv.name == "*":
 		out, err = expand.SlicePositional(append([]string{r.name}, r.params...), off, length)
+	case pv.v != nil && !pv.v.isArray() && !pv.v.isAssoc() && len(pv.vals) == 1:
+		// ${s[@]:0:1} of a string is its substring, as bash's
+		var s string
+		s, err = expand.Substring(pv.vals[0], off, length)
+		out = []string{s}
 	case pv.v != nil && pv.v.isArray() && !pv.keyed && pv.v.arr != nil:
 		out, err = expand.SliceSparse(pv.v.arr.keys, pv.v.arr.vals, off, length)
 	case pv.v != nil && pv.v.isAssoc() && pv.keyed:

@@ -6,6 +6,11 @@ import "testing"
 // IFS, an empty IFS and an unset IFS.
 func TestPositionalExpansionWithIFS(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "list-words-split-as-if-joined-by-ifs", src: `arr=("'a'" "'b'" "" c); IFS="'"; printf '<%s>' ${arr[@]}; echo; IFS=:; set -- "" b "a:" "" d; printf '<%s>' $* / $@x; echo`,
+			out: "<><a><><><b><><><c>\n<><b><a><><><d></><><b><a><><><dx>\n"},
+		{name: "star-in-pattern-joins-by-ifs", src: `set -- a b; IFS=; x=abc; echo "${x#$*}" ${x#$*}; IFS=?; set a c; y=abcd; echo "${y#$*}" "${y#"$*"}"`, out: "c c\nd abcd\n"},
+		{name: "scalar-at-substring", src: `f=abcd; echo ${f[@]:0:1} "${f[*]:1:2}" ${f[@]: -1}`, out: "a bc d\n"},
+		{name: "empty-comsub-beside-empty-at", src: `n() { echo $#; }; n "$(true)$@"; n "$(true)""$@"; n "${@:+x}"; a=(); n "${a[@]:+x}" "${a[@]-}"; set -- ""; n "${@:+x}"`, out: "0\n1\n0\n1\n1\n"},
 		{name: "quoted-null-next-to-a-delimiter-is-a-field", src: `f() { printf '<%s>' "$@"; echo; }; v="a b "; f $v""; v=" a b"; f ""$v; v="a:b:"; IFS=:; f $v""; f $v; v=":"; f ""$v; f $v""`, out: "<a><b><>\n<><a><b>\n<a><b><>\n<a><b>\n<>\n<><>\n"},
 		{name: "quoted-empty-expansions-with-empty-at-make-no-word", src: `f() { echo $#; }; set --; a=(); f "$xxx${@}"; f "${@}${xxx}"; f "$xxx${a[@]}"; f "$xxx""$@"; f x"$@"; set -- ""; f "$xxx$@"`, out: "0\n0\n0\n1\n1\n1\n"},
 		{name: "quoted-at", src: `set -- 'a b' c ''; printf '<%s>' "$@"; echo`, out: "<a b><c><>\n"},
