@@ -162,6 +162,12 @@ func Replace(p *pattern.Pattern, empty bool, v string, op syntax.ParamOp, rep st
 	if empty {
 		return v
 	}
+	if v == "" {
+		if p.Match("") {
+			return subst("") // ${v/*/x} of an empty v is x
+		}
+		return v
+	}
 	var s strings.Builder
 	pos := 0
 	changed := false

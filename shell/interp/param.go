@@ -49,7 +49,9 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 	name := pe.Name
 	index := pe.Index
 	if pe.Indirect {
-		if index != nil && (index.Src == "@" || index.Src == "*") {
+		// ${!a[@]} lists a's keys; with an operator after it, it is an
+		// indirection through a's values (${!a[@]@Q}, ${!a[@]%x})
+		if index != nil && (index.Src == "@" || index.Src == "*") && pe.Op == syntax.OpNone {
 			v := r.lookup(name)
 			if v == nil && r.opts.nounset {
 				return &fatalError{msg: name + "[" + index.Src + "]: unbound variable", status: 127}
@@ -110,7 +112,8 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 	case syntax.OpDefault, syntax.OpAssign, syntax.OpError, syntax.OpAlt:
 		return r.paramTest(ctx, pe, pv, inDq, b)
 	}
-	if !pv.set && r.opts.nounset && !(pv.list && (name == "@" || name == "*" || index != nil)) {
+	if !pv.set && r.opts.nounset && !(pv.list && (name == "@" || name == "*" || index != nil)) &&
+		!(pe.Op == syntax.OpTransform && pv.v != nil && len(r.values(pv.v)) > 0) { // (${a@a} of a=([1]=x))
 		label := name
 		if index != nil {
 			label += "[" + index.Src + "]"
@@ -530,7 +533,11 @@ func (r *Runner) paramReplace(ctx context.Context, pe *syntax.ParamExp, vals []s
 		}
 		rep = s.String()
 	}
-	p := pattern.Compile(pat, r.patFlags())
+	flags := r.patFlags()
+	if r.shopt.nocasematch {
+		flags |= pattern.NoCase // (nocasematch covers ${x/pat/rep}, not # and %)
+	}
+	p := pattern.Compile(pat, flags)
 	out := make([]string, len(vals))
 	for i, v := range vals {
 		out[i] = expand.Replace(p, pat == "", v, pe.Op, rep, r.shopt.patsubReplacement)
@@ -611,9 +618,28 @@ func (r *Runner) transform(ctx context.Context, op byte, pv paramValue, name str
 			out = append(out, flags)
 		}
 	case 'A':
-		// (an empty or unset array still says what it is: declare -a e)
-		if pv.v != nil && (pv.v.isArray() || pv.v.isAssoc()) && pv.list {
+		if pv.name == "@" || pv.name == "*" {
+			// the positional parameters as the command that sets them,
+			// a word each for "$@" (set, --, 'a', 'b c')
+			if len(vals) == 0 {
+				return nil, nil
+			}
+			out = append(out, "set", "--")
+			for _, v := range vals {
+				out = append(out, expand.QuoteSingle(v))
+			}
+			return out, nil
+		}
+		// (an empty or unset array still says what it is: declare -a e;
+		// so does a variable with attributes and no value: declare -i y)
+		if pv.v != nil && (pv.v.isArray() || pv.v.isAssoc()) && (pv.list || !pv.v.set) {
 			return []string{r.declareLine(pv.name, pv.v)}, nil
+		}
+		if pv.v != nil && (pv.v.isArray() || pv.v.isAssoc()) && len(r.values(pv.v)) == 0 {
+			return []string{"declare -" + attrFlags(pv.v) + " " + pv.name}, nil // (${a@A} of a=())
+		}
+		if pv.v != nil && !pv.v.set && pv.v.attrs != 0 && pv.v.dyn == dynNone {
+			return []string{"declare -" + attrFlags(pv.v) + " " + pv.name}, nil
 		}
 		if !pv.set {
 			return nil, nil

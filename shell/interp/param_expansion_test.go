@@ -56,6 +56,13 @@ func TestParamLengthAndSubstring(t *testing.T) {
 // ${x/p/s}, //, /#, /% and the & replacement of bash 5.2's patsub_replacement.
 func TestParamPatternOperators(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "replace-edge-cases", src: `a=/a; echo "[${a///a/}]" "[${a///}]" "[${a//}]"; v=; echo "[${v/*/x}]" "[${v//*/x}]" "[${v/#/x}]"; s=abcd; shopt -s nocasematch; echo ${s//[BC]/x} ${s#A}`,
+			out: "[] [a] [/a]\n[x] [x] [x]\naxxd abcd\n"},
+		{name: "indirect-through-array-values", src: `v=(aaa bbb); n=v; echo ${!n[@]@Q}; w="v[@]"; echo "${!w@Q}" "${!w[@]%b}"; echo ${!v[@]}`, out: "'aaa'\n'aaa' 'bbb' aaa bb\n0 1\n"},
+		{name: "at-a-of-unset-with-attributes", src: `declare -lr V1; declare -ai f=(); declare x; echo "${V1@A}|${f@A}|${f[@]@A}|${x@A}"; set -u; declare -a g=([1]=o); echo ${g@a}; set -- a 'b c'; printf '[%s]' "${@@A}" "${*@A}"; echo`,
+			out: "declare -rl V1|declare -ai f|declare -ai f=()|\na\n[set][--]['a']['b c'][set -- 'a' 'b c']\n"},
+		{name: "prefix-names-need-a-name-start", src: `echo ${!1*}`, err: "bash: line 1: ${!1*}: bad substitution\n", status: 1},
+		{name: "procsubst-in-default", src: `x=1; echo "${x:+<(a)}"; read -r l < ${y:-<(echo hi)}; echo $l`, out: "<(a)\nhi\n"},
 		{name: "ansi-c-name-in-double-quotes", src: "x1=not; x=notOK; echo \"${$'x1'%t}\" \"${x#${$'x1'%$'t'}}\"; echo ${$'x1'%t}; echo after",
 			out: "no tOK\n", err: "bash: line 1: ${'x1'%t}: bad substitution\n", status: 1},
 		{name: "prefix", src: `p=/usr/local/lib/libz.so.1; echo ${p#*/} ${p##*/}`, out: "usr/local/lib/libz.so.1 libz.so.1\n"},

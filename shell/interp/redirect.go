@@ -82,6 +82,9 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 		}
 	}
 	if fd >= maxFd {
+		if (rd.Op == syntax.RedirDupOut || rd.Op == syntax.RedirDupIn) && rd.Word.Raw == "-" {
+			return nil // (closing what cannot be open: bash says nothing)
+		}
 		return &redirErr{msg: strconv.Itoa(fd) + ": Bad file descriptor"}
 	}
 	if rd.VarName != "" && (rd.Op == syntax.RedirDupOut || rd.Op == syntax.RedirDupIn) && rd.Word.Raw == "-" {

@@ -10,6 +10,7 @@ import (
 // stay open, <> and the errors of a bad redirection.
 func TestRedirections(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "fd-number-past-int-max-is-a-word", src: `2147483648>/dev/null echo hi; 2000>&- echo z`, out: "z\n", err: "bash: line 1: 2147483648: command not found\n"},
 		{name: "truncate-and-append", src: `echo one > f; echo two >> f; echo three >> f; echo new > g`, wantFiles: map[string]string{"f": "one\ntwo\nthree\n", "g": "new\n"}},
 		{name: "input", src: `read -r line < f; echo "[$line]"`, files: map[string]string{"f": "first\nsecond\n"}, out: "[first]\n"},
 		{name: "stderr-to-file", src: `{ echo out; echo err >&2; } 2> e`, out: "out\n", wantFiles: map[string]string{"e": "err\n"}},

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"math"
 	"reflect"
 	"strings"
 )
@@ -393,14 +394,14 @@ func (p *Parser) lex(m lexMode) token {
 				for i < len(rest) && isDigit(int(rest[i])) {
 					i++
 				}
-				if i < len(rest) && (rest[i] == '<' || rest[i] == '>') && (i+1 >= len(rest) || rest[i+1] != '(') {
-					n := 0
-					for _, d := range rest[:i] {
-						n = n*10 + int(d-'0')
-						if n > 1<<30 {
-							n = 1 << 30
-						}
+				n, fits := 0, true
+				for _, d := range rest[:i] {
+					if n = n*10 + int(d-'0'); n > math.MaxInt32 {
+						fits = false // (bash reads a number past INT_MAX as a word)
+						break
 					}
+				}
+				if fits && i < len(rest) && (rest[i] == '<' || rest[i] == '>') && (i+1 >= len(rest) || rest[i+1] != '(') {
 					p.skip(i)
 					return p.redirect(n, "", line)
 				}
@@ -1118,6 +1119,9 @@ func (p *Parser) readParamExp(inDq bool) Part {
 		pe.Index = &Subscript{Src: src, W: p.subWord(src, line, textSubscript)}
 	}
 	if pe.Indirect && pe.Index == nil && (p.peek() == '*' || p.peek() == '@') && p.peekAt(1) == '}' {
+		if !isNameStart(int(pe.Name[0])) {
+			return bad() // ${!1*}, ${!@*}: a prefix is the start of a name
+		}
 		if p.get() == '*' {
 			pe.Op = OpNamesStar
 		} else {
@@ -1187,7 +1191,15 @@ func (p *Parser) readParamExp(inDq bool) Part {
 			pe.Op = OpReplaceSuf
 		}
 		var ended bool
-		pe.Arg, ended = p.readParamArgSlash(inDq)
+		if pe.Op == OpReplaceAll && p.peek() == '/' {
+			// ${a///x}: the pattern cannot be empty, so that / is its first
+			p.get()
+			pe.Arg, ended = p.readParamArgSlash(inDq)
+			pe.Arg.Raw = "/" + pe.Arg.Raw
+			pe.Arg.Parts = append([]Part{&Lit{Val: "/"}}, pe.Arg.Parts...)
+		} else {
+			pe.Arg, ended = p.readParamArgSlash(inDq)
+		}
 		if !ended {
 			pe.Repl = p.readParamArg(false, inDq, true)
 		}
@@ -1454,6 +1466,9 @@ func (p *Parser) paramArg(stopSlash, inDq, pattern bool) (*Word, bool) {
 			} else {
 				lit.WriteByte('$')
 			}
+		case (c == '<' || c == '>') && p.peekAt(1) == '(' && !inDq:
+			flush()
+			parts = append(parts, p.readProcSubst()) // ${x:-<(cmd)}
 		case c == '`':
 			p.get()
 			flush()
@@ -1607,10 +1622,10 @@ func (p *Parser) readHeredocs() {
 				if strings.HasPrefix(rest, delim) && strings.Contains(rest[len(delim):], ")") {
 					if p.Warn != nil {
 						at := r.Line
-					if p.Eval {
-						at++
-					}
-					p.Warn(p.line, "warning: here-document at line "+itoa(at)+" delimited by end-of-file (wanted `"+delim+"')")
+						if p.Eval {
+							at++
+						}
+						p.Warn(p.line, "warning: here-document at line "+itoa(at)+" delimited by end-of-file (wanted `"+delim+"')")
 					}
 					p.skip(len(delim))
 					break
