@@ -37,6 +37,9 @@ type ExecRequest struct {
 	ErrPrefix string
 	// NoSkipDots: the calling shell has globskipdots off (interp.ExecRequest).
 	NoSkipDots bool
+	// Ignored: signals the caller ignores, which a shell it starts keeps
+	// ignored (interp.ExecRequest).
+	Ignored []string
 	// reinit marks a script without #!, run as bash runs one: in a
 	// reinitialised shell, which keeps globskipdots as the caller had it.
 	reinit bool
@@ -142,7 +145,7 @@ func (s *Session) interpConfig() *interp.Config {
 		FS: s.cfg.FS,
 		Exec: func(ctx context.Context, req *interp.ExecRequest) int {
 			return s.run(ctx, &ExecRequest{Pid: req.Pid, PPid: req.PPid, Path: req.Path, Argv: req.Argv, Env: req.Env, Dir: req.Dir,
-				Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr, Umask: req.Umask, Files: req.Files, ErrPrefix: req.ErrPrefix, NoSkipDots: req.NoSkipDots}, 0)
+				Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr, Umask: req.Umask, Files: req.Files, ErrPrefix: req.ErrPrefix, NoSkipDots: req.NoSkipDots, Ignored: req.Ignored}, 0)
 		},
 		LookPath: s.LookPath,
 		NewPid:   s.cfg.NewPid,

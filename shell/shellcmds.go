@@ -228,6 +228,7 @@ loop:
 	defer release()
 	child := interp.New(s.icfg, req.Env, req.Dir, pid, ppid)
 	child.SetUmask(req.Umask)
+	child.SetIgnoredAtEntry(req.Ignored)
 	child.SetStdio(req.Stdin, req.Stdout, req.Stderr)
 	child.SetFiles(req.Files)
 	child.SetParams(name, args)

@@ -22,7 +22,7 @@ type Field struct {
 	// splits as if the words were joined by IFS's first character, so a
 	// word ending in a non-whitespace delimiter leaves an empty field.
 	ListBreak bool
-	Brace bool
+	Brace     bool
 }
 
 // Builder collects fields while a word expands.

@@ -115,6 +115,9 @@ func builtinTrap(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			st = 1
 			continue
 		}
+		if r.ignoredAtEntry[n] {
+			continue // (bash: ignored on entry, it stays ignored)
+		}
 		if reset {
 			r.traps.unset(n)
 			continue
@@ -317,21 +320,32 @@ func builtinWait(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		return 2
 	}
 	pvar := o.vals['p']
+	// chldOnly runs SIGCHLD traps while wait goes on (bash's wait ends
+	// early for other trapped signals only)
+	chldOnly := func() bool {
+		if r.sig.onlyCHLD() {
+			r.handleSignals(ctx)
+			return r.flow == flowNone
+		}
+		return false
+	}
 	waitOne := func(j *job) int {
 		j.begin()
-		select {
-		case <-j.doneCh:
-		case <-ctx.Done():
-			r.checkCtx(ctx)
-			return 127
-		case <-r.sig.wake:
-			if r.sig.pending() {
-				return -1
-			}
+	wait:
+		for {
 			select {
 			case <-j.doneCh:
+				break wait
 			case <-ctx.Done():
+				r.checkCtx(ctx)
 				return 127
+			case <-r.sig.wake:
+				if r.sig.pending() {
+					if chldOnly() {
+						continue
+					}
+					return -1
+				}
 			}
 		}
 		j.waited = true
@@ -382,7 +396,7 @@ func builtinWait(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 				return 127
 			case <-r.jobs.changed():
 			case <-r.sig.wake:
-				if r.sig.pending() {
+				if r.sig.pending() && !chldOnly() {
 					return 128 + r.firstPendingSig()
 				}
 			}

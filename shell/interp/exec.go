@@ -226,11 +226,22 @@ func (r *Runner) subshell() (*Runner, error) {
 	c := r.clone()
 	c.bashpid = pid
 	live := r.live
+	parentSig, chld := r.sig, r.chldTrapped()
 	c.release = func() {
 		release()
 		live.Add(-1)
+		if chld {
+			parentSig.send(sigCHLD) // (the parent's SIGCHLD trap runs)
+		}
 	}
 	return c, nil
+}
+
+// chldTrapped: a SIGCHLD trap is set, which runs whenever a child of the
+// shell (a program, a subshell, a pipeline stage) ends.
+func (r *Runner) chldTrapped() bool {
+	t, ok := r.traps.get("CHLD")
+	return ok && t != ""
 }
 
 var errFork = errors.New("fork: retry: Resource temporarily unavailable")

@@ -123,13 +123,32 @@ func (r *Runner) callFunc(ctx context.Context, fn *function, args []string) int 
 	r.loops = 0
 	saveOpt := r.shopt
 	retTrap, _ := r.traps.get("RETURN")
-	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && (r.opts.functrace || r.shopt.extdebug || fn.trace) {
-		// a traced function starts with a DEBUG trap of its own
-		st := r.status
+	traced := r.opts.functrace || r.shopt.extdebug || fn.trace
+	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && traced {
+		// a traced function starts with a DEBUG trap of its own, at the
+		// line its body starts on
+		st, line := r.status, r.line
+		if l := fn.body.Base().Line; l > 0 {
+			r.line = l
+		}
 		r.runTrap(ctx, "DEBUG", t)
-		r.status = st
+		r.status, r.line = st, line
+	}
+	// An untraced function runs without the DEBUG trap; one it sets itself
+	// works at once and stays after it returns (bash's maybe_set_debug_trap).
+	savedDebug, cleared := "", false
+	if t, ok := r.traps.get("DEBUG"); ok && t != "" && !traced {
+		savedDebug, cleared = t, true
+		r.traps = r.traps.writable()
+		r.traps.unset("DEBUG")
 	}
 	r.runCommand(ctx, fn.body)
+	if cleared {
+		if t, ok := r.traps.get("DEBUG"); !ok || t == "" {
+			r.traps = r.traps.writable()
+			r.traps.m["DEBUG"] = savedDebug
+		}
+	}
 	r.loops = savedLoops
 	if r.flow == flowReturn {
 		r.flow = flowNone

@@ -39,7 +39,7 @@ type printfEnv struct {
 
 type printfState struct {
 	clock    *printfEnv // (nil: no %(fmt)T or %n)
-	notes    []string // messages that leave the status alone (warnings)
+	notes    []string   // messages that leave the status alone (warnings)
 	args     []string
 	next     int
 	used     int // arguments consumed in this pass of the format

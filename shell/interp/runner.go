@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	mrand "math/rand/v2"
 	"runtime/debug"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,6 +49,9 @@ type ExecRequest struct {
 	// NoSkipDots: the shell has globskipdots off. A script without #! runs
 	// in bash's reinitialised copy of the shell, which keeps that option.
 	NoSkipDots bool
+	// Ignored are the signals the shell ignores (trap '' SIG): a program
+	// starts with them ignored, as exec keeps SIG_IGN.
+	Ignored []string
 }
 
 // Config connects a shell to its sandbox.
@@ -108,13 +112,15 @@ type Runner struct {
 	vars    *varTable
 	funcs   *funcTable
 	aliases *aliasTable
-	opts    options
-	shopt   shopts
-	traps   *trapTable
-	dir     string
-	dirs    []string // pushd stack (without the current directory)
-	fds     *fdTable
-	umask   uint32
+	// ignoredAtEntry: signals ignored when the shell started (not trappable)
+	ignoredAtEntry map[string]bool
+	opts           options
+	shopt          shopts
+	traps          *trapTable
+	dir            string
+	dirs           []string // pushd stack (without the current directory)
+	fds            *fdTable
+	umask          uint32
 
 	name   string   // $0
 	params []string // $1 ...
@@ -471,6 +477,35 @@ func (r *Runner) Umask() uint32 { return r.umask }
 
 // SetUmask sets the file-creation mask.
 func (r *Runner) SetUmask(m uint32) { r.umask = m & 0o777 }
+
+// SetIgnoredAtEntry marks signals (names without SIG) the shell started
+// with ignored: as bash, it shows them as trap ” and cannot trap or reset
+// them.
+func (r *Runner) SetIgnoredAtEntry(sigs []string) {
+	if len(sigs) == 0 {
+		return
+	}
+	r.traps = r.traps.writable()
+	r.ignoredAtEntry = map[string]bool{}
+	for _, s := range sigs {
+		if n, ok := trapName(s); ok && n != "EXIT" && n != "DEBUG" && n != "ERR" && n != "RETURN" {
+			r.ignoredAtEntry[n] = true
+			r.traps.m[n] = ""
+		}
+	}
+}
+
+// ignoredSignals are the signals the shell ignores, for its programs.
+func (r *Runner) ignoredSignals() []string {
+	var out []string
+	for k, v := range r.traps.m {
+		if v == "" && k != "EXIT" && k != "DEBUG" && k != "ERR" && k != "RETURN" {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
 
 // Exited reports whether the shell ended (exit, set -e, a fatal error).
 func (r *Runner) Exited() bool { return r.flow == flowExit }

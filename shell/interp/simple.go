@@ -44,7 +44,7 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 		r.curCmd = c
 	}
 	// bash runs the DEBUG trap before it expands the command
-	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 && (len(r.frames) == 0 || r.opts.functrace || r.shopt.extdebug) {
+	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 { // (see callFunc for functions)
 		st := r.runTrap(ctx, "DEBUG", t)
 		if r.flow != flowNone {
 			return
@@ -678,6 +678,7 @@ func (r *Runner) runProgram(ctx context.Context, p string, args, env []string) i
 		PPid: r.bashpid, Path: p, Argv: args, Env: env, Dir: r.dir,
 		Stdin: r.reader(0), Stdout: r.writer(1), Stderr: r.writer(2), Umask: r.umask,
 		Files: r.inheritedFiles(), ErrPrefix: r.msgPrefix(), NoSkipDots: !r.shopt.globskipdots,
+		Ignored: r.ignoredSignals(),
 	}
 	if r.execPid != 0 && len(r.frames) == 0 {
 		req.Pid, req.PPid, r.execPid = r.execPid, r.execPPid, 0
@@ -685,6 +686,9 @@ func (r *Runner) runProgram(ctx context.Context, p string, args, env []string) i
 	st := r.cfg.Exec(ctx, req)
 	if ctx.Err() != nil && st != 0 {
 		r.checkCtx(ctx)
+	}
+	if r.chldTrapped() {
+		r.sig.send(sigCHLD)
 	}
 	return st
 }

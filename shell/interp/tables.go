@@ -306,6 +306,18 @@ func (q *sigQueue) take() []int {
 
 func (q *sigQueue) pending() bool { return q.n.Load() > 0 }
 
+// onlyCHLD: every pending signal is SIGCHLD (whose trap does not end wait).
+func (q *sigQueue) onlyCHLD() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, s := range q.queue {
+		if s != sigCHLD {
+			return false
+		}
+	}
+	return true
+}
+
 // handleSignals runs the traps of signals sent to this shell, or applies
 // their default action (most end the shell with 128+n).
 func (r *Runner) handleSignals(ctx context.Context) {

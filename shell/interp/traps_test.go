@@ -47,6 +47,12 @@ func TestPipefail(t *testing.T) {
 // trap.
 func TestTraps(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "debug-set-inside-a-function", src: "f() {\n  trap 'echo ${FUNCNAME:-x}[$LINENO] d' DEBUG\n  : one\n}\ntrap 'echo top[$LINENO]' DEBUG\nf\ntrap - DEBUG",
+			out: "top[6]\nf[3] d\nx[7] d\n"},
+		{name: "debug-in-a-traced-function", src: "trap 'echo ${FUNCNAME:-top}[$LINENO]' DEBUG\ng()\n{\n  : x\n}\ndeclare -ft g\ng\ntrap - DEBUG",
+			out: "top[6]\ntop[7]\ng[3]\ng[4]\ntop[8]\n"},
+		{name: "chld-trap-per-child", src: `trap 'echo C' CHLD; (exit 1); echo b; x=$(echo); echo c; true | true; echo d; : & wait; echo e; trap - CHLD`,
+			out: "C\nb\nC\nc\nC\nC\nd\nC\ne\n"},
 		{name: "exit-at-end", src: `trap 'echo bye' EXIT; echo main`, out: "main\nbye\n"},
 		{name: "exit-on-exit-keeps-status", src: `trap 'echo "trap sees $?"' EXIT; exit 4`, out: "trap sees 4\n", status: 4},
 		{name: "exit-in-trap-changes-status", src: `trap 'exit 9' EXIT; exit 4`, status: 9},
