@@ -168,6 +168,7 @@ var hostSpecs = [...]hostSpec{
 	{ModuleWasmsand, "stat_ext", xStatExt, nil, "fd:i32 flags:i32 path:i32 path_len:i32 result.stat_ext:i32"},
 	{ModuleWasmsand, "chmod", xChmod, nil, "fd:i32 flags:i32 path:i32 path_len:i32 mode:i32"},
 	{ModuleWasmsand, "chown", xChown, nil, "fd:i32 flags:i32 path:i32 path_len:i32 uid:i32 gid:i32"},
+	{ModuleWasmsand, "mknod", xMknod, nil, "fd:i32 path:i32 path_len:i32 mode:i32 dev:i64"},
 }
 
 func buildTable() {

@@ -398,6 +398,24 @@ func xChmod(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	return ToErrno(p.FS.Chmod(abs, mode))
 }
 
+// xMknod makes a named pipe (mkfifo, mknod with S_IFIFO); the mode is
+// Linux's st_mode, whose permissions the process's umask narrows. Other
+// node types need privileges a guest does not have: EPERM, as Linux says.
+func xMknod(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
+	mode := uint32(a[3])
+	abs, _, e := p.resolve(m, int32(a[0]), uint32(a[1]), uint32(a[2]))
+	if e != 0 {
+		return e
+	}
+	if mode&0o170000 != 0o010000 { // S_IFIFO
+		return EPERM
+	}
+	if e := p.checkCreate(abs); e != 0 {
+		return e
+	}
+	return ToErrno(p.FS.Mkfifo(abs, PermFromLinux(mode&0o7777)&^p.umask()))
+}
+
 func xChown(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	flags := uint32(a[1])
 	uid, gid := int32(a[4]), int32(a[5])

@@ -672,26 +672,21 @@ mode_t umask(mode_t m) {
     return old;
 }
 
-int mkfifo(const char *path, mode_t mode) {
-    (void)path;
-    (void)mode;
-    errno = ENOSYS;
-    return -1;
-}
-int mkfifoat(int fd, const char *path, mode_t mode) {
-    (void)fd;
-    return mkfifo(path, mode);
-}
-int mknod(const char *path, mode_t mode, dev_t dev) {
-    (void)dev;
-    if (S_ISFIFO(mode)) return mkfifo(path, mode);
-    errno = EPERM;
-    return -1;
-}
+/* Named pipes through the wasmsand import (the host applies the umask). WASI's
+   S_IFIFO differs from Linux's: the import takes Linux's type bits. */
+#define LINUX_S_IFIFO 0010000u
 int mknodat(int fd, const char *path, mode_t mode, dev_t dev) {
-    (void)fd;
-    return mknod(path, mode, dev);
+    if (!S_ISFIFO(mode)) {
+        errno = EPERM;
+        return -1;
+    }
+    uint32_t m = LINUX_S_IFIFO | ((uint32_t)mode & 07777);
+    if (fd == AT_FDCWD || path[0] == '/') return wasmsand_mknod(path, m, (uint64_t)dev);
+    return wasmsand__ret(__wasmsand_mknod(fd, path, (uint32_t)strlen(path), m, (uint64_t)dev));
 }
+int mknod(const char *path, mode_t mode, dev_t dev) { return mknodat(AT_FDCWD, path, mode, dev); }
+int mkfifoat(int fd, const char *path, mode_t mode) { return mknodat(fd, path, S_IFIFO | (mode & 07777), 0); }
+int mkfifo(const char *path, mode_t mode) { return mkfifoat(AT_FDCWD, path, mode); }
 
 int fchdir(int fd) {
     const char *p = __wasmsand_fd_path(fd);

@@ -564,10 +564,20 @@ func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 	name := args[1]
 	p, err := r.findSource(name)
 	if err != nil {
-		r.errmsg(name + ": " + Strerror(errnoOf(err)))
-		if !r.interactive && !r.opts.posix {
+		if r.opts.posix && errnoOf(err) == syscall.ENOENT {
+			// POSIX: a special builtin's error ends the shell, unless
+			// `command` ran it
+			if strings.Contains(name, "/") {
+				r.errmsg(name + ": " + Strerror(syscall.ENOENT))
+			} else {
+				r.errmsg(args[0] + ": " + name + ": file not found")
+			}
+			if !r.interactive && r.viaCommand == 0 {
+				r.exit(1)
+			}
 			return 1
 		}
+		r.errmsg(name + ": " + Strerror(errnoOf(err)))
 		return 1
 	}
 	data, err := r.readFile(p)
@@ -580,7 +590,7 @@ func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 		r.exit(1)
 		return 1
 	}
-	savedParams := r.params
+	savedParams, setGen := r.params, r.paramsSet
 	if len(args) > 2 {
 		r.params = args[2:]
 	}
@@ -605,8 +615,8 @@ func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 	}
 	r.sourceDepth--
 	r.sourceName = savedSrc
-	if len(args) > 2 {
-		r.params = savedParams
+	if len(args) > 2 && r.paramsSet == setGen {
+		r.params = savedParams // (what `set` made in the file stays, as bash's)
 	}
 	if r.flow == flowReturn {
 		r.flow = flowNone
@@ -679,6 +689,8 @@ func builtinCommand(r *Runner, ctx context.Context, args []string, decls map[int
 		return st
 	}
 	if b, ok := builtins[rest[0]]; ok && r.builtinEnabled(rest[0]) {
+		r.viaCommand++
+		defer func() { r.viaCommand-- }()
 		return b(r, ctx, rest, nil)
 	}
 	env := r.environ()
@@ -724,6 +736,9 @@ func builtinEnable(r *Runner, ctx context.Context, args []string, _ map[int]*dec
 		for _, n := range BuiltinNames() {
 			dis := r.disabled[n]
 			if o.set['n'] && !dis || !o.set['n'] && !o.set['a'] && dis {
+				continue
+			}
+			if o.set['s'] && !specialBuiltins[n] && n != "source" { // (bash flags source special too)
 				continue
 			}
 			if dis {

@@ -421,6 +421,9 @@ func (r *Runner) declareFuncs(name string, o parsedOpts, names []string) int {
 	for _, n := range names {
 		fn := r.funcs.get(n)
 		if fn == nil {
+			if o.set['p'] {
+				r.errmsg(name + ": " + n + ": not found") // (only with -p: declare -f f is quiet)
+			}
 			st = 1
 			continue
 		}
@@ -692,6 +695,7 @@ func builtinSet(r *Runner, ctx context.Context, args []string, _ map[int]*declAr
 	}
 	if setParams {
 		r.params = append([]string(nil), params...)
+		r.paramsSet++
 	}
 	return 0
 }

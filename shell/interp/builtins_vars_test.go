@@ -12,6 +12,11 @@ import (
 // output, +attr removal, function-local vs -g globals, and the errors.
 func TestDeclareBuiltin(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "prefix-assignment-adopted-by-export-readonly", src: `x=1 readonly x; declare -p x; y=1 declare -r y; declare -p y; z=1 declare z; declare -p z; v=1 export v=2; declare -p v; u=1 export -n u; declare -p u; foo="" export foo; declare -p foo`,
+			out: "declare -rx x=\"1\"\ndeclare -rx y=\"1\"\ndeclare -x v=\"2\"\ndeclare -x foo=\"\"\n", err: "bash: line 1: declare: z: not found\nbash: line 1: declare: u: not found\n"},
+		{name: "declare-f-p-missing", src: `declare -f nofn; echo $?; declare -fp nofn; echo $?`, out: "1\n1\n", err: "bash: line 1: declare: nofn: not found\n"},
+		{name: "assoc-at-key-test", src: `declare -A A; A[x]=1; [ -v 'A[@]' ] && echo y || echo n; A[@]=2; [ -v 'A[@]' ] && echo y; a=(1); [[ -v a[@] ]] && echo ya`, out: "n\ny\nya\n"},
+		{name: "enable-special", src: `enable -s | { c=0; while read -r l; do c=$((c+1)); done; echo $c; }`, out: "16\n"},
 		{name: "export-a-and-quoted-compound", src: `export -a r=(6); declare -p r; export -A q; declare -p q; r=(1); export r="(5)"; declare -p r; export -a r="(7)"; declare -p r; readonly 'c=(3)'; declare -p c`, out: "declare -ax r=([0]=\"6\")\ndeclare -x q\ndeclare -ax r=([0]=\"(5)\")\ndeclare -ax r=([0]=\"7\")\ndeclare -r c=\"(3)\"\n"},
 		{name: "readonly-errors-name-no-builtin", src: `readonly a=1; readonly a=2; export a=3; declare a=4; echo $?`, out: "1\n", err: "bash: line 1: a: readonly variable\nbash: line 1: a: readonly variable\nbash: line 1: declare: a: readonly variable\n"},
 		{name: "local-of-a-prefix-assignment-keeps-it", src: `f() { local x; declare -p x; local -i y; y+=3; echo $y; }; x=5 y=5 f; g() { local x; echo "g[$x]"; }; h() { local x=7; g; }; x=5 h; h; k() { local -a x; declare -p x; }; x=5 k`, out: "declare -x x=\"5\"\n8\ng[7]\ng[]\ndeclare -ax x=()\n"},

@@ -114,6 +114,12 @@ type Runner struct {
 	aliases *aliasTable
 	// ignoredAtEntry: signals ignored when the shell started (not trappable)
 	ignoredAtEntry map[string]bool
+	// viaCommand: a builtin runs under `command` (a special builtin's
+	// error then does not end a POSIX shell)
+	viaCommand int
+	// paramsSet counts `set` changing the positional parameters (a
+	// sourced file's change outlives its arguments)
+	paramsSet int
 	opts           options
 	shopt          shopts
 	traps          *trapTable

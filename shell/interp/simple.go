@@ -457,6 +457,17 @@ func (r *Runner) dispatch(ctx context.Context, assigns []*syntax.Assign, args []
 			}
 			return b(r, ctx, args, decls)
 		}
+		if adopt := tempAdopted(args); adopt != nil {
+			// export, readonly and declare -x/-r take a prefix
+			// assignment's variable over: it stays (`v=1 export v`)
+			tf := &tempFrame{keep: map[string]bool{}}
+			for _, a := range assigns {
+				if adopt[a.Name] {
+					tf.keep[a.Name] = true
+				}
+			}
+			return r.withTempVarsKeep(ctx, assigns, tf, func() int { return b(r, ctx, args, decls) })
+		}
 		return r.withTempVars(ctx, assigns, func() int { return b(r, ctx, args, decls) })
 	}
 	env := r.environ()
@@ -522,6 +533,38 @@ func mergeEnv(env, extra []string) []string {
 // withTempVars gives a builtin its prefix assignments for its duration.
 func (r *Runner) withTempVars(ctx context.Context, assigns []*syntax.Assign, fn func() int) int {
 	return r.withTempVarsKeep(ctx, assigns, nil, fn)
+}
+
+// tempAdopted names the variables a declaration builtin keeps when they
+// are prefix assignments of its own command: export (not -n), readonly,
+// and declare/typeset with -x or -r. Nil for other commands.
+func tempAdopted(args []string) map[string]bool {
+	keep := false
+	switch args[0] {
+	case "export", "readonly":
+		keep = true
+	case "declare", "typeset":
+	default:
+		return nil
+	}
+	names := map[string]bool{}
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+") {
+			if a[0] == '-' && strings.ContainsAny(a, "xr") && args[0] != "export" {
+				keep = true
+			}
+			if args[0] == "export" && a[0] == '-' && strings.Contains(a, "n") {
+				return nil
+			}
+			continue
+		}
+		name, _, _ := strings.Cut(a, "=")
+		names[strings.TrimSuffix(name, "+")] = true
+	}
+	if !keep {
+		return nil
+	}
+	return names
 }
 
 // tempFrame is a function call's prefix assignments (`v=1 f`): names, and

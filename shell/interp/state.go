@@ -141,8 +141,8 @@ func (r *Runner) isSetVar(name string) bool {
 		if v == nil {
 			return false
 		}
-		if sub == "@" || sub == "*" {
-			return len(r.values(v)) > 0
+		if (sub == "@" || sub == "*") && !v.isAssoc() {
+			return len(r.values(v)) > 0 // (of an associative array, a key like any other: bash 5.2)
 		}
 		if !v.isAssoc() {
 			if n, err := r.arithExpr(sub); err == nil {

@@ -59,6 +59,10 @@ WASMSAND_IMPORT("chown")
 uint32_t __wasmsand_chown(int32_t fd, uint32_t flags, const char *path, uint32_t path_len, int32_t uid,
                           int32_t gid);
 
+/* a named pipe (mode: S_IFIFO | 07777, narrowed by the umask); other types: EPERM */
+WASMSAND_IMPORT("mknod")
+uint32_t __wasmsand_mknod(int32_t fd, const char *path, uint32_t path_len, uint32_t mode, uint64_t dev);
+
 #define WASMSAND_ROOT_FD 3
 #define WASMSAND_FOLLOW 1
 
@@ -174,6 +178,13 @@ static inline int wasmsand_lstat_ext(const char *path, struct wasmsand_stat_ext 
 }
 static inline int wasmsand_fstat_ext(int fd, struct wasmsand_stat_ext *st) {
     return wasmsand__ret(__wasmsand_stat_ext(fd, 0, "", 0, st));
+}
+static inline int wasmsand_mknod(const char *path, unsigned mode, uint64_t dev) {
+    char *abs = wasmsand__abs(path);
+    if (!abs) return -1;
+    uint32_t r = __wasmsand_mknod(WASMSAND_ROOT_FD, abs, (uint32_t)strlen(abs), mode, dev);
+    free(abs);
+    return wasmsand__ret(r);
 }
 static inline int wasmsand_chmod(const char *path, unsigned mode) { return wasmsand__path_op(path, 1, 1, mode, 0, 0, 0); }
 static inline int wasmsand_fchmod(int fd, unsigned mode) { return wasmsand__ret(__wasmsand_chmod(fd, 0, "", 0, mode)); }
