@@ -13,6 +13,10 @@ type Part struct {
 	S     string
 	Quote bool // quoted: taken literally
 	Split bool // the result of an unquoted expansion: IFS splitting applies
+	// IFS is the IFS of the expansion that made a Split part, when the
+	// caller set one (Builder.IFS): bash splits each expansion with the IFS
+	// it had then (${*}${IFS=}${*} splits only the first). Nil: Split's.
+	IFS *IFS
 }
 
 type Field struct {
@@ -36,6 +40,8 @@ type Builder struct {
 	// OneString: the word becomes one string (assignments, case words,
 	// [[ ]] operands), where an unquoted $* is joined by IFS as "$*" is
 	OneString bool
+	// IFS is the IFS to record with the split parts added now (Part.IFS)
+	IFS *IFS
 	// Size is the bytes added; past Limit (what one variable may hold)
 	// the rest is dropped and the expansion fails (expandParts), so that
 	// no word, here-document or argument grows the host's memory past it
@@ -67,11 +73,15 @@ func (b *Builder) Add(s string, quote, split bool) {
 		}
 		return
 	}
-	if n := len(f.Parts); n > 0 && f.Parts[n-1].Quote == quote && f.Parts[n-1].Split == split {
+	var ifs *IFS
+	if split {
+		ifs = b.IFS
+	}
+	if n := len(f.Parts); n > 0 && f.Parts[n-1].Quote == quote && f.Parts[n-1].Split == split && f.Parts[n-1].IFS == ifs {
 		f.Parts[n-1].S += s
 		return
 	}
-	f.Parts = append(f.Parts, Part{S: s, Quote: quote, Split: split})
+	f.Parts = append(f.Parts, Part{S: s, Quote: quote, Split: split, IFS: ifs})
 }
 
 // AddWords adds the words of a list expansion ("$@", "${a[@]}"): the first
@@ -113,18 +123,21 @@ func NewIFS(v string) *IFS {
 
 // Split applies IFS splitting to the split parts of a field.
 func Split(f Field, ifs *IFS) []Field {
+	partIFS := func(p Part) *IFS {
+		if p.IFS != nil {
+			return p.IFS
+		}
+		return ifs
+	}
 	needs := false
 	for _, p := range f.Parts {
-		if p.Split {
+		if p.Split && !partIFS(p).Empty {
 			needs = true
 			break
 		}
 	}
-	if ifs.Empty {
-		return []Field{f}
-	}
 	if !needs {
-		if f.ListBreak && ifs.FirstOther && len(f.Parts) == 0 {
+		if f.ListBreak && !ifs.Empty && ifs.FirstOther && len(f.Parts) == 0 {
 			return []Field{{Keep: true}} // (an empty word before the joining delimiter)
 		}
 		return []Field{f}
@@ -148,8 +161,10 @@ func Split(f Field, ifs *IFS) []Field {
 			cur.Parts = append(cur.Parts, Part{S: s, Quote: p.Quote, Split: p.Split})
 		}
 	}
+	last := ifs // the IFS of the last part split
 	for _, p := range f.Parts {
-		if !p.Split {
+		pi := partIFS(p)
+		if !p.Split || pi.Empty {
 			if pendingWS && started {
 				emit()
 			}
@@ -161,12 +176,13 @@ func Split(f Field, ifs *IFS) []Field {
 			}
 			continue
 		}
+		last = pi
 		s := p.S
 		start := 0
 		for i := 0; i < len(s); {
 			rn, size := utf8.DecodeRuneInString(s[i:])
 			switch {
-			case strings.ContainsRune(ifs.WS, rn):
+			case strings.ContainsRune(pi.WS, rn):
 				if i > start {
 					if pendingWS && started {
 						emit()
@@ -177,7 +193,7 @@ func Split(f Field, ifs *IFS) []Field {
 				}
 				pendingWS = true
 				start = i + size
-			case strings.ContainsRune(ifs.Other, rn):
+			case strings.ContainsRune(pi.Other, rn):
 				if i > start {
 					if pendingWS && started {
 						emit()
@@ -206,7 +222,7 @@ func Split(f Field, ifs *IFS) []Field {
 		out = append(out, cur)
 	} else if len(out) == 0 && f.Keep {
 		out = append(out, Field{Keep: true})
-	} else if afterOther && f.ListBreak && ifs.FirstOther {
+	} else if afterOther && f.ListBreak && last.FirstOther {
 		out = append(out, Field{Keep: true}) // (the joining delimiter's field)
 	}
 	return out

@@ -179,6 +179,7 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 		if b.Size > b.Limit {
 			return nil // (the deferred check reports it)
 		}
+		b.IFS = r.ifs() // (each expansion splits with the IFS it had)
 		switch p := part.(type) {
 		case *syntax.Lit:
 			s := p.Val

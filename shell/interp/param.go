@@ -161,6 +161,15 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 		if err != nil {
 			return err
 		}
+		if pv.list && pv.star && !inDq {
+			if v, ok := r.getVar("IFS"); ok && v == "" {
+				// bash 5.2 loses \x7f (its internal quoted-null mark) from
+				// an unquoted ${*:n} or ${a[*]:n} while IFS is null
+				for i := range vals {
+					vals[i] = strings.ReplaceAll(vals[i], "\x7f", "")
+				}
+			}
+		}
 	case syntax.OpTransform:
 		vals, err = r.transform(ctx, pe.Transform, pv, name)
 		if err != nil {

@@ -6,6 +6,8 @@ import "testing"
 // IFS, an empty IFS and an unset IFS.
 func TestPositionalExpansionWithIFS(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "each-expansion-splits-with-its-ifs", src: `set -f -- a 'b c' d; unset -v IFS; printf '<%s> ' ${*}${IFS=}${*}${IFS:=-}"${*}"; echo`, out: "<a> <b> <c> <da> <b c> <d-a-b c-d> \n"},
+		{name: "star-substring-loses-del-when-ifs-null", src: `IFS=; set -- $'\177'; v=${*:1}; a=($'\177'); w=${a[*]:0}; printf '%q ' "$v" "$w" "${*:1}"; echo`, out: "'' '' $'\\177' \n"},
 		{name: "list-words-split-as-if-joined-by-ifs", src: `arr=("'a'" "'b'" "" c); IFS="'"; printf '<%s>' ${arr[@]}; echo; IFS=:; set -- "" b "a:" "" d; printf '<%s>' $* / $@x; echo`,
 			out: "<><a><><><b><><><c>\n<><b><a><><><d></><><b><a><><><dx>\n"},
 		{name: "star-in-pattern-joins-by-ifs", src: `set -- a b; IFS=; x=abc; echo "${x#$*}" ${x#$*}; IFS=?; set a c; y=abcd; echo "${y#$*}" "${y#"$*"}"`, out: "c c\nd abcd\n"},
