@@ -23,6 +23,10 @@ type Asset struct {
 	// Env is set for the asset's commands when the caller has not set it
 	// (e.g. PYTHONHOME).
 	Env map[string]string `json:"env,omitempty"`
+	// ProgramOption, for a multicall module that picks its program by
+	// argv[0], is an option naming the program instead ("--coreutils-prog="):
+	// given with the command's name when argv[0] does not name it.
+	ProgramOption string `json:"program_option,omitempty"`
 	// Provenance is what the module was built from, for the SBOM
 	// (assets/sbom): each source package's files and patches.
 	Provenance []SourcePackage `json:"provenance,omitempty"`

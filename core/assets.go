@@ -176,6 +176,18 @@ func (t *AssetPrograms) env(command string) map[string]string {
 	return nil
 }
 
+// programArgs gives a multicall module the command to run when argv[0]
+// does not name it (`exec -a NAME ls`): the asset's program option with
+// the command's name as argv[1], else argv as it is.
+func (t *AssetPrograms) programArgs(command string, argv []string) []string {
+	e, ok := t.byCmd[command]
+	if !ok || e.ProgramOption == "" || len(argv) == 0 || path.Base(argv[0]) == command {
+		return argv
+	}
+	out := append([]string{argv[0], e.ProgramOption + command}, argv[1:]...)
+	return out
+}
+
 // Module gives the content key of a command's module (known from the
 // manifest, so a compiled module is found without fetching) and a loader
 // that fetches and checks it once.

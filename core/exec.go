@@ -236,7 +236,11 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 	if stderr != nil && unwrapWriter(stderr) == sb.ttyErr {
 		stderr = terminalWriter{stderr}
 	}
-	return sb.runProc(ctx, mod, req.Program, name, pid, req.Argv, env, req.Dir, req.Umask, stdin, stdout, stderr, req.Files)
+	argv := req.Argv
+	if t, ok := sb.opt.Programs.(*AssetPrograms); ok && req.Program != "" {
+		argv = t.programArgs(req.Program, argv)
+	}
+	return sb.runProc(ctx, mod, req.Program, name, pid, argv, env, req.Dir, req.Umask, stdin, stdout, stderr, req.Files)
 }
 
 // preinit says how an asset command's engine may pre-initialize it (see

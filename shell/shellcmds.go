@@ -83,9 +83,13 @@ func runShell(ctx context.Context, s *Session, req *ExecRequest) int {
 	var command *string
 	readStdin, noExec := false, false
 	argv0 := req.Argv[0] // $0 and the name in messages, as the program was invoked
-	if path.Base(argv0) == "sh" {
+	if base := strings.TrimPrefix(path.Base(argv0), "-"); base == "sh" {
 		// bash run as sh starts in POSIX mode
 		opts = append(opts, opt{name: "posix", on: true})
+	}
+	if strings.HasPrefix(argv0, "-") {
+		// a login shell, as login(1) and exec -l start one
+		opts = append(opts, opt{name: "login_shell", on: true, shopt: true})
 	}
 loop:
 	for len(args) > 0 {
@@ -102,7 +106,9 @@ loop:
 				"Type `bash -c \"help set\"' for more information about shell options.\n"+
 				"Type `bash -c help' for more information about shell builtin commands.\n")
 			return 0
-		case a == "--login" || a == "--norc" || a == "--noprofile" || a == "--noediting" || a == "--restricted":
+		case a == "--login":
+			opts = append(opts, opt{name: "login_shell", on: true, shopt: true})
+		case a == "--norc" || a == "--noprofile" || a == "--noediting" || a == "--restricted":
 		case a == "--verbose":
 			opts = append(opts, opt{name: "v", on: true})
 		case a == "--debug" || a == "--debugger":
@@ -134,8 +140,10 @@ loop:
 					readStdin = true
 				case 'n':
 					noExec = a[0] == '-'
-				case 'i', 'l', 'r', 'D':
-					// interactive, login, restricted: no effect here
+				case 'l':
+					opts = append(opts, opt{name: "login_shell", on: a[0] == '-', shopt: true})
+				case 'i', 'r', 'D':
+					// interactive, restricted: no effect here
 				case 'e', 'u', 'x', 'f', 'a', 'C', 'v', 'h', 'b', 'k', 'm', 'p', 't', 'B', 'E', 'H', 'P', 'T':
 					opts = append(opts, opt{name: string(c), on: a[0] == '-'})
 				default:

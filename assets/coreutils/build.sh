@@ -20,3 +20,5 @@ cp COPYING "$OUT/LICENSE"
 # The programs in the module, by the names they answer to (ginstall is "install").
 sed -n 's/^single_binary_progs = //p' Makefile | tr ' ' '\n' | grep . |
   sed 's/^ginstall$/install/' >"$OUT/commands.txt"
+# argv[0] picks the program; --coreutils-prog= does when argv[0] is another name.
+printf '{"program_option": "--coreutils-prog="}\n' >"$OUT/asset.json"

@@ -16,8 +16,9 @@ import (
 // defaults for the asset's commands and data files (python: PYTHONHOME and
 // the standard library zip). Only path and file are given; we fill in the rest.
 type extras struct {
-	Env   map[string]string `json:"env"`
-	Files []AssetFile       `json:"files"`
+	Env           map[string]string `json:"env"`
+	Files         []AssetFile       `json:"files"`
+	ProgramOption string            `json:"program_option"`
 }
 
 // addExtras copies the data files named by $OUT/asset.json to the output
@@ -37,6 +38,7 @@ func addExtras(outDir, out string, a *Asset) error {
 		return fmt.Errorf("asset.json: %w", err)
 	}
 	a.Env = x.Env
+	a.ProgramOption = x.ProgramOption
 	for _, f := range x.Files {
 		if f.File == "" || f.File != filepath.Base(f.File) || f.File == a.File ||
 			f.Path == "" || path.IsAbs(f.Path) || path.Clean(f.Path) != f.Path || strings.HasPrefix(f.Path, "..") {

@@ -663,6 +663,9 @@ func builtinExec(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	if a, ok := o.vals['a']; ok {
 		argv[0] = a
 	}
+	if o.set['l'] {
+		argv[0] = "-" + argv[0] // (a login shell's $0, as login(1) starts it)
+	}
 	st := r.runProgram(ctx, p, argv, env)
 	r.exit(st)
 	return st
