@@ -246,6 +246,19 @@ func (fl *File) Read(p []byte) (int, error) {
 	return c, nil
 }
 
+// ReadTimeout is Read giving up after d with os.ErrDeadlineExceeded when
+// nothing comes (a FIFO); other files do not block, and read as Read.
+func (fl *File) ReadTimeout(p []byte, d time.Duration) (int, error) {
+	if fl.kind != fkFIFO || fl.closed.Load() || !fl.canRead() {
+		return fl.Read(p)
+	}
+	n, err := fl.pipe.readTimeout(p, d, &fl.closed)
+	if err != nil && err != io.EOF && err != os.ErrDeadlineExceeded {
+		err = fl.err("read", toErrno(err))
+	}
+	return n, err
+}
+
 func (fl *File) devRead(p []byte) (int, error) {
 	switch fl.dev {
 	case DevZero:

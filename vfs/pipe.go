@@ -3,9 +3,11 @@ package vfs
 import (
 	"errors"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // DefaultPipeSize is the capacity of Pipe(0), like Linux's 64 KiB.
@@ -150,6 +152,42 @@ func (p *pipe) read(b []byte, block bool, closed *atomic.Bool) (int, error) {
 	return c, nil
 }
 
+// readTimeout is a blocking read that gives up after d with
+// os.ErrDeadlineExceeded (bash's read -t on a pipe or FIFO).
+func (p *pipe) readTimeout(b []byte, d time.Duration, closed *atomic.Bool) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	var expired atomic.Bool
+	t := time.AfterFunc(d, func() {
+		expired.Store(true)
+		p.mu.Lock()
+		p.rc.Broadcast()
+		p.mu.Unlock()
+	})
+	defer t.Stop()
+	p.mu.Lock()
+	for p.n == 0 {
+		if p.writers == 0 && p.hadWrite {
+			p.mu.Unlock()
+			return 0, io.EOF
+		}
+		if closed != nil && closed.Load() {
+			p.mu.Unlock()
+			return 0, syscall.EBADF
+		}
+		if expired.Load() {
+			p.mu.Unlock()
+			return 0, os.ErrDeadlineExceeded
+		}
+		p.rc.Wait()
+	}
+	c := p.take(b)
+	p.mu.Unlock()
+	p.wc.Broadcast()
+	return c, nil
+}
+
 func (p *pipe) write(b []byte, block bool, closed *atomic.Bool) (int, error) {
 	p.mu.Lock()
 	total := 0
@@ -224,6 +262,11 @@ func Pipe(size int) (*PipeReader, *PipeWriter) {
 // Read blocks until data is available; io.EOF once the writer closed and
 // the buffer is drained.
 func (r *PipeReader) Read(b []byte) (int, error) { return r.p.read(b, true, &r.closed) }
+
+// ReadTimeout is Read giving up after d (os.ErrDeadlineExceeded).
+func (r *PipeReader) ReadTimeout(b []byte, d time.Duration) (int, error) {
+	return r.p.readTimeout(b, d, &r.closed)
+}
 
 // TryRead never blocks: syscall.EAGAIN when empty and the writer is open.
 func (r *PipeReader) TryRead(b []byte) (int, error) { return r.p.read(b, false, &r.closed) }

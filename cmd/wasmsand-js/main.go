@@ -308,7 +308,7 @@ func manifestOf(v js.Value) (core.Manifest, error) {
 	o := &jsObject{v: v}
 	for _, a := range o.objects("assets") {
 		asset := core.Asset{Name: a.str("name"), File: a.str("file"), SHA256: a.str("sha256"), Size: int64(a.int("size")),
-			Commands: a.strs("commands"), Env: a.strMap("env")}
+			Commands: a.strs("commands"), Env: a.strMap("env"), ProgramOption: a.str("program_option")}
 		for _, f := range a.objects("files") {
 			asset.Files = append(asset.Files, core.AssetFile{Path: f.str("path"), File: f.str("file"), SHA256: f.str("sha256"), Size: int64(f.int("size"))})
 			o.keep(f.err)

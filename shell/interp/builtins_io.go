@@ -3,9 +3,12 @@ package interp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/wasmsand/wasmsand/shell/expand"
@@ -17,6 +20,18 @@ import (
 // characters (-1: no limit), through the file's look-ahead buffer: what is
 // read past the end stays for the next reader of the same descriptor.
 func (f *openFile) readUntil(delim int, max int) (data []byte, hitDelim bool, err error) {
+	return f.readUntilDeadline(delim, max, time.Time{})
+}
+
+// timedReader reads giving up after a while (a pipe or FIFO: vfs).
+type timedReader interface {
+	ReadTimeout(p []byte, d time.Duration) (int, error)
+}
+
+// readUntilDeadline is readUntil giving up at deadline (zero: never) with
+// os.ErrDeadlineExceeded and what it read; a stream that cannot time out
+// is read as it is.
+func (f *openFile) readUntilDeadline(delim int, max int, deadline time.Time) (data []byte, hitDelim bool, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.r == nil {
@@ -86,7 +101,17 @@ func (f *openFile) readUntil(delim int, max int) (data []byte, hitDelim bool, er
 			// stream for whoever reads next, in this run or after it
 			chunk = chunk[:1]
 		}
-		n, rerr := f.r.Read(chunk)
+		var n int
+		var rerr error
+		if tr, ok := f.r.(timedReader); ok && !deadline.IsZero() {
+			d := time.Until(deadline)
+			if d <= 0 {
+				return data, false, os.ErrDeadlineExceeded
+			}
+			n, rerr = tr.ReadTimeout(chunk, d)
+		} else {
+			n, rerr = f.r.Read(chunk)
+		}
 		if n > 0 {
 			f.buf = append(f.buf[:0:0], chunk[:n]...)
 			continue
@@ -158,11 +183,14 @@ func builtinRead(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 			return 1
 		}
 	}
+	var deadline time.Time
 	if t, ok := o.vals['t']; ok {
-		if v, err := strconv.ParseFloat(t, 64); err != nil || v < 0 || strings.ContainsAny(t, "eEnNxX") {
+		v, err := strconv.ParseFloat(t, 64)
+		if err != nil || v < 0 || strings.ContainsAny(t, "eEnNxX") {
 			r.errmsg("read: " + t + ": invalid timeout specification")
 			return 1
 		}
+		deadline = time.Now().Add(time.Duration(v * float64(time.Second)))
 		if t == "0" || strings.Trim(t, "0.") == "" {
 			f := r.fds.get(fd)
 			if f != nil && (len(f.buf) > 0 || f.vf != nil) {
@@ -182,8 +210,15 @@ func builtinRead(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	raw := o.set['r']
 	var line []byte
 	eof := false
+	timedOut := false
 	for {
-		data, hit, err := f.readUntil(delim, max)
+		data, hit, err := f.readUntilDeadline(delim, max, deadline)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// bash keeps what came before the time ran out, status 128+SIGALRM
+			timedOut = true
+			line = append(line, data...)
+			break
+		}
 		if err != nil && err != io.EOF && len(data) == 0 {
 			r.errmsg("read: read error: " + strconv.Itoa(fd) + ": " + Strerror(errnoOf(err)))
 			return 1
@@ -212,6 +247,9 @@ func builtinRead(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 	st := 0
 	if eof {
 		st = 1
+	}
+	if timedOut {
+		st = 128 + 14
 	}
 	ifs := r.ifs()
 	if isArray {
