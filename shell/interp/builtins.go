@@ -427,6 +427,9 @@ func builtinExit(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 func builtinReturn(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
 	if len(r.frames) == 0 && r.sourceDepth == 0 {
 		r.errmsg("return: can only `return' from a function or sourced script")
+		if r.opts.posix && !r.interactive && r.viaCommand == 0 {
+			r.exit(2) // (a special builtin's error ends a POSIX shell)
+		}
 		return 2
 	}
 	st := r.status
@@ -486,6 +489,10 @@ func builtinBreak(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 
 func builtinShift(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
 	n := 1
+	if len(args) > 2 {
+		r.errmsg("shift: too many arguments")
+		return 1
+	}
 	if len(args) > 1 {
 		v, ok := r.numArg("shift", args[1])
 		if !ok {
@@ -498,7 +505,7 @@ func builtinShift(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 		n = v
 	}
 	if n > len(r.params) {
-		if r.shopt.shiftVerbose {
+		if r.shopt.shiftVerbose || r.opts.posix {
 			r.errmsg("shift: " + strconv.Itoa(n) + ": shift count out of range")
 		}
 		return 1
@@ -508,6 +515,11 @@ func builtinShift(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 }
 
 func builtinEval(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
+	if len(args) > 1 && args[1] == "--" {
+		args = append(args[:1:1], args[2:]...)
+	} else if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
+		return r.usageError("eval", args[1][:2]+": invalid option")
+	}
 	src := strings.Join(args[1:], " ")
 	if strings.TrimSpace(src) == "" {
 		return 0
@@ -555,6 +567,8 @@ func (r *Runner) findSource(name string) (string, error) {
 func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
 	if len(args) > 1 && args[1] == "--" {
 		args = append(args[:1:1], args[2:]...)
+	} else if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
+		return r.usageError(args[0], args[1][:2]+": invalid option")
 	}
 	if len(args) < 2 {
 		r.errmsg(args[0] + ": filename argument required")

@@ -360,9 +360,21 @@ func splitRead(s string, ifs *expand.IFS, n int, raw bool) []string {
 	var out []string
 	for i < len(cs) {
 		if n >= 0 && len(out) == n-1 {
-			// the last name takes the rest, minus trailing IFS whitespace
+			// the last name takes the rest, minus trailing IFS whitespace;
+			// when the rest is more than one word, bash strips escaped
+			// whitespace there too (strip_trailing_ifs_whitespace)
 			j := len(cs)
 			for j > i && isWS(cs[j-1]) {
+				j--
+			}
+			words := false
+			for k := i; k < j; k++ {
+				if isWS(cs[k]) || isOther(cs[k]) {
+					words = true
+					break
+				}
+			}
+			for words && j > i && (isWS(cs[j-1]) || cs[j-1].esc && !ifs.Empty && strings.ContainsRune(ifs.WS, cs[j-1].c)) {
 				j--
 			}
 			rest := cs[i:j]

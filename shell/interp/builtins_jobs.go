@@ -239,6 +239,9 @@ func (r *Runner) signal(target string, sig int) string {
 		}
 	} else {
 		pid, err := strconv.Atoi(target)
+		if target == "" {
+			return "`': not a pid or valid job spec"
+		}
 		if err != nil {
 			return target + ": arguments must be process or job IDs"
 		}

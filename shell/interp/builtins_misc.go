@@ -296,6 +296,10 @@ func builtinHash(r *Runner, ctx context.Context, args []string, _ map[int]*declA
 		r.hashed = newCmdHash()
 	}
 	if p, ok := o.vals['p']; ok {
+		if !r.opts.hashall {
+			r.errmsg("hash: hashing disabled")
+			return 1
+		}
 		for _, n := range rest {
 			r.hashed.insert(n, p, 0)
 		}

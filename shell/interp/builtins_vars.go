@@ -412,13 +412,38 @@ func setQuote(s string) string {
 
 // declareFuncs is declare -f / -F.
 func (r *Runner) declareFuncs(name string, o parsedOpts, names []string) int {
+	for _, c := range []byte("aAiIlnuc") {
+		if o.set[c] || o.plus[c] {
+			r.errmsg(name + ": -" + string(c) + ": invalid option") // (not a function's attribute)
+			return 1
+		}
+	}
+	attrs := func(n string, fn *function) string {
+		s := ""
+		if r.funcs.ro[n] {
+			s += "r"
+		}
+		if fn.trace {
+			s += "t"
+		}
+		if fn.exported {
+			s += "x"
+		}
+		return s
+	}
 	st := 0
 	explicit := len(names) > 0
-	if len(names) == 0 {
+	setting := explicit && (o.set['x'] || o.set['r'] || o.set['t'] || o.plus['x'] || o.plus['r'] || o.plus['t'])
+	if !explicit {
 		names = r.funcs.names()
 	}
 	var b strings.Builder
 	for _, n := range names {
+		if strings.Contains(n, "=") {
+			r.errmsg(name + ": cannot use `-f' to make functions")
+			st = 1
+			continue
+		}
 		fn := r.funcs.get(n)
 		if fn == nil {
 			if o.set['p'] {
@@ -427,13 +452,18 @@ func (r *Runner) declareFuncs(name string, o parsedOpts, names []string) int {
 			st = 1
 			continue
 		}
-		if o.set['t'] {
-			fn.trace = true
-		}
-		if o.set['x'] || o.set['r'] || o.set['t'] {
-			if o.set['x'] {
+		if setting {
+			if o.plus['r'] && r.funcs.ro[n] {
+				r.errmsg(name + ": " + n + ": readonly function")
+				st = 1
+				continue
+			}
+			if o.set['t'] || o.plus['t'] {
+				fn.trace = o.set['t']
+			}
+			if o.set['x'] || o.plus['x'] {
 				c := *fn
-				c.exported = true
+				c.exported = o.set['x']
 				r.mutFuncs()[n] = &c
 			}
 			if o.set['r'] {
@@ -445,15 +475,23 @@ func (r *Runner) declareFuncs(name string, o parsedOpts, names []string) int {
 			}
 			continue
 		}
+		a := attrs(n, fn)
+		// declare -Fr, -fx...: only the functions with those attributes
+		if (o.set['r'] && !strings.Contains(a, "r")) || (o.set['t'] && !strings.Contains(a, "t")) || (o.set['x'] && !strings.Contains(a, "x")) {
+			continue
+		}
 		if o.set['F'] {
-			if len(names) > 0 && explicit {
+			if explicit {
 				b.WriteString(n + "\n")
 			} else {
-				b.WriteString("declare -f " + n + "\n")
+				b.WriteString("declare -f" + a + " " + n + "\n")
 			}
 			continue
 		}
 		b.WriteString(syntax.FuncString(n, fn.body) + "\n")
+		if a != "" {
+			b.WriteString("declare -f" + a + " " + n + "\n")
+		}
 	}
 	if w := r.out(name, b.String()); w != 0 {
 		return w
@@ -586,6 +624,10 @@ func builtinUnset(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 	if !ok {
 		return 2
 	}
+	if o.set['f'] && o.set['v'] {
+		r.errmsg("unset: cannot simultaneously unset a function and a variable")
+		return 1
+	}
 	st := 0
 	for _, n := range rest {
 		if o.set['f'] {
@@ -678,6 +720,9 @@ func builtinSet(r *Runner, ctx context.Context, args []string, _ map[int]*declAr
 				p := r.optByName(args[i])
 				if p == nil {
 					r.errmsg("set: " + args[i] + ": invalid option name")
+					if r.opts.posix && !r.interactive && r.viaCommand == 0 {
+						r.exit(2) // (a special builtin's error ends a POSIX shell)
+					}
 					return 2
 				}
 				*p = on

@@ -14,6 +14,9 @@ import (
 
 // runCond runs [[ expr ]].
 func (r *Runner) runCond(ctx context.Context, c *syntax.CondCmd) {
+	if r.debugCompound(ctx, "[[ "+condText(c.X)+" ]]") {
+		return
+	}
 	if r.opts.xtrace {
 		r.traceOut(r.ps4(ctx) + "[[ " + condText(c.X) + " ]]\n")
 	}
@@ -57,19 +60,7 @@ func condArithError(err error) error {
 	return &condError{"[[: " + err.Error()}
 }
 
-func condText(c syntax.Cond) string {
-	switch c := c.(type) {
-	case *syntax.CondWord:
-		return c.W.Raw
-	case *syntax.CondUnary:
-		return c.Op + " " + condText(c.X)
-	case *syntax.CondBinary:
-		return condText(c.X) + " " + c.Op + " " + condText(c.Y)
-	case *syntax.CondParen:
-		return "( " + condText(c.X) + " )"
-	}
-	return ""
-}
+func condText(c syntax.Cond) string { return syntax.CondString(c) }
 
 // evalCond evaluates a [[ ]] expression; st 2 is an invalid regex.
 func (r *Runner) evalCond(ctx context.Context, c syntax.Cond) (bool, int, error) {

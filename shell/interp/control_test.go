@@ -53,6 +53,11 @@ func TestCaseStatement(t *testing.T) {
 // scoping, recursion, redefinition and unset -f.
 func TestFunctions(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "declare-f-attributes", src: "f() { :; }; g() { :; }; readonly -f f; export -f g; declare -Fr; declare -F; declare -f +r f; echo $?; declare -f -a g; echo $?; declare -f g=1; echo $?",
+			out: "declare -fr f\ndeclare -fr f\ndeclare -fx g\n1\n1\n1\n", err: "bash: line 1: declare: f: readonly function\nbash: line 1: declare: -a: invalid option\nbash: line 1: declare: cannot use `-f' to make functions\n"},
+		{name: "readonly-function-error-at-its-end", src: "f() { :; }\nreadonly -f f\nf()\n{\n:\n}\necho $?", out: "1\n", err: "bash: line 6: f: readonly function\n"},
+		{name: "debug-trap-before-compound-commands", src: "trap 'echo \"D $BASH_COMMAND\"' DEBUG\nfor i in 1; do :; done\ncase x in x) ;; esac\n[[ 1 ]]\n(( 1 ))\nfor ((i=0;i<1;i++)); do :; done\ntrap - DEBUG",
+			out: "D for i in 1\nD :\nD case x in\nD [[ -n 1 ]]\nD (( 1 ))\nD ((i=0))\nD ((i<1))\nD :\nD ((i++))\nD ((i<1))\nD trap - DEBUG\n"},
 		{name: "forms", src: `f() { echo f; }; function g { echo g; }; function h() { echo h; }; f; g; h`, out: "f\ng\nh\n"},
 		{name: "arguments", src: `f() { echo "$# $1 $2"; shift; echo "$@"; }; f a 'b c' d; echo "outer: $#"`, out: "3 a b c\nb c d\nouter: 0\n"},
 		{name: "return-status", src: `f() { return 3; echo no; }; f; echo $?; g() { false; }; g; echo $?`, out: "3\n1\n"},

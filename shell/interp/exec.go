@@ -516,6 +516,22 @@ func (r *Runner) runWhile(ctx context.Context, c *syntax.While) {
 	}
 }
 
+// forText is a for or select command's head, as BASH_COMMAND shows it.
+func forText(c *syntax.For) string {
+	kw := "for "
+	if c.Select {
+		kw = "select "
+	}
+	s := kw + c.Name
+	if c.In {
+		s += " in"
+		for _, w := range c.Words {
+			s += " " + w.Raw
+		}
+	}
+	return s
+}
+
 func (r *Runner) runFor(ctx context.Context, c *syntax.For) {
 	var items []string
 	if c.In {
@@ -531,12 +547,15 @@ func (r *Runner) runFor(ctx context.Context, c *syntax.For) {
 	if !syntax.ValidName(c.Name) {
 		r.errorf("`%s': not a valid identifier", c.Name)
 		r.status = 1
-		if !r.interactive {
-			r.exit(1)
+		if !r.interactive && r.opts.posix {
+			r.exit(2) // (bash goes on, status 1, unless POSIX)
 		}
 		return
 	}
 	if c.Select {
+		if r.debugCompound(ctx, forText(c)) {
+			return
+		}
 		r.runSelect(ctx, c, items)
 		return
 	}
@@ -545,9 +564,18 @@ func (r *Runner) runFor(ctx context.Context, c *syntax.For) {
 	status := 0
 	ref := r.vars.m[c.Name]
 	isRef := ref != nil && ref.attrs&attrNameref != 0
+	var text string
 	for _, it := range items {
 		if r.checkCtx(ctx) {
 			return
+		}
+		if t, ok := r.traps.get("DEBUG"); ok && t != "" {
+			if text == "" {
+				text = forText(c)
+			}
+			if r.debugCompound(ctx, text) {
+				return
+			}
 		}
 		if r.opts.xtrace {
 			words := make([]string, len(items))
@@ -583,6 +611,9 @@ func (r *Runner) runArithFor(ctx context.Context, c *syntax.ArithFor) {
 	eval := func(a *syntax.Arith) (int64, bool) {
 		if a == nil {
 			return 1, true
+		}
+		if r.debugCompound(ctx, "(("+strings.TrimSpace(a.Src)+"))") {
+			return 0, false
 		}
 		if r.opts.xtrace {
 			// (bash shows each part as written, trailing blanks and all)
@@ -631,6 +662,9 @@ func (r *Runner) runArithFor(ctx context.Context, c *syntax.ArithFor) {
 }
 
 func (r *Runner) runCase(ctx context.Context, c *syntax.Case) {
+	if r.debugCompound(ctx, "case "+c.Word.Raw+" in") {
+		return
+	}
 	word, err := r.expandString(ctx, c.Word, ctxNoSplit)
 	if err != nil {
 		r.expansionError(err)
@@ -681,6 +715,9 @@ func (r *Runner) runCase(ctx context.Context, c *syntax.Case) {
 }
 
 func (r *Runner) runArithCmd(ctx context.Context, c *syntax.ArithCmd) {
+	if r.debugCompound(ctx, "(( "+strings.TrimSpace(c.X.Src)+" ))") {
+		return
+	}
 	r.traceArith(ctx, c.X)
 	n, err := r.evalArith(ctx, c.X)
 	if err != nil {

@@ -69,7 +69,19 @@ func (r *Runner) mutFuncs() map[string]*function {
 }
 
 func (r *Runner) defineFunc(fd *syntax.FuncDef) {
+	if r.opts.posix && !syntax.ValidName(fd.Name) {
+		// POSIX: a function's name is a name, else the shell ends
+		r.errorf("`%s': not a valid identifier", fd.Name)
+		r.status = 2
+		if !r.interactive {
+			r.exit(2)
+		}
+		return
+	}
 	if old := r.funcs.get(fd.Name); old != nil && r.funcs.ro[fd.Name] {
+		if fd.EndLine > 0 {
+			r.line = fd.EndLine
+		}
 		r.errorf("%s: readonly function", fd.Name)
 		r.status = 1
 		return

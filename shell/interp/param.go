@@ -72,7 +72,9 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 			if r.opts.nounset {
 				return &fatalError{msg: "!" + name + ": unbound variable", status: 127}
 			}
-			if pe.Op == syntax.OpNone && !pe.Length && name != "@" && name != "*" {
+			if !pe.Length && (pe.Op == syntax.OpNone && name != "@" && name != "*" || syntax.ValidName(name)) {
+				// (an unset variable, whatever the operator; an unset
+				// positional parameter takes the operator's word)
 				return &fatalError{msg: name + ": invalid indirect expansion"}
 			}
 			if (name == "@" || name == "*") && pe.Op == syntax.OpNone && !pe.Length {
@@ -84,7 +86,7 @@ func (r *Runner) expandParam(ctx context.Context, pe *syntax.ParamExp, inDq bool
 			target = strings.Join(pv.vals, " ")
 		}
 		if !validRef(target) {
-			if target == "" && pe.Op != syntax.OpNone {
+			if target == "" && pe.Op != syntax.OpNone && !pv.set {
 				name, index = "", nil
 			} else {
 				return &fatalError{msg: target + ": invalid variable name"}

@@ -156,6 +156,7 @@ type Runner struct {
 	line           int
 	lastArg        string            // $_
 	curCmd         *syntax.SimpleCmd // BASH_COMMAND (printed when read)
+	curCmdText     string            // BASH_COMMAND of a compound command (debugCompound)
 	sourceName     string            // BASH_SOURCE of the code running outside functions
 
 	flow       flowKind
@@ -823,8 +824,13 @@ func (r *Runner) runParser(ctx context.Context, p *syntax.Parser, isEval bool) {
 		}
 		r.runStmts(ctx, stmts)
 		if r.flow == flowAbort && r.depth == 1 {
-			// an expansion error discarded this command: read on
+			// an expansion error discarded this command: read on. bash's
+			// line count goes on from the failing line, not the command's
+			// end (a loop that failed on its line 2 of 4 shifts the rest)
 			r.flow = flowNone
+			if len(stmts) > 0 && r.line >= stmts[0].Line {
+				p.RewindTo(r.line)
+			}
 			continue
 		}
 		if r.flow != flowNone {

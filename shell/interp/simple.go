@@ -44,18 +44,9 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 		r.curCmd = c
 	}
 	// bash runs the DEBUG trap before it expands the command
-	if t, ok := r.traps.get("DEBUG"); ok && t != "" && r.inTrap == 0 { // (see callFunc for functions)
-		st := r.runTrap(ctx, "DEBUG", t)
-		if r.flow != flowNone {
-			return
-		}
-		if r.shopt.extdebug && st != 0 {
-			// extdebug: a DEBUG trap that fails skips the command; 2, in
-			// a function or a sourced file, returns from it
-			if st == 2 && (len(r.frames) > 0 || r.sourceDepth > 0) {
-				r.flow = flowReturn
-				r.status = st
-			}
+	if r.inTrap == 0 {
+		r.curCmdText = ""
+		if r.debugTrap(ctx) {
 			return
 		}
 	}
@@ -75,6 +66,9 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	if err != nil {
 		r.redirError(err)
 		r.lastArg = args[len(args)-1]
+		if r.opts.posix && !r.interactive && specialBuiltins[args[0]] && r.funcs.get(args[0]) == nil {
+			r.exit(1) // (POSIX: a special builtin's redirection error ends the shell)
+		}
 		return
 	}
 	st := r.dispatch(ctx, c.Assigns, args, decls, false)
@@ -84,6 +78,40 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	if r.flow == flowNone {
 		r.afterCommand(ctx, st)
 	}
+}
+
+// debugTrap runs the DEBUG trap before a command (a simple one, or for,
+// case, select, [[ ]], (( )) and each part of for (( )), whose text
+// BASH_COMMAND then gives: r.curCmdText); skip: the command must not run
+// (the trap ended the shell or returned, or failed under extdebug).
+func (r *Runner) debugTrap(ctx context.Context) (skip bool) {
+	t, ok := r.traps.get("DEBUG")
+	if !ok || t == "" || r.inTrap != 0 { // (see callFunc for functions)
+		return false
+	}
+	st := r.runTrap(ctx, "DEBUG", t)
+	if r.flow != flowNone {
+		return true
+	}
+	if r.shopt.extdebug && st != 0 {
+		// extdebug: a DEBUG trap that fails skips the command; 2, in
+		// a function or a sourced file, returns from it
+		if st == 2 && (len(r.frames) > 0 || r.sourceDepth > 0) {
+			r.flow = flowReturn
+			r.status = st
+		}
+		return true
+	}
+	return false
+}
+
+// debugCompound is debugTrap before a compound command shown as text.
+func (r *Runner) debugCompound(ctx context.Context, text string) (skip bool) {
+	if t, ok := r.traps.get("DEBUG"); !ok || t == "" || r.inTrap != 0 {
+		return false
+	}
+	r.curCmd, r.curCmdText = nil, text
+	return r.debugTrap(ctx)
 }
 
 // execAlone reports whether args are `exec` with no command, whose
@@ -451,6 +479,9 @@ func (r *Runner) dispatch(ctx context.Context, assigns []*syntax.Assign, args []
 			for _, a := range assigns {
 				if err := r.assign(ctx, a, 0); err != nil {
 					r.assignError(err)
+					if !r.interactive {
+						r.exit(1) // (POSIX: a special builtin's assignment error is fatal)
+					}
 					return 1
 				}
 				r.keepTemp(a.Name)
@@ -507,7 +538,11 @@ func (r *Runner) tempEnv(ctx context.Context, assigns []*syntax.Assign) ([]strin
 			v = old + v
 		}
 		if cur := r.vars.m[a.Name]; cur != nil && cur.attrs&attrReadonly != 0 {
-			return nil, &varError{a.Name + ": readonly variable"}
+			if r.opts.posix {
+				return nil, &varError{a.Name + ": readonly variable"}
+			}
+			r.errmsg(a.Name + ": readonly variable") // (bash runs the command all the same)
+			continue
 		}
 		out = append(out, a.Name+"="+v)
 	}
@@ -623,6 +658,11 @@ func (r *Runner) withTempVarsKeep(ctx context.Context, assigns []*syntax.Assign,
 		}
 		olds = append(olds, saved{a.Name, cp, had})
 		if err := r.assign(ctx, a, 0); err != nil {
+			var ve *varError
+			if errors.As(err, &ve) && !r.opts.posix && strings.HasSuffix(ve.msg, ": readonly variable") {
+				r.errmsg(ve.msg) // (bash runs the command all the same)
+				continue
+			}
 			r.assignError(err)
 			return 1
 		}

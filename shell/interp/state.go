@@ -42,7 +42,7 @@ func (r *Runner) dynValue(v *Var) (string, bool) {
 		return strings.Join(on, ":"), true
 	case dynBashCommand:
 		if r.curCmd == nil {
-			return "", true
+			return r.curCmdText, true
 		}
 		return syntax.CommandString([]*syntax.Stmt{{Pipes: []*syntax.Pipeline{{Cmds: []syntax.Command{r.curCmd}}}}}), true
 	case dynArgv0:

@@ -668,7 +668,7 @@ func (r *Runner) unsetElement(name, sub string) error {
 		if i < 0 {
 			i += a.maxIndex() + 1
 			if i < 0 {
-				return &varError{name + "[" + sub + "]: bad array subscript"}
+				return &varError{"[" + sub + "]: bad array subscript"} // (bash names no array here)
 			}
 		}
 		a.unset(i)

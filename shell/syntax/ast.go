@@ -143,6 +143,7 @@ type FuncDef struct {
 	Keyword bool
 	Body    Command
 	Src     string // source file, for BASH_SOURCE
+	EndLine int    // the line the definition ends on (where bash reports its errors)
 }
 
 // Coproc is coproc [NAME] command.

@@ -56,6 +56,19 @@ func NewParser(src string, line int) *Parser {
 	return &Parser{frames: []*frame{{src: src}}, line: line, firstLine: line}
 }
 
+// RewindTo makes line, if it is before where the last command ended, the
+// line that command ended on: the lines after it count on from there, as
+// bash's do after a command it abandoned at line.
+func (p *Parser) RewindTo(line int) {
+	end := p.line
+	if len(p.hist) > 0 && p.hist[len(p.hist)-1] == '\n' {
+		end--
+	}
+	if line < end {
+		p.line -= end - line
+	}
+}
+
 // Offset is how much of the source the parser has read.
 func (p *Parser) Offset() int { return p.frames[0].pos }
 
@@ -650,7 +663,11 @@ func (p *Parser) funcDef(line int, keyword bool, name *token) Command {
 	if body == nil {
 		p.unexpected(p.next(cmdMode))
 	}
-	return &FuncDef{CmdBase: CmdBase{Line: line}, Name: name.word.Raw, Keyword: keyword, Body: body, Src: p.Name}
+	end := p.line
+	if len(p.hist) > 0 && p.hist[len(p.hist)-1] == '\n' {
+		end-- // (the newline after the body was read)
+	}
+	return &FuncDef{CmdBase: CmdBase{Line: line}, Name: name.word.Raw, Keyword: keyword, Body: body, Src: p.Name, EndLine: end}
 }
 
 func (p *Parser) coproc(line int) Command {

@@ -437,26 +437,34 @@ func (p *printer) ifCmd(c *If, i int) {
 	p.newline("fi")
 }
 
-func (p *printer) cond(c Cond) {
+func (p *printer) cond(c Cond) { p.put(CondString(c)) }
+
+// CondString prints a [[ ]] expression as bash does: a word that is a test
+// of its own shows the -n it stands for ([[ -n $x && ! -n y ]]).
+func CondString(c Cond) string {
+	return condString(c, true)
+}
+
+// condString: alone says c is a test of its own (not an operator's operand).
+func condString(c Cond, alone bool) string {
 	switch c := c.(type) {
 	case *CondWord:
-		p.put(c.W.Raw)
+		if alone {
+			return "-n " + c.W.Raw
+		}
+		return c.W.Raw
 	case *CondUnary:
 		if c.Op == "!" {
-			p.put("! ")
-		} else {
-			p.put(c.Op + " ")
+			return "! " + condString(c.X, true)
 		}
-		p.cond(c.X)
+		return c.Op + " " + condString(c.X, false)
 	case *CondBinary:
-		p.cond(c.X)
-		p.put(" " + c.Op + " ")
-		p.cond(c.Y)
+		sub := c.Op == "&&" || c.Op == "||"
+		return condString(c.X, sub) + " " + c.Op + " " + condString(c.Y, sub)
 	case *CondParen:
-		p.put("( ")
-		p.cond(c.X)
-		p.put(" )")
+		return "( " + condString(c.X, true) + " )"
 	}
+	return ""
 }
 
 func (p *printer) redirects(rs []*Redirect) {
