@@ -662,7 +662,7 @@ func (r *Runner) runArithFor(ctx context.Context, c *syntax.ArithFor) {
 }
 
 func (r *Runner) runCase(ctx context.Context, c *syntax.Case) {
-	if r.debugCompound(ctx, "case "+c.Word.Raw+" in") {
+	if r.debugCompound(ctx, "case "+c.Word.Raw+" in ") {
 		return
 	}
 	word, err := r.expandString(ctx, c.Word, ctxNoSplit)
