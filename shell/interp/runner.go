@@ -828,7 +828,7 @@ func (r *Runner) runParser(ctx context.Context, p *syntax.Parser, isEval bool) {
 			// line count goes on from the failing line, not the command's
 			// end (a loop that failed on its line 2 of 4 shifts the rest)
 			r.flow = flowNone
-			if len(stmts) > 0 && r.line >= stmts[0].Line {
+			if len(stmts) > 0 && r.line >= stmts[0].Line && compoundStmt(stmts[len(stmts)-1]) {
 				p.RewindTo(r.line)
 			}
 			continue
@@ -837,6 +837,16 @@ func (r *Runner) runParser(ctx context.Context, p *syntax.Parser, isEval bool) {
 			return
 		}
 	}
+}
+
+// compoundStmt: st is one compound command (a loop, a group...), whose
+// lines an error may abandon half way.
+func compoundStmt(st *syntax.Stmt) bool {
+	if len(st.Pipes) != 1 || len(st.Pipes[0].Cmds) != 1 {
+		return false
+	}
+	_, simple := st.Pipes[0].Cmds[0].(*syntax.SimpleCmd)
+	return !simple
 }
 
 // syntaxError prints a parse error as bash does.
