@@ -213,12 +213,15 @@ func (c *Runner) statusOf() int {
 }
 
 // subshell makes a child shell with its own pid, or reports a failed fork.
-func (r *Runner) subshell() (*Runner, error) {
+func (r *Runner) subshell() (*Runner, error) { return r.subshellAs(nil) }
+
+// subshellAs is subshell whose process shows argv (nil: the shell's own).
+func (r *Runner) subshellAs(argv []string) (*Runner, error) {
 	if r.live.Add(1) > int64(r.cfg.MaxSubshells) {
 		r.live.Add(-1)
 		return nil, errFork
 	}
-	pid, release, err := r.cfg.NewPid(r.bashpid, nil)
+	pid, release, err := r.cfg.NewPid(r.bashpid, argv)
 	if err != nil {
 		r.live.Add(-1)
 		return nil, errFork
@@ -799,8 +802,64 @@ func redirectsStdin(rs []*syntax.Redirect) bool {
 }
 
 // runAsync starts a background job.
+// execArgv is what a background job that is one simple command running a
+// program shows in the process table from its start, as bash's child has
+// exec'd it by the time the shell goes on: its words, when all are plain
+// text and the first names no function, builtin or alias; else nil.
+func (r *Runner) execArgv(st *syntax.Stmt) []string {
+	if len(st.Pipes) != 1 || len(st.Pipes[0].Cmds) != 1 || st.Pipes[0].Negated || st.Pipes[0].Time {
+		return nil
+	}
+	c, ok := st.Pipes[0].Cmds[0].(*syntax.SimpleCmd)
+	if !ok || len(c.Words) == 0 {
+		return nil
+	}
+	var argv []string
+	for _, w := range c.Words {
+		if !pureWord(w.Parts) {
+			return nil
+		}
+		ws, err := r.expandWordFields(context.Background(), w)
+		if err != nil {
+			return nil
+		}
+		argv = append(argv, ws...)
+	}
+	if len(argv) == 0 {
+		return nil
+	}
+	if k := r.kindOf(argv[0], false); len(k) > 0 && k[0] != "file" {
+		return nil
+	}
+	if t, ok := r.traps.get("EXIT"); ok && t != "" {
+		return nil // (the job's shell stays to run it)
+	}
+	return argv
+}
+
+// pureWord: expanding parts changes nothing (text, quotes, plain $x), so the
+// shell may expand them ahead of the job that will.
+func pureWord(parts []syntax.Part) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			if !pureWord(p.Parts) {
+				return false
+			}
+		case *syntax.ParamExp:
+			if p.Op != syntax.OpNone || p.Indirect || p.Length || p.Index != nil || p.Bad != "" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
-	c, err := r.subshell()
+	c, err := r.subshellAs(r.execArgv(st))
 	if err != nil {
 		// bash retries the fork; here the job just does not start
 		r.errorf("%v", err)
