@@ -71,4 +71,3 @@ pgrep -x pgrep; echo "not itself $?"
 	assert.Equal(t, "1\nshell alive\nstatus 1\npgrep finds the shell\nnot itself 1\n", string(res.Stdout))
 	assert.Equal(t, "bash: kill: (4242) - No such process\n", string(res.Stderr))
 }
-

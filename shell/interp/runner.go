@@ -120,13 +120,13 @@ type Runner struct {
 	// paramsSet counts `set` changing the positional parameters (a
 	// sourced file's change outlives its arguments)
 	paramsSet int
-	opts           options
-	shopt          shopts
-	traps          *trapTable
-	dir            string
-	dirs           []string // pushd stack (without the current directory)
-	fds            *fdTable
-	umask          uint32
+	opts      options
+	shopt     shopts
+	traps     *trapTable
+	dir       string
+	dirs      []string // pushd stack (without the current directory)
+	fds       *fdTable
+	umask     uint32
 
 	name   string   // $0
 	params []string // $1 ...
