@@ -127,8 +127,30 @@ func (p *pipe) put(b []byte) int {
 // that the reading end itself was closed meanwhile (by another goroutine:
 // a killed process's handles), which ends the wait with EBADF.
 func (p *pipe) read(b []byte, block bool, closed *atomic.Bool) (int, error) {
+	return p.readFor(b, block, 0, closed)
+}
+
+// readTimeout is a blocking read that gives up after d with
+// os.ErrDeadlineExceeded (bash's read -t on a pipe or FIFO).
+func (p *pipe) readTimeout(b []byte, d time.Duration, closed *atomic.Bool) (int, error) {
+	return p.readFor(b, true, d, closed)
+}
+
+// readFor reads what is buffered, waiting for it when block (for at most d
+// when d > 0).
+func (p *pipe) readFor(b []byte, block bool, d time.Duration, closed *atomic.Bool) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
+	}
+	var expired atomic.Bool
+	if block && d > 0 {
+		t := time.AfterFunc(d, func() {
+			expired.Store(true)
+			p.mu.Lock()
+			p.rc.Broadcast()
+			p.mu.Unlock()
+		})
+		defer t.Stop()
 	}
 	p.mu.Lock()
 	for p.n == 0 {
@@ -139,38 +161,6 @@ func (p *pipe) read(b []byte, block bool, closed *atomic.Bool) (int, error) {
 		if !block {
 			p.mu.Unlock()
 			return 0, syscall.EAGAIN
-		}
-		if closed != nil && closed.Load() {
-			p.mu.Unlock()
-			return 0, syscall.EBADF
-		}
-		p.rc.Wait()
-	}
-	c := p.take(b)
-	p.mu.Unlock()
-	p.wc.Broadcast()
-	return c, nil
-}
-
-// readTimeout is a blocking read that gives up after d with
-// os.ErrDeadlineExceeded (bash's read -t on a pipe or FIFO).
-func (p *pipe) readTimeout(b []byte, d time.Duration, closed *atomic.Bool) (int, error) {
-	if len(b) == 0 {
-		return 0, nil
-	}
-	var expired atomic.Bool
-	t := time.AfterFunc(d, func() {
-		expired.Store(true)
-		p.mu.Lock()
-		p.rc.Broadcast()
-		p.mu.Unlock()
-	})
-	defer t.Stop()
-	p.mu.Lock()
-	for p.n == 0 {
-		if p.writers == 0 && p.hadWrite {
-			p.mu.Unlock()
-			return 0, io.EOF
 		}
 		if closed != nil && closed.Load() {
 			p.mu.Unlock()
