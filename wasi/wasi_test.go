@@ -101,10 +101,26 @@ func TestFuncTable(t *testing.T) {
 	for _, n := range wasiNames {
 		assert.Equal(t, 1, seen[ModuleWASI+"."+n], n)
 	}
-	for _, n := range []string{"spawn", "wait", "trywait", "kill", "pipe", "dup", "dup2", "getpid", "stat_ext", "chmod", "chown", TickName} {
+	for _, n := range []string{"spawn", "wait", "trywait", "kill", "pipe", "dup", "dup2", "getpid", "stat_ext", "chmod", "chown", "mknod", TickName} {
 		assert.Equal(t, 1, seen[ModuleWasmsand+"."+n], n)
 	}
-	assert.Len(t, seen, len(wasiNames)+12)
+	assert.Len(t, seen, len(wasiNames)+13)
+}
+
+// mknod makes named pipes (narrowed by the umask) and nothing else.
+func TestMknod(t *testing.T) {
+	e := newEnv(t)
+	p, n := e.str(1000, "fifo")
+	require.Equal(t, ESUCCESS, e.call("wasmsand.mknod", PreopenFD, p, n, 0o010666, 0))
+	fi, err := e.p.FS.Stat("/fifo") // (the preopen is the root)
+	require.NoError(t, err)
+	assert.Equal(t, fs.ModeNamedPipe|0o644, fi.Mode(), "S_IFIFO | 0666 &^ umask 022")
+	assert.Equal(t, EEXIST, e.call("wasmsand.mknod", PreopenFD, p, n, 0o010666, 0))
+	p, n = e.str(1000, "dev")
+	assert.Equal(t, EPERM, e.call("wasmsand.mknod", PreopenFD, p, n, 0o020666, 0x0103), "a character device")
+	assert.Equal(t, EPERM, e.call("wasmsand.mknod", PreopenFD, p, n, 0o100644, 0), "a regular file")
+	p, n = e.str(1000, "nodir/f")
+	assert.Equal(t, ENOENT, e.call("wasmsand.mknod", PreopenFD, p, n, 0o010666, 0))
 }
 
 // Every function, fed garbage, answers with an errno and never panics (except the two
