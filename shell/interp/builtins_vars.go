@@ -43,6 +43,9 @@ func builtinDeclare(r *Runner, ctx context.Context, args []string, decls map[int
 	}
 	if o.set['p'] || len(rest) == 0 && len(o.order) > 0 || len(rest) == 0 && len(o.order) == 0 {
 		if len(rest) == 0 {
+			if name == "local" {
+				return r.printLocals() // (`local` alone: the function's variables)
+			}
 			if len(o.order) == 0 && !o.set['p'] {
 				return r.printAllVars(true)
 			}
@@ -351,6 +354,18 @@ func (r *Runner) printDeclared(name string, o parsedOpts) int {
 		}
 	}
 	return r.out(name, b.String())
+}
+
+// printLocals lists the current function's local variables as declare -p.
+func (r *Runner) printLocals() int {
+	level := len(r.frames)
+	var b strings.Builder
+	for _, n := range r.sortedVarNames() {
+		if v := r.vars.m[n]; v.level == level && level > 0 && !v.temp {
+			b.WriteString(r.declareLine(n, v) + "\n")
+		}
+	}
+	return r.out("local", b.String())
 }
 
 func (r *Runner) sortedVarNames() []string {
@@ -728,6 +743,14 @@ func builtinSet(r *Runner, ctx context.Context, args []string, _ map[int]*declAr
 				*p = on
 				if args[i] == "posix" && on {
 					r.shopt.inheritErrexit = true
+				}
+				if args[i] == "ignoreeof" {
+					// (bash keeps IGNOREEOF in step: 10 on, unset off)
+					if on {
+						_ = r.setVar("IGNOREEOF", "10", 0)
+					} else {
+						_ = r.unsetVar("IGNOREEOF", false)
+					}
 				}
 				continue
 			}

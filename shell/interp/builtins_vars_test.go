@@ -12,6 +12,9 @@ import (
 // output, +attr removal, function-local vs -g globals, and the errors.
 func TestDeclareBuiltin(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "set-k-assignments-anywhere", src: "f() { echo \"$c $d\"; }\nset -k\na=5 $U c=7 $U d=8 $U\necho $a $c $d\nf c=1 d=2\necho end d=$d\nset +k\necho z=1", out: "5 7 8\n1 2\nend\nz=1\n"},
+		{name: "local-alone-lists-the-locals", src: "g=1; f() { local z=yy; local -a av=(1 2); local; }; f", out: "declare -a av=([0]=\"1\" [1]=\"2\")\ndeclare -- z=\"yy\"\n"},
+		{name: "ignoreeof-sets-IGNOREEOF", src: "set -o ignoreeof; echo $IGNOREEOF; set +o ignoreeof; echo ${IGNOREEOF-unset}", out: "10\nunset\n"},
 		{name: "prefix-assignment-adopted-by-export-readonly", src: `x=1 readonly x; declare -p x; y=1 declare -r y; declare -p y; z=1 declare z; declare -p z; v=1 export v=2; declare -p v; u=1 export -n u; declare -p u; foo="" export foo; declare -p foo`,
 			out: "declare -rx x=\"1\"\ndeclare -rx y=\"1\"\ndeclare -x v=\"2\"\ndeclare -x foo=\"\"\n", err: "bash: line 1: declare: z: not found\nbash: line 1: declare: u: not found\n"},
 		{name: "declare-f-p-missing", src: `declare -f nofn; echo $?; declare -fp nofn; echo $?`, out: "1\n1\n", err: "bash: line 1: declare: nofn: not found\n"},

@@ -50,6 +50,9 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 			return
 		}
 	}
+	if r.opts.keyword {
+		c = keywordAssigns(c)
+	}
 	args, decls, err := r.expandCmdWords(ctx, c.Words)
 	if err != nil {
 		r.expansionError(err)
@@ -78,6 +81,44 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	if r.flow == flowNone {
 		r.afterCommand(ctx, st)
 	}
+}
+
+// keywordAssigns is c under set -k: every NAME=value word, not only those
+// before the command's name, is an assignment for the command.
+func keywordAssigns(c *syntax.SimpleCmd) *syntax.SimpleCmd {
+	var words []*syntax.Word
+	var assigns []*syntax.Assign
+	for _, w := range c.Words {
+		if a := assignWord(w); a != nil {
+			assigns = append(assigns, a)
+			continue
+		}
+		words = append(words, w)
+	}
+	if len(assigns) == 0 {
+		return c
+	}
+	k := *c
+	k.Assigns = append(append([]*syntax.Assign(nil), c.Assigns...), assigns...)
+	k.Words = words
+	return &k
+}
+
+// assignWord reads a word written NAME=value as an assignment, or nil.
+func assignWord(w *syntax.Word) *syntax.Assign {
+	name, _, ok := strings.Cut(w.Raw, "=")
+	if !ok || w.Assign != nil || !syntax.ValidName(strings.TrimSuffix(name, "+")) {
+		return nil
+	}
+	stmts, err := syntax.Parse(w.Raw)
+	if err != nil || len(stmts) != 1 || len(stmts[0].Pipes) != 1 || len(stmts[0].Pipes[0].Cmds) != 1 {
+		return nil
+	}
+	sc, ok := stmts[0].Pipes[0].Cmds[0].(*syntax.SimpleCmd)
+	if !ok || len(sc.Assigns) != 1 || len(sc.Words) != 0 {
+		return nil
+	}
+	return sc.Assigns[0]
 }
 
 // debugTrap runs the DEBUG trap before a command (a simple one, or for,
