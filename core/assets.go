@@ -181,8 +181,11 @@ func (t *AssetPrograms) env(command string) map[string]string {
 // the command's name as argv[1], else argv as it is.
 func (t *AssetPrograms) programArgs(command string, argv []string) []string {
 	e, ok := t.byCmd[command]
-	if !ok || e.ProgramOption == "" || len(argv) == 0 || path.Base(argv[0]) == command {
+	if !ok || e.ProgramOption == "" || len(argv) == 0 {
 		return argv
+	}
+	if base := path.Base(argv[0]); base == command || base == "g"+command {
+		return argv // (coreutils answers to ginstall too, its own name for install)
 	}
 	out := append([]string{argv[0], e.ProgramOption + command}, argv[1:]...)
 	return out

@@ -16,6 +16,7 @@ import (
 	"github.com/wasmsand/wasmsand/platform"
 	"github.com/wasmsand/wasmsand/procfs"
 	"github.com/wasmsand/wasmsand/shell"
+	"github.com/wasmsand/wasmsand/shell/interp"
 	"github.com/wasmsand/wasmsand/vfs"
 	"github.com/wasmsand/wasmsand/wasi"
 )
@@ -195,6 +196,21 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 	var k killable
 	ctx, kill, cancel := k.context(ctx)
 	defer cancel()
+	if len(req.Ignored) > 0 {
+		// signals the shell ignored stay ignored in the program it runs
+		ignored := map[int]bool{}
+		for _, name := range req.Ignored {
+			if n, ok := interp.SignalNumber(name); ok {
+				ignored[n] = true
+			}
+		}
+		deliver := kill
+		kill = func(sig int) {
+			if !ignored[sig] {
+				deliver(sig)
+			}
+		}
+	}
 	defer func() { status = k.status(status) }()
 	fds := map[int]string{0: wasi.FDTarget(req.Stdin), 1: wasi.FDTarget(req.Stdout), 2: wasi.FDTarget(req.Stderr)}
 	for n, f := range req.Files {

@@ -273,10 +273,11 @@ func (r *Runner) signal(target string, sig int) string {
 			return "(" + target + ") - No such process"
 		}
 	}
-	if sig == 0 {
-		if j.isDone() {
-			return "(" + strconv.Itoa(j.pid) + ") - No such process"
-		}
+	if j.isDone() {
+		// (bash has reaped it by now: the process is gone)
+		return "(" + strconv.Itoa(j.pid) + ") - No such process"
+	}
+	if sig == 0 || j.ignored[sig] {
 		return ""
 	}
 	switch sig {

@@ -868,6 +868,14 @@ func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 	}
 	jctx, cancel := context.WithCancelCause(ctx)
 	j := r.jobs.add(c.bashpid, syntax.CommandString([]*syntax.Stmt{{Pipes: st.Pipes, Ops: st.Ops}}), cancel)
+	for _, name := range r.ignoredSignals() {
+		if n, ok := signalNum(name); ok {
+			if j.ignored == nil {
+				j.ignored = map[int]bool{}
+			}
+			j.ignored[n] = true
+		}
+	}
 	c.noErrexit = 0
 	if !r.opts.monitor && r.stdinRedirected == 0 {
 		// a background job's stdin is /dev/null unless redirected (by

@@ -360,6 +360,9 @@ type job struct {
 	// start runs a job that has not run yet (a coprocess under
 	// Config.Sequential); nil for one that runs on its own
 	start func()
+	// ignored are the signals the shell ignored when it started the job,
+	// which its processes ignore too (SIG_IGN survives fork and exec)
+	ignored map[int]bool
 	// the shell's own bookkeeping (its goroutine only)
 	notified, waited bool
 
