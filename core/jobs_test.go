@@ -23,4 +23,10 @@ kill $a $b $c; wait`, core.RunOptions{})
 	require.NoError(t, err)
 	require.Equal(t, 0, res.ExitCode, string(res.Stderr))
 	assert.Equal(t, "sleep 5\nsleep 2\nbash\n", string(res.Stdout))
+
+	// ( a; b ) & is one shell: the job's program's parent is the job itself
+	res, err = sb.Run(context.Background(), `(sleep 5; true) & c=$!; until pgrep -P $c >/dev/null; do sleep 0.05; done
+ps -o args= --ppid $c; kill %1 2>/dev/null; pkill -P $c; wait; echo done`, core.RunOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "sleep 5\ndone\n", string(res.Stdout), string(res.Stderr))
 }

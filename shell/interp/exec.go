@@ -837,6 +837,15 @@ func (r *Runner) execArgv(st *syntax.Stmt) []string {
 	return argv
 }
 
+// loneSubshell is st's ( list ) when that is all st is.
+func loneSubshell(st *syntax.Stmt) *syntax.Subshell {
+	if len(st.Pipes) != 1 || len(st.Pipes[0].Cmds) != 1 || st.Pipes[0].Negated || st.Pipes[0].Time {
+		return nil
+	}
+	sub, _ := st.Pipes[0].Cmds[0].(*syntax.Subshell)
+	return sub
+}
+
 // pureWord: expanding parts changes nothing (text, quotes, plain $x), so the
 // shell may expand them ahead of the job that will.
 func pureWord(parts []syntax.Part) bool {
@@ -907,7 +916,13 @@ func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 				}
 			}
 		}
-		c.runAndOr(jctx, &syntax.Stmt{Pipes: st.Pipes, Ops: st.Ops, Line: st.Line})
+		if sub := loneSubshell(st); sub != nil {
+			// ( a; b ) &: the job's own shell runs the list, one process
+			// as bash's (not a subshell inside the job's)
+			c.runCommand(jctx, &syntax.Block{CmdBase: sub.CmdBase, Body: sub.Body})
+		} else {
+			c.runAndOr(jctx, &syntax.Stmt{Pipes: st.Pipes, Ops: st.Ops, Line: st.Line})
+		}
 		c.runExitTrap(jctx)
 	}
 	if r.cfg.Sequential {
