@@ -16,7 +16,6 @@ import (
 	"github.com/wasmsand/wasmsand/platform"
 	"github.com/wasmsand/wasmsand/procfs"
 	"github.com/wasmsand/wasmsand/shell"
-	"github.com/wasmsand/wasmsand/shell/interp"
 	"github.com/wasmsand/wasmsand/vfs"
 	"github.com/wasmsand/wasmsand/wasi"
 )
@@ -199,10 +198,8 @@ func (sb *Sandbox) execGuest(ctx context.Context, req *shell.ExecRequest) (statu
 	if len(req.Ignored) > 0 {
 		// signals the shell ignored stay ignored in the program it runs
 		ignored := map[int]bool{}
-		for _, name := range req.Ignored {
-			if n, ok := interp.SignalNumber(name); ok {
-				ignored[n] = true
-			}
+		for _, n := range req.Ignored {
+			ignored[n] = true
 		}
 		deliver := kill
 		kill = func(sig int) {

@@ -37,9 +37,9 @@ type ExecRequest struct {
 	ErrPrefix string
 	// NoSkipDots: the calling shell has globskipdots off (interp.ExecRequest).
 	NoSkipDots bool
-	// Ignored: signals the caller ignores, which a shell it starts keeps
-	// ignored (interp.ExecRequest).
-	Ignored []string
+	// Ignored: the numbers of the signals the caller ignores, which the
+	// program keeps ignored (interp.ExecRequest).
+	Ignored []int
 	// reinit marks a script without #!, run as bash runs one: in a
 	// reinitialised shell, which keeps globskipdots as the caller had it.
 	reinit bool

@@ -218,11 +218,7 @@ func (fl *File) Read(p []byte) (int, error) {
 	case fkDir:
 		return 0, fl.err("read", syscall.EISDIR)
 	case fkFIFO:
-		n, err := fl.pipe.read(p, true, &fl.closed)
-		if err != nil && err != io.EOF {
-			err = fl.err("read", toErrno(err))
-		}
-		return n, err
+		return fl.readFIFO(p, 0)
 	case fkDevice:
 		return fl.devRead(p)
 	case fkMount:
@@ -252,7 +248,12 @@ func (fl *File) ReadTimeout(p []byte, d time.Duration) (int, error) {
 	if fl.kind != fkFIFO || fl.closed.Load() || !fl.canRead() {
 		return fl.Read(p)
 	}
-	n, err := fl.pipe.readTimeout(p, d, &fl.closed)
+	return fl.readFIFO(p, d)
+}
+
+// readFIFO reads a FIFO, waiting at most d for data (0: as long as it takes).
+func (fl *File) readFIFO(p []byte, d time.Duration) (int, error) {
+	n, err := fl.pipe.readFor(p, true, d, &fl.closed)
 	if err != nil && err != io.EOF && err != os.ErrDeadlineExceeded {
 		err = fl.err("read", toErrno(err))
 	}

@@ -130,14 +130,8 @@ func (p *pipe) read(b []byte, block bool, closed *atomic.Bool) (int, error) {
 	return p.readFor(b, block, 0, closed)
 }
 
-// readTimeout is a blocking read that gives up after d with
-// os.ErrDeadlineExceeded (bash's read -t on a pipe or FIFO).
-func (p *pipe) readTimeout(b []byte, d time.Duration, closed *atomic.Bool) (int, error) {
-	return p.readFor(b, true, d, closed)
-}
-
-// readFor reads what is buffered, waiting for it when block (for at most d
-// when d > 0).
+// readFor reads what is buffered, waiting for it when block: for at most d
+// when d > 0, then os.ErrDeadlineExceeded (bash's read -t on a pipe or FIFO).
 func (p *pipe) readFor(b []byte, block bool, d time.Duration, closed *atomic.Bool) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
@@ -255,7 +249,7 @@ func (r *PipeReader) Read(b []byte) (int, error) { return r.p.read(b, true, &r.c
 
 // ReadTimeout is Read giving up after d (os.ErrDeadlineExceeded).
 func (r *PipeReader) ReadTimeout(b []byte, d time.Duration) (int, error) {
-	return r.p.readTimeout(b, d, &r.closed)
+	return r.p.readFor(b, true, d, &r.closed)
 }
 
 // TryRead never blocks: syscall.EAGAIN when empty and the writer is open.

@@ -514,11 +514,23 @@ func builtinShift(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 	return 0
 }
 
+// noOptions takes a builtin without options (eval, ., source): a leading
+// "--" goes, an option is a usage error (reported; ok false).
+func (r *Runner) noOptions(args []string) ([]string, bool) {
+	switch {
+	case len(args) > 1 && args[1] == "--":
+		return append(args[:1:1], args[2:]...), true
+	case len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-':
+		r.usageError(args[0], args[1][:2]+": invalid option")
+		return nil, false
+	}
+	return args, true
+}
+
 func builtinEval(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
-	if len(args) > 1 && args[1] == "--" {
-		args = append(args[:1:1], args[2:]...)
-	} else if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
-		return r.usageError("eval", args[1][:2]+": invalid option")
+	args, ok := r.noOptions(args)
+	if !ok {
+		return 2
 	}
 	src := strings.Join(args[1:], " ")
 	if strings.TrimSpace(src) == "" {
@@ -565,10 +577,9 @@ func (r *Runner) findSource(name string) (string, error) {
 }
 
 func builtinSource(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {
-	if len(args) > 1 && args[1] == "--" {
-		args = append(args[:1:1], args[2:]...)
-	} else if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
-		return r.usageError(args[0], args[1][:2]+": invalid option")
+	args, ok := r.noOptions(args)
+	if !ok {
+		return 2
 	}
 	if len(args) < 2 {
 		r.errmsg(args[0] + ": filename argument required")

@@ -801,16 +801,12 @@ func redirectsStdin(rs []*syntax.Redirect) bool {
 	return false
 }
 
-// runAsync starts a background job.
 // execArgv is what a background job that is one simple command running a
 // program shows in the process table from its start, as bash's child has
 // exec'd it by the time the shell goes on: its words, when all are plain
 // text and the first names no function, builtin or alias; else nil.
 func (r *Runner) execArgv(st *syntax.Stmt) []string {
-	if len(st.Pipes) != 1 || len(st.Pipes[0].Cmds) != 1 || st.Pipes[0].Negated || st.Pipes[0].Time {
-		return nil
-	}
-	c, ok := st.Pipes[0].Cmds[0].(*syntax.SimpleCmd)
+	c, ok := loneCommand(st).(*syntax.SimpleCmd)
 	if !ok || len(c.Words) == 0 {
 		return nil
 	}
@@ -837,13 +833,13 @@ func (r *Runner) execArgv(st *syntax.Stmt) []string {
 	return argv
 }
 
-// loneSubshell is st's ( list ) when that is all st is.
-func loneSubshell(st *syntax.Stmt) *syntax.Subshell {
+// loneCommand is st's one command when that is all st is (no pipe, list,
+// ! or time), else nil.
+func loneCommand(st *syntax.Stmt) syntax.Command {
 	if len(st.Pipes) != 1 || len(st.Pipes[0].Cmds) != 1 || st.Pipes[0].Negated || st.Pipes[0].Time {
 		return nil
 	}
-	sub, _ := st.Pipes[0].Cmds[0].(*syntax.Subshell)
-	return sub
+	return st.Pipes[0].Cmds[0]
 }
 
 // pureWord: expanding parts changes nothing (text, quotes, plain $x), so the
@@ -867,6 +863,7 @@ func pureWord(parts []syntax.Part) bool {
 	return true
 }
 
+// runAsync starts a background job.
 func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 	c, err := r.subshellAs(r.execArgv(st))
 	if err != nil {
@@ -877,13 +874,11 @@ func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 	}
 	jctx, cancel := context.WithCancelCause(ctx)
 	j := r.jobs.add(c.bashpid, syntax.CommandString([]*syntax.Stmt{{Pipes: st.Pipes, Ops: st.Ops}}), cancel)
-	for _, name := range r.ignoredSignals() {
-		if n, ok := signalNum(name); ok {
-			if j.ignored == nil {
-				j.ignored = map[int]bool{}
-			}
-			j.ignored[n] = true
+	for _, n := range r.ignoredSignals() {
+		if j.ignored == nil {
+			j.ignored = map[int]bool{}
 		}
+		j.ignored[n] = true
 	}
 	c.noErrexit = 0
 	if !r.opts.monitor && r.stdinRedirected == 0 {
@@ -909,14 +904,12 @@ func (r *Runner) runAsync(ctx context.Context, st *syntax.Stmt) {
 			r.jobs.done(j, st)
 			cancel(nil)
 		}()
-		if len(st.Pipes) == 1 && len(st.Pipes[0].Cmds) == 1 && !st.Pipes[0].Negated && !st.Pipes[0].Time {
-			if _, simple := st.Pipes[0].Cmds[0].(*syntax.SimpleCmd); simple {
-				if t, ok := c.traps.get("EXIT"); !ok || t == "" {
-					c.execPid, c.execPPid = c.bashpid, r.bashpid
-				}
+		if _, simple := loneCommand(st).(*syntax.SimpleCmd); simple {
+			if t, ok := c.traps.get("EXIT"); !ok || t == "" {
+				c.execPid, c.execPPid = c.bashpid, r.bashpid
 			}
 		}
-		if sub := loneSubshell(st); sub != nil {
+		if sub, ok := loneCommand(st).(*syntax.Subshell); ok {
 			// ( a; b ) &: the job's own shell runs the list, one process
 			// as bash's (not a subshell inside the job's)
 			c.runCommand(jctx, &syntax.Block{CmdBase: sub.CmdBase, Body: sub.Body})

@@ -261,7 +261,8 @@ func (r *Runner) expandParts(ctx context.Context, parts []syntax.Part, inDq bool
 	return nil
 }
 
-// emptyAtOnly: parts are plain parameter expansions only, one of them a
+// emptyAtOnly: parts are plain parameter expansions (and command
+// substitutions, which the caller knows printed nothing), one of them a
 // list ($@, ${a[@]}) with no elements.
 func (r *Runner) emptyAtOnly(parts []syntax.Part) bool {
 	at := false

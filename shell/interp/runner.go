@@ -49,9 +49,9 @@ type ExecRequest struct {
 	// NoSkipDots: the shell has globskipdots off. A script without #! runs
 	// in bash's reinitialised copy of the shell, which keeps that option.
 	NoSkipDots bool
-	// Ignored are the signals the shell ignores (trap '' SIG): a program
-	// starts with them ignored, as exec keeps SIG_IGN.
-	Ignored []string
+	// Ignored are the numbers of the signals the shell ignores (an empty
+	// trap): a program starts with them ignored, as exec keeps SIG_IGN.
+	Ignored []int
 }
 
 // Config connects a shell to its sandbox.
@@ -485,32 +485,33 @@ func (r *Runner) Umask() uint32 { return r.umask }
 // SetUmask sets the file-creation mask.
 func (r *Runner) SetUmask(m uint32) { r.umask = m & 0o777 }
 
-// SetIgnoredAtEntry marks signals (names without SIG) the shell started
-// with ignored: as bash, it shows them as trap ” and cannot trap or reset
-// them.
-func (r *Runner) SetIgnoredAtEntry(sigs []string) {
+// SetIgnoredAtEntry marks the signals (by number) the shell started with
+// ignored: as bash, it lists them with an empty trap and cannot trap or
+// reset them.
+func (r *Runner) SetIgnoredAtEntry(sigs []int) {
 	if len(sigs) == 0 {
 		return
 	}
 	r.traps = r.traps.writable()
 	r.ignoredAtEntry = map[string]bool{}
-	for _, s := range sigs {
-		if n, ok := trapName(s); ok && n != "EXIT" && n != "DEBUG" && n != "ERR" && n != "RETURN" {
-			r.ignoredAtEntry[n] = true
-			r.traps.m[n] = ""
+	for _, n := range sigs {
+		if name := signalName(n); n > 0 && name != "" {
+			r.ignoredAtEntry[name] = true
+			r.traps.m[name] = ""
 		}
 	}
 }
 
-// ignoredSignals are the signals the shell ignores, for its programs.
-func (r *Runner) ignoredSignals() []string {
-	var out []string
+// ignoredSignals are the numbers of the signals the shell ignores, for its
+// jobs and programs (EXIT, DEBUG, ERR and RETURN are no signals).
+func (r *Runner) ignoredSignals() []int {
+	var out []int
 	for k, v := range r.traps.m {
-		if v == "" && k != "EXIT" && k != "DEBUG" && k != "ERR" && k != "RETURN" {
-			out = append(out, k)
+		if n, ok := signalNum(k); ok && n > 0 && v == "" {
+			out = append(out, n)
 		}
 	}
-	sort.Strings(out)
+	sort.Ints(out)
 	return out
 }
 

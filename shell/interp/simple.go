@@ -41,14 +41,11 @@ func (r *Runner) runSimple(ctx context.Context, c *syntax.SimpleCmd) {
 	r.curSimple = c
 	if r.inTrap == 0 {
 		// BASH_COMMAND: in a trap, still the command that was trapped
-		r.curCmd = c
+		r.curCmd, r.curCmdText = c, ""
 	}
 	// bash runs the DEBUG trap before it expands the command
-	if r.inTrap == 0 {
-		r.curCmdText = ""
-		if r.debugTrap(ctx) {
-			return
-		}
+	if r.debugTrap(ctx) {
+		return
 	}
 	if r.opts.keyword {
 		c = keywordAssigns(c)

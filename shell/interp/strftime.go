@@ -71,7 +71,7 @@ func posixZone(tz string) *time.Location {
 		for _, n := range []int{0, 0, 0, 0, 1, len(std) + 1} { // isut, isstd, leap, time, type, char
 			b = be32(b, n)
 		}
-		b = be32(b, -off)
+		b = be32(b, off) // (the standard time's offset east; the footer rules)
 		b = append(b, 0, 0)
 		return append(append(b, std...), 0)
 	}

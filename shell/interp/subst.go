@@ -13,8 +13,6 @@ import (
 	"github.com/wasmsand/wasmsand/vfs"
 )
 
-// cmdSubst runs $(...) in a subshell and returns its output without the
-// trailing newlines.
 // comsubSyntaxError reports a $(...) in a here-document that did not parse,
 // as bash does when it expands the body; the command does not run.
 func (r *Runner) comsubSyntaxError(se *syntax.Error) error {
@@ -26,6 +24,8 @@ func (r *Runner) comsubSyntaxError(se *syntax.Error) error {
 	return &fatalError{quiet: true}
 }
 
+// cmdSubst runs $(...) in a subshell and returns its output without the
+// trailing newlines.
 func (r *Runner) cmdSubst(ctx context.Context, body []*syntax.Stmt) (string, error) {
 	if name, ok := readFileSubst(body); ok {
 		return r.readFileSubst(ctx, name)

@@ -1620,29 +1620,24 @@ func (p *Parser) readHeredocs() {
 					rest = rest[:i]
 				}
 				if strings.HasPrefix(rest, delim) && strings.Contains(rest[len(delim):], ")") {
-					if p.Warn != nil {
-						at := r.Line
-						if p.Eval {
-							at++
-						}
-						p.Warn(p.line, "warning: here-document at line "+itoa(at)+" delimited by end-of-file (wanted `"+delim+"')")
+					at := r.Line
+					if p.Eval {
+						at++
 					}
+					p.warnHeredocEOF(p.line, at, delim)
 					p.skip(len(delim))
 					break
 				}
 			}
 			if p.peek() == -1 {
-				if p.Warn != nil {
-					// bash names the line the body was gathered at (where
-					// the command's line ended) and its last line
-					// (in an eval, bash has counted the body's lines into
-					// the first already)
-					at := startLine - 1
-					if p.Eval {
-						at += lines
-					}
-					p.Warn(at+lines, "warning: here-document at line "+itoa(at)+" delimited by end-of-file (wanted `"+delim+"')")
+				// bash names the line the body was gathered at (where the
+				// command's line ended) and its last line (in an eval,
+				// bash has counted the body's lines into the first already)
+				at := startLine - 1
+				if p.Eval {
+					at += lines
 				}
+				p.warnHeredocEOF(at+lines, at, delim)
 				break
 			}
 			lines++
@@ -1687,6 +1682,14 @@ func (p *Parser) readHeredocs() {
 		} else {
 			r.Hdoc = p.subWord(text, startLine, textHeredoc)
 		}
+	}
+}
+
+// warnHeredocEOF warns, at line, of the here-document begun at line at
+// that ended without its delimiter.
+func (p *Parser) warnHeredocEOF(line, at int, delim string) {
+	if p.Warn != nil {
+		p.Warn(line, "warning: here-document at line "+itoa(at)+" delimited by end-of-file (wanted `"+delim+"')")
 	}
 }
 

@@ -60,13 +60,18 @@ func NewParser(src string, line int) *Parser {
 // line that command ended on: the lines after it count on from there, as
 // bash's do after a command it abandoned at line.
 func (p *Parser) RewindTo(line int) {
-	end := p.line
-	if len(p.hist) > 0 && p.hist[len(p.hist)-1] == '\n' {
-		end--
-	}
-	if line < end {
+	if end := p.lastLine(); line < end {
 		p.line -= end - line
 	}
+}
+
+// lastLine is the line what was read last is on (p.line, unless that was
+// the newline that ends the line before).
+func (p *Parser) lastLine() int {
+	if len(p.hist) > 0 && p.hist[len(p.hist)-1] == '\n' {
+		return p.line - 1
+	}
+	return p.line
 }
 
 // Offset is how much of the source the parser has read.
@@ -663,11 +668,7 @@ func (p *Parser) funcDef(line int, keyword bool, name *token) Command {
 	if body == nil {
 		p.unexpected(p.next(cmdMode))
 	}
-	end := p.line
-	if len(p.hist) > 0 && p.hist[len(p.hist)-1] == '\n' {
-		end-- // (the newline after the body was read)
-	}
-	return &FuncDef{CmdBase: CmdBase{Line: line}, Name: name.word.Raw, Keyword: keyword, Body: body, Src: p.Name, EndLine: end}
+	return &FuncDef{CmdBase: CmdBase{Line: line}, Name: name.word.Raw, Keyword: keyword, Body: body, Src: p.Name, EndLine: p.lastLine()}
 }
 
 func (p *Parser) coproc(line int) Command {
