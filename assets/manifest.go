@@ -35,10 +35,16 @@ type Asset struct {
 	Files []AssetFile `json:"files,omitempty"`
 }
 
-// SourcePackage is one Debian source package an asset was built from.
+// SourcePackage is one Debian source package an asset was built from, or
+// one binary package that carries sources (Arch set: Debian's packaged Rust
+// crates, librust-*-dev, which hold a crate's source tree).
 type SourcePackage struct {
 	Package string `json:"package"`
 	Version string `json:"version"`
+	// Arch and Source, for a binary package: its architecture and the
+	// source package it was built from.
+	Arch   string `json:"arch,omitempty"`
+	Source string `json:"source,omitempty"`
 	// Files are the .dsc and those of its files the build used, each as the
 	// archive's signed index (for the .dsc) and the .dsc vouch for it.
 	Files []SourceFile `json:"files"`

@@ -413,7 +413,7 @@ func runCase(ctx context.Context, tools core.ProgramSource, c Case) (Result, err
 		Script: true,
 		Cwd:    caseCwd,
 		Env:    caseEnv,
-		Stdin:  strings.NewReader(""),
+		// (no Stdin: /dev/null, as the recorder gives the real programs)
 	})
 	if err != nil {
 		return Result{}, err

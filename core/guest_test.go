@@ -221,6 +221,19 @@ func TestTerminalStdin(t *testing.T) {
 	assert.Equal(t, "0 0 0\n", string(res.Stdout))
 }
 
+// TestNoStdinIsDevNull: a run given no stdin reads /dev/null, the device,
+// as a process started with </dev/null does (rg searches the working
+// directory then, where it would search an empty pipe), and it is no tty.
+func TestNoStdinIsDevNull(t *testing.T) {
+	sb := testSandbox(t, Options{})
+	installGuests(t, sb, "isatty", "cat")
+	res := mustRun(t, sb, `[ -c /dev/stdin ] && echo device; [ -p /dev/stdin ] || echo no-pipe; isatty; cat; echo "cat: $?"; echo x | { [ -p /dev/stdin ] && echo pipe; }`)
+	assert.Equal(t, "device\nno-pipe\n0 0 0\ncat: 0\npipe\n", string(res.Stdout), string(res.Stderr))
+	res, err := sb.Run(context.Background(), `[ -c /dev/stdin ] || echo not-null; cat`, RunOptions{Stdin: strings.NewReader("in\n")})
+	require.NoError(t, err)
+	assert.Equal(t, "not-null\nin\n", string(res.Stdout), string(res.Stderr))
+}
+
 func TestPermissionsApply(t *testing.T) {
 	sb := testSandbox(t, Options{})
 	installGuests(t, sb, "cat")

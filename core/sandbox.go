@@ -382,6 +382,14 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 	if opt.Terminal {
 		stdin = terminal{stdin} // for guests and the shell's `[ -t 0 ]`
 	}
+	if stdin == nil {
+		// No input is /dev/null, the device (not an empty pipe): programs
+		// that look, as rg does for whether to search stdin, see so.
+		if null, err := sb.fs.OpenFile("/dev/null", os.O_RDONLY, 0); err == nil {
+			defer null.Close()
+			stdin = null
+		}
+	}
 	go func() {
 		st, err := sh.Run(runCtx, script, shell.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr},
 			shell.RunOptions{Name: opt.Name, Script: opt.Script, Stateless: opt.Stateless, Dir: opt.Cwd, Env: env})

@@ -100,7 +100,7 @@ func fdFdstatGet(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 		base, inh = dirRights, fileRights|dirRights
 	default:
 		base = fileRights
-		if of.kind == kindStream {
+		if of.kind == kindStream && !of.null {
 			base &^= rightFdSeek | rightFdTell | rightFdAllocate | rightFdFilestatSetSize
 		}
 		if !of.read {
@@ -519,6 +519,9 @@ func seek(p *Proc, m Memory, fd int32, off int64, whence, resultPtr uint32) Errn
 		return EFAULT
 	}
 	switch {
+	case of.null: // lseek on /dev/null succeeds, at 0
+		m.WriteUint64Le(resultPtr, 0)
+		return 0
 	case of.kind == kindStream:
 		return ESPIPE
 	case of.ftype == FiletypeDirectory:

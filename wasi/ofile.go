@@ -48,6 +48,7 @@ type ofile struct {
 	emuAppend bool // FD_APPEND set later with fd_fdstat_set_flags: we seek to the end
 	nonblock  bool
 	tty       bool
+	null      bool   // no stream was given (nil): /dev/null, a character device that seeks (so not a tty)
 	pipeID    uint64 // a stream over a pipe: its inode for fstat (0: none)
 
 	dirMu   sync.Mutex
@@ -232,6 +233,10 @@ func stdioOfile(x any, in bool) *ofile {
 		}
 		if t, ok := x.(terminal); ok && t.IsTerminal() {
 			of.tty = true
+			of.ftype = FiletypeCharacterDevice
+		}
+		if x == nil { // as FDTarget names it: rg, for one, searches stdin unless it is a device
+			of.null = true
 			of.ftype = FiletypeCharacterDevice
 		}
 		of.pipeID = pipeIDOf(x)

@@ -82,13 +82,17 @@ func assetComponent(a assets.Asset) cdx.Component {
 	var ancestors []cdx.Component
 	var patches []cdx.Patch
 	for _, sp := range a.Provenance {
-		purl := "pkg:deb/debian/" + sp.Package + "@" + url.QueryEscape(sp.Version) + "?arch=source&distro=debian-12"
+		arch, src := "source", sp.Package
+		if sp.Arch != "" { // a binary package that carries sources (a Rust crate)
+			arch, src = sp.Arch, sp.Source
+		}
+		purl := "pkg:deb/debian/" + sp.Package + "@" + url.QueryEscape(sp.Version) + "?arch=" + arch + "&distro=debian-12"
 		anc := cdx.Component{
 			BOMRef: "asset:" + a.Name + ":" + sp.Package, Type: cdx.ComponentTypeApplication,
 			Name: sp.Package, Version: sp.Version, PackageURL: purl,
 			ExternalReferences: &[]cdx.ExternalReference{{
 				Type: cdx.ERTypeDistribution,
-				URL:  "https://sources.debian.org/src/" + sp.Package + "/" + sp.Version + "/",
+				URL:  "https://sources.debian.org/src/" + src + "/" + sp.Version + "/",
 			}},
 		}
 		var files []cdx.Component

@@ -79,9 +79,10 @@ func poolSize() int {
 }
 
 type daemonHeader struct {
-	Args []string
-	Cwd  string
-	Env  []string
+	Args      []string
+	Cwd       string
+	Env       []string
+	NullStdin bool // the client's stdin is /dev/null (sent as a last byte)
 }
 
 // encodeHeader: the argument count and arguments, the directory, the
@@ -102,7 +103,10 @@ func encodeHeader(h daemonHeader) []byte {
 	for _, kv := range h.Env {
 		str(kv)
 	}
-	return b
+	if h.NullStdin {
+		return append(b, 1)
+	}
+	return append(b, 0)
 }
 
 func decodeHeader(b []byte) (h daemonHeader, ok bool) {
@@ -142,7 +146,11 @@ func decodeHeader(b []byte) (h daemonHeader, ok bool) {
 	h.Args, ok1 = strs()
 	h.Cwd, ok2 = str()
 	h.Env, ok3 = strs()
-	return h, ok1 && ok2 && ok3 && len(b) == 0
+	if len(b) != 1 || b[0] > 1 {
+		return h, false
+	}
+	h.NullStdin = b[0] == 1
+	return h, ok1 && ok2 && ok3
 }
 
 // daemonSocket is the socket of a slot: in <tmp>/wasmsand-<uid>/, or in
@@ -357,7 +365,11 @@ func handleDaemonConn(conn net.Conn) {
 				code = 70
 			}
 		}()
-		return runContext(ctx, h.Args, stdinR, frameWriter{&mu, conn, 'o'}, frameWriter{&mu, conn, 'e'})
+		var in io.Reader = stdinR
+		if h.NullStdin {
+			in = nullStdin{}
+		}
+		return runContext(ctx, h.Args, in, frameWriter{&mu, conn, 'o'}, frameWriter{&mu, conn, 'e'})
 	}()
 	stdinR.Close()
 	var b [4]byte
@@ -414,13 +426,17 @@ func requestDaemon(conn net.Conn, args []string, stdin io.Reader, stdout, stderr
 	var mu sync.Mutex
 	// (a failed write may still have an answer waiting: a daemon that
 	// declined before reading it)
-	_ = writeFrame(conn, 'h', encodeHeader(daemonHeader{Args: args, Cwd: cwd, Env: os.Environ()}))
+	null := isNullStdin(stdin)
+	_ = writeFrame(conn, 'h', encodeHeader(daemonHeader{Args: args, Cwd: cwd, Env: os.Environ(), NullStdin: null}))
 	r := bufio.NewReader(conn)
 	switch kind, _, err := readFrame(r); {
 	case err == nil && kind == 'b':
 		return 0, false, true
 	case err != nil || kind != 'a':
 		return 0, false, false
+	}
+	if null {
+		stdin = nullStdin{} // (an end of input is sent at once)
 	}
 	go func() {
 		defer func() { _ = recover() }()

@@ -164,6 +164,35 @@ func TestFastClient(t *testing.T) {
 	assert.Equal(t, "err\n", errb.String(), "Go did not start (no init trace)")
 }
 
+// TestNullStdin: a CLI whose stdin is /dev/null gives the run none, so the
+// sandbox's stdin is /dev/null, the device (rg then searches the directory,
+// not stdin), whether the run is the CLI's own, the Go client's or the C
+// client's; a pipe stays a pipe.
+func TestNullStdin(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.Chmod(dir, 0o700))
+	bin, assets := builtCLI(t)
+	sock := filepath.Join(dir, "d.sock")
+	env := []string{"PATH=" + os.Getenv("PATH"), "WASMSAND_DAEMON_SOCKET=" + sock, "WASMSAND_DAEMON_IDLE=20s",
+		"WASMSAND_ASSETS=" + assets, "WASMSAND_DAEMONS=1"}
+	startTestDaemon(t, bin, env, socketOf(t, bin, sock, 0))
+	script := `[ -c /dev/stdin ] && echo device; [ -p /dev/stdin ] && echo pipe; cat`
+	for _, daemon := range []string{"0", "1"} {
+		c := exec.Command(bin, "run", "-c", script) // (nil Stdin: /dev/null)
+		c.Env = append(env, "WASMSAND_DAEMON="+daemon)
+		out, err := c.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		assert.Equal(t, "device\n", string(out), "daemon=%s", daemon)
+
+		c = exec.Command(bin, "run", "-c", script)
+		c.Env = append(env, "WASMSAND_DAEMON="+daemon)
+		c.Stdin = strings.NewReader("piped\n")
+		out, err = c.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		assert.Equal(t, "pipe\npiped\n", string(out), "daemon=%s", daemon)
+	}
+}
+
 // TestDaemonPool: the C client takes a request that finds slot 0's daemon
 // busy to slot 1's, and with WASMSAND_DAEMON unset a run whose streams are
 // pipes goes to a daemon too (Go never starts: no init trace).

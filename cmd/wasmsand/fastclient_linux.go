@@ -145,6 +145,11 @@ __attribute__((constructor)) static void wasmsand_fastclient(int argc, char **ar
 	for (char **e = envp; e && *e; e++) nenv++;
 	bad = bad || wsput32(&h, nenv);
 	for (char **e = envp; e && *e; e++) bad = bad || wsputstr(&h, *e);
+	// stdin is /dev/null: the run gets none (daemon.go's NullStdin)
+	struct stat in, dn;
+	unsigned char null = !fstat(0, &in) && S_ISCHR(in.st_mode) && !stat("/dev/null", &dn) &&
+		in.st_dev == dn.st_dev && in.st_ino == dn.st_ino;
+	bad = bad || wsput(&h, &null, 1);
 	int fd = bad ? -1 : wsconnect(h.p, h.n);
 	free(h.p);
 	if (fd < 0) return; // (no daemon took it: Go's client runs it instead)

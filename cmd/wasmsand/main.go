@@ -311,9 +311,41 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	return status
 }
 
+// nullStdin is a stdin that is the null device (`</dev/null`, or what a
+// daemon's client had): the sandbox is given none, so guests see /dev/null
+// as a character device, not an empty pipe (rg searches a pipe, not the
+// working directory).
+type nullStdin struct{}
+
+func (nullStdin) Read([]byte) (int, error) { return 0, io.EOF }
+
+func isNullStdin(r io.Reader) bool {
+	switch v := r.(type) {
+	case nullStdin:
+		return true
+	case *os.File:
+		st, err := v.Stat()
+		return err == nil && st.Mode()&os.ModeCharDevice != 0 && !term.IsTerminal(int(v.Fd())) && sameFile(st, "/dev/null")
+	}
+	return false
+}
+
+func sameFile(st os.FileInfo, path string) bool {
+	o, err := os.Stat(path)
+	return err == nil && os.SameFile(st, o)
+}
+
+// sandboxStdin is what a run of the sandbox reads: nil for the null device.
+func sandboxStdin(r io.Reader) io.Reader {
+	if isNullStdin(r) {
+		return nil
+	}
+	return r
+}
+
 func runScript(ctx context.Context, sb *core.Sandbox, o *cliOptions, rest []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var script, name string
-	runStdin := stdin
+	runStdin := sandboxStdin(stdin)
 	switch {
 	case o.hasCommand:
 		if len(rest) > 0 {
@@ -377,7 +409,7 @@ func isWasm(b []byte) bool { return len(b) >= 4 && string(b[:4]) == "\x00asm" }
 // runModule runs a WASI module directly (no shell) with these arguments.
 func runModule(ctx context.Context, sb *core.Sandbox, o *cliOptions, argv []string, wasm []byte, stdin io.Reader, stdout, stderr io.Writer) int {
 	res, err := sb.RunWASI(ctx, wasm, argv, core.RunOptions{
-		Stdin: stdin, Stdout: stdout, Stderr: stderr, Timeout: o.timeout,
+		Stdin: sandboxStdin(stdin), Stdout: stdout, Stderr: stderr, Timeout: o.timeout,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, err)

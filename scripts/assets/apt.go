@@ -13,8 +13,9 @@ import (
 	"strings"
 )
 
-// apt fetches Debian source packages through a private deb-src list: the machine's
-// /etc/apt is only read (to copy its mirror, suites and keyring), never changed.
+// apt fetches Debian source packages (and the binary packages of Rust crates)
+// through a private list: the machine's /etc/apt is only read (to copy its
+// mirror, suites and keyring), never changed.
 type apt struct {
 	dir     string // work/apt: sources.list, lists/, cache/
 	updated bool
@@ -134,7 +135,12 @@ func (a *apt) update() error {
 			return err
 		}
 	}
-	list := strings.Join(debSrcLines(), "\n") + "\n"
+	// deb-src for the sources, deb for the packaged Rust crates (Recipe.Crates).
+	var lines []string
+	for _, l := range debSrcLines() {
+		lines = append(lines, l, "deb "+strings.TrimPrefix(l, "deb-src "))
+	}
+	list := strings.Join(lines, "\n") + "\n"
 	if err := os.WriteFile(filepath.Join(a.dir, "sources.list"), []byte(list), 0o644); err != nil {
 		return err
 	}
@@ -266,6 +272,73 @@ func (a *apt) fetch(src Source, dl string) (dsc string, files []dscFile, err err
 		return "", nil, fmt.Errorf("apt-get source %s=%s: %v (apt: %v)\n%s", src.Package, src.Version, err, aptErr, tail(out, 15))
 	}
 	return dsc, files, nil
+}
+
+// fetchDeb makes sure dl holds the crate's binary package, checked against
+// the SHA-256 of the archive's signed index when it was downloaded (a .deb
+// is only renamed into dl after that check).
+func (a *apt) fetchDeb(c Crate, dl string) (string, error) {
+	if m, _ := filepath.Glob(filepath.Join(dl, c.Package+"_"+stripEpoch(c.Version)+"_*.deb")); len(m) == 1 {
+		return m[0], nil
+	}
+	if err := a.update(); err != nil {
+		return "", err
+	}
+	spec := c.Package + "=" + c.Version
+	out, err := exec.Command("apt-cache", append(a.opts(), "show", spec)...).Output()
+	if err != nil {
+		return "", fmt.Errorf("apt-cache show %s: %w", spec, err)
+	}
+	var pool, sum string
+	for _, l := range strings.Split(strings.SplitN(string(out), "\n\n", 2)[0], "\n") {
+		if v, ok := strings.CutPrefix(l, "Filename: "); ok {
+			pool = strings.TrimSpace(v)
+		}
+		if v, ok := strings.CutPrefix(l, "SHA256: "); ok {
+			sum = strings.TrimSpace(v)
+		}
+	}
+	if pool == "" || sum == "" {
+		return "", fmt.Errorf("apt-cache show %s: no Filename or SHA256", spec)
+	}
+	tmp := filepath.Join(dl, "partial-deb")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(a.log, "assets: apt-get download %s\n", spec)
+	cmd := exec.Command("apt-get", append(a.opts(), "-q", "download", spec)...)
+	cmd.Dir = tmp
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("apt-get download %s: %v\n%s", spec, err, tail(out, 15))
+	}
+	name := filepath.Base(pool)
+	got := filepath.Join(tmp, name)
+	if s, err := fileSHA256(got); err != nil || s != sum {
+		os.Remove(got)
+		return "", fmt.Errorf("%s: sha256 %s, the index says %s (%v)", name, s, sum, err)
+	}
+	dest := filepath.Join(dl, name)
+	return dest, os.Rename(got, dest)
+}
+
+// unpackCrate puts the crate of a librust-*-dev package at dir/<crate>-<version>
+// and returns that directory.
+func unpackCrate(deb, dir string) (string, error) {
+	tmp := filepath.Join(dir, ".unpack")
+	os.RemoveAll(tmp)
+	defer os.RemoveAll(tmp)
+	if out, err := exec.Command("dpkg-deb", "-x", deb, tmp).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("dpkg-deb -x %s: %v\n%s", filepath.Base(deb), err, out)
+	}
+	found, _ := filepath.Glob(filepath.Join(tmp, "usr", "share", "cargo", "registry", "*"))
+	if len(found) != 1 {
+		return "", fmt.Errorf("%s: want one crate under /usr/share/cargo/registry, found %d", filepath.Base(deb), len(found))
+	}
+	dest := filepath.Join(dir, filepath.Base(found[0]))
+	if _, err := os.Stat(dest); err == nil {
+		return "", fmt.Errorf("%s: crate %s twice", filepath.Base(deb), filepath.Base(dest))
+	}
+	return dest, os.Rename(found[0], dest)
 }
 
 // extract unpacks a fetched source package into dest (which must not exist).

@@ -45,15 +45,18 @@ func TestRecipeValidation(t *testing.T) {
 	require.NoError(t, err)
 
 	for name, tc := range map[string]struct{ dir, recipe, want string }{
-		"dir mismatch":   {"y", ok, "must match its directory"},
-		"unknown field":  {"x", `{"name":"x","bogus":1}`, "unknown field"},
-		"no license":     {"x", `{"name":"x","file":"x.wasm","sources":[{"package":"x","version":"1","dir":"x"}]}`, "license"},
-		"bad file":       {"x", `{"name":"x","file":"../x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"}]}`, "plain *.wasm"},
-		"no sources":     {"x", `{"name":"x","file":"x.wasm","license":"MIT"}`, "source"},
-		"missing patch":  {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x","patches":["nope.patch"]}]}`, "patch"},
-		"shared missing": {"x", `{"name":"x","file":"x.wasm","license":"MIT","shared":["nope"],"sources":[{"package":"x","version":"1","dir":"x"}]}`, "shared dir"},
-		"shared bad":     {"x", `{"name":"x","file":"x.wasm","license":"MIT","shared":["../x"],"sources":[{"package":"x","version":"1","dir":"x"}]}`, "bad shared"},
-		"dup dir":        {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"},{"package":"y","version":"1","dir":"x"}]}`, "duplicate"},
+		"dir mismatch":      {"y", ok, "must match its directory"},
+		"unknown field":     {"x", `{"name":"x","bogus":1}`, "unknown field"},
+		"no license":        {"x", `{"name":"x","file":"x.wasm","sources":[{"package":"x","version":"1","dir":"x"}]}`, "license"},
+		"bad file":          {"x", `{"name":"x","file":"../x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"}]}`, "plain *.wasm"},
+		"no sources":        {"x", `{"name":"x","file":"x.wasm","license":"MIT"}`, "source"},
+		"missing patch":     {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x","patches":["nope.patch"]}]}`, "patch"},
+		"shared missing":    {"x", `{"name":"x","file":"x.wasm","license":"MIT","shared":["nope"],"sources":[{"package":"x","version":"1","dir":"x"}]}`, "shared dir"},
+		"shared bad":        {"x", `{"name":"x","file":"x.wasm","license":"MIT","shared":["../x"],"sources":[{"package":"x","version":"1","dir":"x"}]}`, "bad shared"},
+		"dup dir":           {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"},{"package":"y","version":"1","dir":"x"}]}`, "duplicate"},
+		"crate not librust": {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"}],"crates":[{"package":"rust-foo","version":"1"}]}`, "bad crate"},
+		"crate no version":  {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"}],"crates":[{"package":"librust-foo-dev"}]}`, "bad crate"},
+		"crate patch":       {"x", `{"name":"x","file":"x.wasm","license":"MIT","sources":[{"package":"x","version":"1","dir":"x"}],"crates":[{"package":"librust-foo-dev","version":"1","patches":["nope.patch"]}]}`, "patch"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := loadRecipe(write(tc.dir, tc.recipe))

@@ -4,7 +4,7 @@
 //
 // For each assets/<name>/recipe.json: fetch the pinned Debian source packages with
 // `apt-get source` through a private deb-src list (work/apt; /etc/apt is only read),
-// unpack them, apply our patches, run assets/<name>/build.sh with a wasm32-wasi
+// unpack them (and the packaged Rust crates it lists), apply our patches, run assets/<name>/build.sh with a wasm32-wasi
 // compiler wrapper (private wasi-libc sysroot + assets/shim), strip the result and
 // record it. An asset whose inputs (recipe dir, shim, toolchain, this tool) hash to
 // the stamp of the last build is not rebuilt.
@@ -145,6 +145,9 @@ func run(o options) error {
 	start := time.Now()
 	cache := cacheDir()
 	stamps := map[string]string{}
+	// current: the asset's output is from its current stamp (not a last
+	// build kept under -only), so the cache may keep it under that stamp.
+	current := map[string]bool{}
 	for _, r := range recipes {
 		st, err := r.stamp(tc.Hash)
 		if err != nil {
@@ -157,6 +160,7 @@ func run(o options) error {
 		if prev != nil && (!wanted || (!o.force && prev.Stamp == st)) && upToDate(o.out, prev.Asset) {
 			fmt.Fprintf(os.Stderr, "assets: %s up to date (%s, %d bytes)\n", r.Name, r.File, prev.Asset.Size)
 			man.Assets = append(man.Assets, prev.Asset)
+			current[r.Name] = prev.Stamp == st
 			continue
 		}
 		if !wanted {
@@ -169,6 +173,7 @@ func run(o options) error {
 		if c != nil {
 			fmt.Fprintf(os.Stderr, "assets: %s from the cache (%s, %d bytes, checked)\n", r.Name, c.File, c.Size)
 			man.Assets = append(man.Assets, *c)
+			current[r.Name] = true
 			// (provenance kept: this clone fetched no sources to read it from)
 			if err := writeJSON(stampPath, stampFile{Stamp: st, Asset: *c}); err != nil {
 				return err
@@ -185,6 +190,7 @@ func run(o options) error {
 		fmt.Fprintf(os.Stderr, "assets: %s built in %.1fs (%s, %d bytes, %d commands)\n",
 			r.Name, time.Since(t0).Seconds(), asset.File, asset.Size, len(asset.Commands))
 		man.Assets = append(man.Assets, *asset)
+		current[r.Name] = true
 		if err := writeJSON(stampPath, stampFile{Stamp: st, Asset: *asset}); err != nil {
 			return err
 		}
@@ -204,6 +210,9 @@ func run(o options) error {
 		}
 	}
 	for _, a := range man.Assets {
+		if !current[a.Name] {
+			continue // (a stale build kept under -only is not what its stamp stands for)
+		}
 		if err := toCache(cache, o.out, a, stamps[a.Name]); err != nil {
 			fmt.Fprintf(os.Stderr, "assets: %s not kept in the cache: %v\n", a.Name, err)
 		}
@@ -292,6 +301,28 @@ func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
 		asset.Sources = append(asset.Sources, "debian:"+s.Package+"="+s.Version)
 	}
 
+	cratesDir := filepath.Join(bdir, "crates")
+	if err := os.MkdirAll(cratesDir, 0o755); err != nil {
+		return nil, err
+	}
+	for _, c := range r.Crates {
+		deb, err := a.fetchDeb(c, downloadsDir(o.work))
+		if err != nil {
+			return nil, err
+		}
+		dest, err := unpackCrate(deb, cratesDir)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range c.Patches {
+			if err := applyPatch(dest, filepath.Join(r.Dir, p)); err != nil {
+				return nil, err
+			}
+			asset.Patches = append(asset.Patches, filepath.ToSlash(filepath.Join("assets", r.Name, p)))
+		}
+		asset.Sources = append(asset.Sources, "debian:"+c.Package+"="+c.Version)
+	}
+
 	logPath := filepath.Join(bdir, "build.log")
 	logf, err := os.Create(logPath)
 	if err != nil {
@@ -301,7 +332,7 @@ func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
 	cmd.Dir = bdir
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(os.Environ(),
-		"SRC="+srcDir, "OUT="+outDir, "ASSET_DIR="+r.Dir, "ROOT="+o.root,
+		"SRC="+srcDir, "CRATES="+cratesDir, "OUT="+outDir, "ASSET_DIR="+r.Dir, "ROOT="+o.root,
 		"CC="+tc.CC, "AR="+tc.AR, "RANLIB="+tc.RANLIB, "HOSTCC=gcc",
 		"JOBS="+strconv.Itoa(o.jobs), "SHIM="+filepath.Join(o.root, "assets", "shim"),
 		"LC_ALL=C", "SOURCE_DATE_EPOCH=1700000000",

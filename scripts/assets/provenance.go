@@ -53,23 +53,70 @@ func provenance(r *Recipe, root string, dirs ...string) ([]assets.SourcePackage,
 				}
 			}
 		}
-		for _, p := range s.Patches {
-			path := filepath.Join(r.Dir, p)
-			sum, err := fileSHA256(path)
-			if err != nil {
-				return nil, err
-			}
-			st, err := os.Stat(path)
-			if err != nil {
-				return nil, err
-			}
-			rel, err := filepath.Rel(root, path)
-			if err != nil {
-				return nil, err
-			}
-			sp.Patches = append(sp.Patches, assets.SourceFile{Name: filepath.ToSlash(rel), SHA256: sum, Size: st.Size()})
+		if sp.Patches, err = ourPatches(r, root, s.Patches); err != nil {
+			return nil, err
 		}
 		out = append(out, sp)
+	}
+	for _, c := range r.Crates {
+		var deb string
+		for _, d := range dirs {
+			if m, _ := filepath.Glob(filepath.Join(d, c.Package+"_"+stripEpoch(c.Version)+"_*.deb")); len(m) == 1 {
+				deb = m[0]
+				break
+			}
+		}
+		if deb == "" {
+			return nil, fmt.Errorf("%s: %s=%s: no .deb (fetched by a build)", r.Name, c.Package, c.Version)
+		}
+		sum, err := fileSHA256(deb)
+		if err != nil {
+			return nil, err
+		}
+		st, err := os.Stat(deb)
+		if err != nil {
+			return nil, err
+		}
+		fields, err := exec.Command("dpkg-deb", "-f", deb, "Architecture", "Source").Output()
+		if err != nil {
+			return nil, fmt.Errorf("dpkg-deb -f %s: %w", filepath.Base(deb), err)
+		}
+		sp := assets.SourcePackage{Package: c.Package, Version: c.Version, Source: c.Package,
+			Files: []assets.SourceFile{{Name: filepath.Base(deb), SHA256: sum, Size: st.Size()}}}
+		for _, l := range strings.Split(string(fields), "\n") {
+			if v, ok := strings.CutPrefix(l, "Architecture: "); ok {
+				sp.Arch = strings.TrimSpace(v)
+			}
+			if v, ok := strings.CutPrefix(l, "Source: "); ok {
+				sp.Source = strings.Fields(v)[0] // ("name (version)" when they differ)
+			}
+		}
+		if sp.Patches, err = ourPatches(r, root, c.Patches); err != nil {
+			return nil, err
+		}
+		out = append(out, sp)
+	}
+	return out, nil
+}
+
+// ourPatches lists the project's patches by repository path and content.
+func ourPatches(r *Recipe, root string, patches []string) ([]assets.SourceFile, error) {
+	var out []assets.SourceFile
+	for _, p := range patches {
+		path := filepath.Join(r.Dir, p)
+		sum, err := fileSHA256(path)
+		if err != nil {
+			return nil, err
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, assets.SourceFile{Name: filepath.ToSlash(rel), SHA256: sum, Size: st.Size()})
 	}
 	return out, nil
 }

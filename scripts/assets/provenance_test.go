@@ -50,3 +50,46 @@ func TestProvenance(t *testing.T) {
 	_, err = provenance(r, root, dl)
 	assert.ErrorContains(t, err, "x_2.0-1.dsc", "a source never fetched is an error")
 }
+
+// TestCrates: a packaged Rust crate (librust-*-dev) is unpacked to
+// <crate>-<version> beside the others, and its provenance is the .deb
+// (hashed) with its architecture and source package.
+func TestCrates(t *testing.T) {
+	if _, err := exec.LookPath("dpkg-deb"); err != nil {
+		t.Skip("no dpkg-deb")
+	}
+	pkg := t.TempDir()
+	crate := filepath.Join(pkg, "usr", "share", "cargo", "registry", "foo-1.2.3")
+	require.NoError(t, os.MkdirAll(filepath.Join(pkg, "DEBIAN"), 0o755))
+	require.NoError(t, os.MkdirAll(crate, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(crate, "Cargo.toml"), []byte("[package]\nname = \"foo\"\n"), 0o644))
+	control := "Package: librust-foo-dev\nVersion: 1.2.3-1\nArchitecture: amd64\nSource: rust-foo\nMaintainer: x <x@example.org>\nDescription: foo\n"
+	require.NoError(t, os.WriteFile(filepath.Join(pkg, "DEBIAN", "control"), []byte(control), 0o644))
+	dl := t.TempDir()
+	deb := filepath.Join(dl, "librust-foo-dev_1.2.3-1_amd64.deb")
+	out, err := exec.Command("dpkg-deb", "--root-owner-group", "-b", pkg, deb).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	crates := t.TempDir()
+	dir, err := unpackCrate(deb, crates)
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(crates, "foo-1.2.3"), dir)
+	assert.FileExists(t, filepath.Join(dir, "Cargo.toml"))
+	_, err = unpackCrate(deb, crates)
+	assert.ErrorContains(t, err, "twice", "two packages with one crate")
+
+	root := t.TempDir()
+	r := &Recipe{Name: "x", Dir: filepath.Join(root, "assets", "x"), Crates: []Crate{{Package: "librust-foo-dev", Version: "1.2.3-1"}}}
+	got, err := provenance(r, root, dl)
+	require.NoError(t, err)
+	sum, err := fileSHA256(deb)
+	require.NoError(t, err)
+	st, err := os.Stat(deb)
+	require.NoError(t, err)
+	assert.Equal(t, []assets.SourcePackage{{Package: "librust-foo-dev", Version: "1.2.3-1", Arch: "amd64", Source: "rust-foo",
+		Files: []assets.SourceFile{{Name: filepath.Base(deb), SHA256: sum, Size: st.Size()}}}}, got)
+
+	r.Crates[0].Version = "9-1"
+	_, err = provenance(r, root, dl)
+	assert.ErrorContains(t, err, "no .deb", "a crate never fetched is an error")
+}

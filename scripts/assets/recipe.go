@@ -29,6 +29,9 @@ type Recipe struct {
 	// build uses too, e.g. "gnulib" (the config.site and helpers of the GNU tools).
 	// They are part of the stamp; build.sh finds them at $ROOT/assets/<dir>.
 	Shared []string `json:"shared,omitempty"`
+	// Crates: Debian's packaged Rust crates the build compiles against
+	// (offline; build.sh finds them unpacked in $CRATES/<crate>-<version>).
+	Crates []Crate `json:"crates,omitempty"`
 
 	Dir string `json:"-"` // assets/<name>, absolute
 }
@@ -45,6 +48,18 @@ type Source struct {
 	// Reason (see checkVersions).
 	AcceptLag *AcceptLag `json:"accept_lag,omitempty"`
 }
+
+// Crate is one librust-*-dev binary package, pinned like a source. It holds
+// the crate's source under /usr/share/cargo/registry/<crate>-<version>,
+// with Debian's patches applied and its .cargo-checksum.json.
+type Crate struct {
+	Package   string     `json:"package"`
+	Version   string     `json:"version"`
+	Patches   []string   `json:"patches,omitempty"` // ours, patch -p1 in the crate's directory
+	AcceptLag *AcceptLag `json:"accept_lag,omitempty"`
+}
+
+var crateRE = regexp.MustCompile(`^librust-[a-z0-9.+-]+-dev$`)
 
 // AcceptLag is a deliberate delay of one update.
 type AcceptLag struct {
@@ -123,6 +138,16 @@ func (r *Recipe) validate() error {
 		}
 		dirs[s.Dir] = true
 		for _, p := range s.Patches {
+			if _, err := os.Stat(filepath.Join(r.Dir, p)); err != nil {
+				return fmt.Errorf("patch: %w", err)
+			}
+		}
+	}
+	for _, c := range r.Crates {
+		if !crateRE.MatchString(c.Package) || c.Version == "" || strings.ContainsAny(c.Version, " /") {
+			return fmt.Errorf("bad crate %q %q", c.Package, c.Version)
+		}
+		for _, p := range c.Patches {
 			if _, err := os.Stat(filepath.Join(r.Dir, p)); err != nil {
 				return fmt.Errorf("patch: %w", err)
 			}

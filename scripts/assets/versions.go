@@ -11,7 +11,7 @@ import (
 // would also keep a security bug in once Debian fixes it. checkVersions
 // (`go run ./scripts/assets -check-versions`, part of `make test`) asks apt
 // (the private deb-src lists: bookworm, bookworm-updates, bookworm-security)
-// for the newest version of every source package and fails, naming the
+// for the newest version of every source package (and packaged crate) and fails, naming the
 // package and both versions, when a pin is older. A lag is accepted
 // deliberately in the recipe, for one newer version at a time, with its
 // reason:
@@ -50,6 +50,25 @@ func checkVersions(o options) error {
 			}
 			lagging = append(lagging, fmt.Sprintf("%s: source %s is pinned to %s, Debian serves %s", r.Name, s.Package, s.Version, newest))
 		}
+		for _, c := range r.Crates {
+			newest, err := a.newestBinary(c.Package)
+			if err != nil {
+				return fmt.Errorf("%s: %w", r.Name, err)
+			}
+			checked++
+			if newest == "" {
+				return fmt.Errorf("%s: apt serves no package %s (is the archive reachable?)", r.Name, c.Package)
+			}
+			if !versionLess(c.Version, newest) {
+				continue
+			}
+			if c.AcceptLag != nil && c.AcceptLag.Version == newest && c.AcceptLag.Reason != "" {
+				fmt.Printf("assets: %s: %s %s kept while Debian serves %s: %s\n", r.Name, c.Package, c.Version, newest, c.AcceptLag.Reason)
+				accepted++
+				continue
+			}
+			lagging = append(lagging, fmt.Sprintf("%s: crate %s is pinned to %s, Debian serves %s", r.Name, c.Package, c.Version, newest))
+		}
 	}
 	if len(lagging) > 0 {
 		return fmt.Errorf("pinned sources older than what Debian serves (update the recipe's version, or accept the lag with \"accept_lag\": {\"version\", \"reason\"}):\n  %s",
@@ -79,6 +98,25 @@ func (a *apt) newestSource(pkg string) (string, error) {
 		return "", nil
 	}
 	return versions[len(versions)-1], nil
+}
+
+// newestBinary is the highest version of a binary package in the lists.
+func (a *apt) newestBinary(pkg string) (string, error) {
+	out, err := exec.Command("apt-cache", append(a.opts(), "madison", pkg)...).Output()
+	if err != nil {
+		return "", fmt.Errorf("apt-cache madison %s: %w", pkg, err)
+	}
+	newest := ""
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.Split(l, "|")
+		if len(f) < 3 || strings.TrimSpace(f[0]) != pkg || !strings.Contains(f[2], "Packages") {
+			continue
+		}
+		if v := strings.TrimSpace(f[1]); newest == "" || versionLess(newest, v) {
+			newest = v
+		}
+	}
+	return newest, nil
 }
 
 // versionLess compares Debian versions as dpkg does.

@@ -14,7 +14,7 @@
 //     cwd), /tmp and /usr/local/bin, so absolute paths are the sandbox's
 //     (/home/user/case, HOME=/home/user) and nothing of the host leaks in;
 //     /usr/local/bin holds only awk -> gawk (GNU awk; Debian's default awk is
-//     mawk);
+//     mawk) and fd -> fdfind (Debian's name for fd);
 //   - as uid/gid 1000 (the sandbox user's ids) with umask 022, stdin
 //     /dev/null, and only this environment: PATH=/usr/local/bin:/usr/bin:/bin
 //     LC_ALL=C.UTF-8 LANG=C.UTF-8 TZ=UTC HOME=/home/user USER=user
@@ -59,6 +59,7 @@ mount -t tmpfs -o mode=755 tmpfs /home
 mount -t tmpfs -o mode=1777 tmpfs /tmp
 mount -t tmpfs -o mode=755 tmpfs /usr/local/bin
 ln -s /usr/bin/gawk /usr/local/bin/awk
+ln -s /usr/bin/fdfind /usr/local/bin/fd
 mkdir -p /home/user/case
 chown -R 1000:1000 /home/user
 cd /home/user/case
@@ -78,13 +79,14 @@ var packages = map[string]string{
 	"ps": "procps", "pgrep": "procps", "top": "procps", "free": "procps", "setpriv": "util-linux", "unshare": "util-linux", "timeout": "coreutils",
 	"diff": "diffutils", "find": "findutils", "xargs": "findutils", "grep": "grep",
 	"sed": "sed", "tar": "tar", "gzip": "gzip", "hostname": "hostname", "which": "debianutils",
-	"ip": "iproute2",
+	"ip": "iproute2", "rg": "ripgrep", "fdfind": "fd-find", // (fd: /usr/local/bin/fd, see setup)
 }
 
 // versions recorded in the expected files, to know what a recording is from.
 var versionPkgs = []string{"bash", "coreutils", "grep", "sed", "gawk", "findutils", "diffutils",
 	"patch", "tar", "gzip", "bzip2", "xz-utils", "zip", "unzip", "jq", "sqlite3", "bc",
-	"xxd", "tree", "file", "bsdextrautils", "util-linux", "procps", "ncurses-bin", "curl", "wget"}
+	"xxd", "tree", "file", "bsdextrautils", "util-linux", "procps", "ncurses-bin", "curl", "wget",
+	"ripgrep", "fd-find"}
 
 const caseTimeout = 30 * time.Second
 

@@ -18,6 +18,7 @@ func TestDoubleBracket(t *testing.T) {
 		{name: "regex-backslash-letter-is-the-letter", src: `bs='\'; [[ x =~ ${bs}x ]]; echo $?; [[ d =~ ${bs}d ]]; echo $?; re='\w+'; [[ ab =~ $re ]]; echo $?`, out: "0\n0\n0\n"},
 		{name: "printf-q-uses-c-escapes", src: `printf '%q\n' $'\a\b\e\f\v\x01'`, out: "$'\\a\\b\\E\\f\\v\\001'\n"},
 		{name: "test-dev-fd-is-the-shells-descriptor", src: `test -r /dev/fd/0; echo $?; test -w /dev/fd/1; echo $?; test -r /dev/fd/9; echo $?; exec 3</dev/null; test -w /dev/fd/3; echo $?; [ -w /dev/stderr ]; echo $?; [[ -r /dev/stdin ]]; echo $?`, out: "0\n0\n1\n0\n0\n0\n"},
+		{name: "test-dev-stdin-is-the-pipe", src: `echo x | { [ -p /dev/stdin ] && echo pipe; [ -p /dev/fd/0 ] && echo pipe0; [ -c /dev/stdin ] || echo not-device; }; [ -p /dev/stdin ] </dev/null || echo null-is-no-pipe; [ -c /dev/stdin ] </dev/null && echo null-is-a-device`, out: "pipe\npipe0\nnot-device\nnull-is-no-pipe\nnull-is-a-device\n"},
 		{name: "string-equality", src: `x=abc; [[ $x == abc ]] && echo eq; [[ $x != abd ]] && echo ne; [[ $x = a* ]] && echo glob`, out: "eq\nne\nglob\n"},
 		{name: "lexical-order", src: `[[ apple < banana ]] && echo lt; [[ b > a ]] && echo gt; [[ 10 < 9 ]] && echo string-order`, out: "lt\ngt\nstring-order\n"},
 		{name: "integers", src: `[[ 10 -gt 9 ]] && echo gt; [[ 3 -le 3 ]] && echo le; [[ 1+1 -eq 2 ]] && echo arith`, out: "gt\nle\narith\n"},

@@ -311,6 +311,14 @@ func (r *Runner) testStat(name string, follow bool) (*vfs.FileInfo, error) {
 	if name == "" {
 		return nil, fs.ErrNotExist
 	}
+	switch name { // (links to /proc/self/fd/N on Linux)
+	case "/dev/stdin":
+		name = "/dev/fd/0"
+	case "/dev/stdout":
+		name = "/dev/fd/1"
+	case "/dev/stderr":
+		name = "/dev/fd/2"
+	}
 	if f, ok := strings.CutPrefix(name, "/dev/fd/"); ok {
 		if n, err := strconv.Atoi(f); err == nil {
 			of := r.fds.get(n)
@@ -319,7 +327,9 @@ func (r *Runner) testStat(name string, follow bool) (*vfs.FileInfo, error) {
 				return nil, fs.ErrNotExist
 			case of.vf != nil && follow:
 				return of.vf.Stat()
-			case of.PipeID() != 0 && follow:
+			case of.vf == nil && follow && r.isTerminal(n):
+				return vfs.NewFileInfo(f, vfs.Stat{Mode: fs.ModeDevice | fs.ModeCharDevice | 0o620, Nlink: 1}), nil
+			case of.vf == nil && follow: // a stream that is no file: a pipe, as the programs see it
 				return vfs.NewFileInfo(f, vfs.Stat{Mode: fs.ModeNamedPipe | 0o600, Nlink: 1, Ino: of.PipeID()}), nil
 			}
 		}
