@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -286,6 +287,17 @@ type RunOptions struct {
 	// Stdout and Stderr look like a terminal to programs writing to them
 	// directly when they have an IsTerminal() bool method that reports true.
 	Terminal bool
+}
+
+// StdinText is a RunOptions.Stdin holding text, or none (nil) for "": a
+// request's stdin field left out reads /dev/null, as a command an agent's
+// harness starts without input does (rg then searches the directory, where
+// it would search an empty pipe).
+func StdinText(s string) io.Reader {
+	if s == "" {
+		return nil
+	}
+	return strings.NewReader(s)
 }
 
 // ContextReader is a RunOptions.Stdin that reads under the run's context:

@@ -201,7 +201,7 @@ func toolErr(err error) error {
 
 type RunIn struct {
 	Command   string `json:"command" jsonschema:"the bash script to run (several lines are fine)"`
-	Stdin     string `json:"stdin,omitempty" jsonschema:"text given to the script on its standard input"`
+	Stdin     string `json:"stdin,omitempty" jsonschema:"text given to the script on its standard input (left out: /dev/null)"`
 	Cwd       string `json:"cwd,omitempty" jsonschema:"working directory for this run (default: where the last run left it; /home/user at first)"`
 	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"timeout for this run in milliseconds (default and most: the server's)"`
 	Session   string `json:"session,omitempty" jsonschema:"the session to run in (default: this client's own; fork returns others)"`
@@ -312,7 +312,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunIn) (*
 	}
 	x.Lock()
 	defer x.Unlock()
-	opt := core.RunOptions{Cwd: in.Cwd, Stdin: strings.NewReader(in.Stdin), Timeout: x.Sandbox.ShorterTimeout(in.TimeoutMs)}
+	opt := core.RunOptions{Cwd: in.Cwd, Stdin: core.StdinText(in.Stdin), Timeout: x.Sandbox.ShorterTimeout(in.TimeoutMs)}
 	res, err := x.Sandbox.Run(ctx, in.Command, opt)
 	if err != nil {
 		return nil, RunOut{}, toolErr(err)

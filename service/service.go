@@ -293,7 +293,7 @@ type SessionList struct {
 // RunRequest runs a bash script in a session.
 type RunRequest struct {
 	Command   string            `json:"command" jsonschema:"the bash script"`
-	Stdin     string            `json:"stdin,omitempty"`
+	Stdin     string            `json:"stdin,omitempty" jsonschema:"text given to the script on its standard input (left out: /dev/null)"`
 	Cwd       string            `json:"cwd,omitempty" jsonschema:"working directory for this run"`
 	TimeoutMs int               `json:"timeout_ms,omitempty" jsonschema:"this run's timeout in ms (only shortens the session's)"`
 	Env       map[string]string `json:"env,omitempty" jsonschema:"variables for this run only"`
@@ -420,7 +420,7 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request, token string) erro
 	if strings.TrimSpace(req.Command) == "" {
 		return errf(400, "invalid_argument", "command is empty")
 	}
-	opt := core.RunOptions{Stdin: strings.NewReader(req.Stdin), Cwd: req.Cwd, Env: req.Env, Timeout: x.Sandbox.ShorterTimeout(req.TimeoutMs)}
+	opt := core.RunOptions{Stdin: core.StdinText(req.Stdin), Cwd: req.Cwd, Env: req.Env, Timeout: x.Sandbox.ShorterTimeout(req.TimeoutMs)}
 	stream := req.Stream || strings.Contains(r.Header.Get("Accept"), "text/event-stream")
 	x.Lock()
 	defer x.Unlock()

@@ -105,6 +105,8 @@ func TestSessions(t *testing.T) {
 	assert.Equal(t, "err\n", run["stderr"])
 	run = a.json("POST", "/v1/sessions/"+id+"/run", map[string]any{"command": "echo $PWD $X; read -r l; echo \"$l\"", "stdin": "from stdin\n"}, 200)
 	assert.Equal(t, "/tmp 1\nfrom stdin\n", run["stdout"], "the session keeps its state")
+	run = a.json("POST", "/v1/sessions/"+id+"/run", map[string]any{"command": "[ -c /dev/stdin ] && echo device; [ -p /dev/stdin ] && echo pipe; cat"}, 200)
+	assert.Equal(t, "device\n", run["stdout"], "no stdin given: /dev/null (rg then searches the directory, not stdin)")
 	run = a.json("POST", "/v1/sessions/"+id+"/run", map[string]any{"command": "while :; do :; done", "timeout_ms": 100}, 200)
 	assert.Equal(t, []any{124.0, true}, []any{run["exit_code"], run["timed_out"]})
 	assert.Equal(t, "invalid_argument", a.json("POST", "/v1/sessions/"+id+"/run", map[string]any{"command": " "}, 400)["code"])

@@ -34,7 +34,7 @@ async function worker() {
     const sb = await (await baseFor(c.group)).fork();
     try {
       const r = await sb.run(c.script, {
-        script: true, cwd: "/home/user/case", env: { LC_ALL: "C.UTF-8" }, stdin: "", encoding: "buffer",
+        script: true, cwd: "/home/user/case", env: { LC_ALL: "C.UTF-8" }, encoding: "buffer",
       });
       c.got = { status: r.exitCode, stdout: latin(r.stdout), stderr: latin(r.stderr) };
     } catch (e) {

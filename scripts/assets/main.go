@@ -292,13 +292,9 @@ func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
 		if err := extract(s, dsc, files, dest); err != nil {
 			return nil, err
 		}
-		for _, p := range s.Patches {
-			if err := applyPatch(dest, filepath.Join(r.Dir, p)); err != nil {
-				return nil, err
-			}
-			asset.Patches = append(asset.Patches, filepath.ToSlash(filepath.Join("assets", r.Name, p)))
+		if err := applyOurs(r, asset, dest, s.Package, s.Version, s.Patches); err != nil {
+			return nil, err
 		}
-		asset.Sources = append(asset.Sources, "debian:"+s.Package+"="+s.Version)
 	}
 
 	cratesDir := filepath.Join(bdir, "crates")
@@ -314,13 +310,9 @@ func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range c.Patches {
-			if err := applyPatch(dest, filepath.Join(r.Dir, p)); err != nil {
-				return nil, err
-			}
-			asset.Patches = append(asset.Patches, filepath.ToSlash(filepath.Join("assets", r.Name, p)))
+		if err := applyOurs(r, asset, dest, c.Package, c.Version, c.Patches); err != nil {
+			return nil, err
 		}
-		asset.Sources = append(asset.Sources, "debian:"+c.Package+"="+c.Version)
 	}
 
 	logPath := filepath.Join(bdir, "build.log")
@@ -378,6 +370,19 @@ func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
 		return nil, err
 	}
 	return asset, nil
+}
+
+// applyOurs applies our patches to a package unpacked at dest and records
+// the package and the patches in the asset.
+func applyOurs(r *Recipe, asset *Asset, dest, pkg, version string, patches []string) error {
+	for _, p := range patches {
+		if err := applyPatch(dest, filepath.Join(r.Dir, p)); err != nil {
+			return err
+		}
+		asset.Patches = append(asset.Patches, filepath.ToSlash(filepath.Join("assets", r.Name, p)))
+	}
+	asset.Sources = append(asset.Sources, "debian:"+pkg+"="+version)
+	return nil
 }
 
 // checkModule: a WebAssembly binary whose imports are all ours (WASI preview1 or

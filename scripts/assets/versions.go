@@ -28,46 +28,49 @@ func checkVersions(o options) error {
 	if err := a.update(); err != nil {
 		return err
 	}
+	// pin is one pinned package: a source, or a crate's binary package.
+	type pin struct {
+		kind, pkg, version string
+		lag                *AcceptLag
+		newest             func(string) (string, error)
+	}
 	var lagging []string
 	checked, accepted := 0, 0
 	for _, r := range recipes {
+		var pins []pin
 		for _, s := range r.Sources {
-			newest, err := a.newestSource(s.Package)
-			if err != nil {
-				return fmt.Errorf("%s: %w", r.Name, err)
-			}
-			checked++
-			if newest == "" {
-				return fmt.Errorf("%s: apt serves no source package %s (is the archive reachable?)", r.Name, s.Package)
-			}
-			if !versionLess(s.Version, newest) {
-				continue
-			}
-			if s.AcceptLag != nil && s.AcceptLag.Version == newest && s.AcceptLag.Reason != "" {
-				fmt.Printf("assets: %s: %s %s kept while Debian serves %s: %s\n", r.Name, s.Package, s.Version, newest, s.AcceptLag.Reason)
-				accepted++
-				continue
-			}
-			lagging = append(lagging, fmt.Sprintf("%s: source %s is pinned to %s, Debian serves %s", r.Name, s.Package, s.Version, newest))
+			pins = append(pins, pin{"source", s.Package, s.Version, s.AcceptLag, a.newestSource})
 		}
+		var crates []string
 		for _, c := range r.Crates {
-			newest, err := a.newestBinary(c.Package)
+			crates = append(crates, c.Package)
+		}
+		binaries, err := a.newestBinaries(crates) // (one apt-cache call for them all)
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.Name, err)
+		}
+		fromBinaries := func(pkg string) (string, error) { return binaries[pkg], nil }
+		for _, c := range r.Crates {
+			pins = append(pins, pin{"crate", c.Package, c.Version, c.AcceptLag, fromBinaries})
+		}
+		for _, p := range pins {
+			newest, err := p.newest(p.pkg)
 			if err != nil {
 				return fmt.Errorf("%s: %w", r.Name, err)
 			}
 			checked++
 			if newest == "" {
-				return fmt.Errorf("%s: apt serves no package %s (is the archive reachable?)", r.Name, c.Package)
+				return fmt.Errorf("%s: apt serves no %s package %s (is the archive reachable?)", r.Name, p.kind, p.pkg)
 			}
-			if !versionLess(c.Version, newest) {
+			if !versionLess(p.version, newest) {
 				continue
 			}
-			if c.AcceptLag != nil && c.AcceptLag.Version == newest && c.AcceptLag.Reason != "" {
-				fmt.Printf("assets: %s: %s %s kept while Debian serves %s: %s\n", r.Name, c.Package, c.Version, newest, c.AcceptLag.Reason)
+			if p.lag != nil && p.lag.Version == newest && p.lag.Reason != "" {
+				fmt.Printf("assets: %s: %s %s kept while Debian serves %s: %s\n", r.Name, p.pkg, p.version, newest, p.lag.Reason)
 				accepted++
 				continue
 			}
-			lagging = append(lagging, fmt.Sprintf("%s: crate %s is pinned to %s, Debian serves %s", r.Name, c.Package, c.Version, newest))
+			lagging = append(lagging, fmt.Sprintf("%s: %s %s is pinned to %s, Debian serves %s", r.Name, p.kind, p.pkg, p.version, newest))
 		}
 	}
 	if len(lagging) > 0 {
@@ -100,20 +103,24 @@ func (a *apt) newestSource(pkg string) (string, error) {
 	return versions[len(versions)-1], nil
 }
 
-// newestBinary is the highest version of a binary package in the lists.
-func (a *apt) newestBinary(pkg string) (string, error) {
-	out, err := exec.Command("apt-cache", append(a.opts(), "madison", pkg)...).Output()
-	if err != nil {
-		return "", fmt.Errorf("apt-cache madison %s: %w", pkg, err)
+// newestBinaries is the highest version of each binary package in the lists.
+func (a *apt) newestBinaries(pkgs []string) (map[string]string, error) {
+	newest := map[string]string{}
+	if len(pkgs) == 0 {
+		return newest, nil
 	}
-	newest := ""
+	out, err := exec.Command("apt-cache", append(append(a.opts(), "madison"), pkgs...)...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("apt-cache madison: %w", err)
+	}
 	for _, l := range strings.Split(string(out), "\n") {
 		f := strings.Split(l, "|")
-		if len(f) < 3 || strings.TrimSpace(f[0]) != pkg || !strings.Contains(f[2], "Packages") {
+		if len(f) < 3 || !strings.Contains(f[2], "Packages") {
 			continue
 		}
-		if v := strings.TrimSpace(f[1]); newest == "" || versionLess(newest, v) {
-			newest = v
+		pkg, v := strings.TrimSpace(f[0]), strings.TrimSpace(f[1])
+		if cur, ok := newest[pkg]; !ok || (cur != v && versionLess(cur, v)) {
+			newest[pkg] = v
 		}
 	}
 	return newest, nil

@@ -34,7 +34,7 @@ window.runCases = async (cases, nWorkers, netPolicy) => {
       const t0 = performance.now();
       const sb = await (await baseFor(c.group)).fork();
       try {
-        const r = await sb.run(c.script, { script: true, cwd: "/home/user/case", env: { LC_ALL: "C.UTF-8" }, stdin: "", encoding: "buffer" });
+        const r = await sb.run(c.script, { script: true, cwd: "/home/user/case", env: { LC_ALL: "C.UTF-8" }, encoding: "buffer" });
         out[c.id] = { got: { status: r.exitCode, stdout: latin(r.stdout), stderr: latin(r.stderr) } };
       } catch (e) {
         out[c.id] = { err: String(e && e.message || e) };
