@@ -302,6 +302,10 @@ type terminalWriter struct{ io.Writer }
 
 func (terminalWriter) IsTerminal() bool { return true }
 
+// Unwrap: the writer under it (so a guest's output is still known as the
+// run's terminal through the shell's wrappers and this one).
+func (t terminalWriter) Unwrap() io.Writer { return t.Writer }
+
 // NeverBlocks passes on what the writer says (the run's own output does not
 // block, so the batched scheduler streams it rather than buffering it).
 func (t terminalWriter) NeverBlocks() bool { return wasi.NeverBlocks(t.Writer) }

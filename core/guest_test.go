@@ -221,6 +221,28 @@ func TestTerminalStdin(t *testing.T) {
 	assert.Equal(t, "0 0 0\n", string(res.Stdout))
 }
 
+// TestDevTTY: /dev/tty is the run's terminal when it has one (its
+// controlling terminal: read from the terminal's input even when stdin is
+// redirected, written to its output), for the shell and for guests; without
+// one, opening it fails with ENXIO, as on Linux.
+func TestDevTTY(t *testing.T) {
+	sb := testSandbox(t, Options{})
+	installGuests(t, sb, "cat")
+	in := &chunkReader{chunks: []string{"typed\n", "more\n"}}
+	var out ttyOut
+	res, err := sb.Run(context.Background(), `read a </dev/tty; echo "got $a"; [ -t 1 ] && echo t1; echo prompt >/dev/tty; cat /dev/tty >/dev/null; echo "status $?"; cat /dev/tty`, RunOptions{Stdin: in, Terminal: true, Stdout: &out})
+	require.NoError(t, err)
+	assert.Equal(t, "got typed\nt1\nprompt\nstatus 0\n", out.String(), string(res.Stderr))
+
+	res = mustRun(t, sb, `echo x >/dev/tty; echo "status $?"; cat /dev/tty; echo "status $?"; [ -c /dev/tty ] && echo device`)
+	assert.Equal(t, "status 1\nstatus 1\ndevice\n", string(res.Stdout))
+	assert.Equal(t, "bash: /dev/tty: No such device or address\ncat: /dev/tty: No such device or address\n", string(res.Stderr))
+}
+
+type ttyOut struct{ strings.Builder }
+
+func (*ttyOut) IsTerminal() bool { return true }
+
 // TestNoStdinIsDevNull: a run given no stdin reads /dev/null, the device,
 // as a process started with </dev/null does (rg searches the working
 // directory then, where it would search an empty pipe), and it is no tty.

@@ -402,8 +402,16 @@ func (sb *Sandbox) Run(ctx context.Context, script string, opt RunOptions) (*Res
 			stdin = null
 		}
 	}
+	// The shell's `[ -t 1 ]`, and its /dev/tty, know a terminal output.
+	var shellOut, shellErr io.Writer = stdout, stderr
+	if sb.ttyOut != nil {
+		shellOut = terminalWriter{stdout}
+	}
+	if sb.ttyErr != nil {
+		shellErr = terminalWriter{stderr}
+	}
 	go func() {
-		st, err := sh.Run(runCtx, script, shell.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr},
+		st, err := sh.Run(runCtx, script, shell.Stdio{Stdin: stdin, Stdout: shellOut, Stderr: shellErr},
 			shell.RunOptions{Name: opt.Name, Script: opt.Script, Stateless: opt.Stateless, Dir: opt.Cwd, Env: env})
 		done <- outcome{st, err}
 	}()

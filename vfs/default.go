@@ -81,6 +81,7 @@ func buildDefault(opt Options, commands []string) *FS {
 	dev(d, "stdin", DevStdin, 0o620)
 	dev(d, "stdout", DevStdout, 0o620)
 	dev(d, "stderr", DevStderr, 0o620)
+	dev(d, "tty", DevTTY, 0o666)
 	dir(d, "fd", 0o555, 0)
 	for _, c := range commands {
 		if !validName(c) {

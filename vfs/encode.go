@@ -265,7 +265,7 @@ func DecodeBytes(raw []byte, opt Options) (*FS, error) {
 			n.target = string(t)
 		case fs.ModeDevice | fs.ModeCharDevice:
 			dev := d.uvarint()
-			if dev == 0 || dev > uint64(DevStderr) {
+			if dev == 0 || dev > uint64(DevTTY) {
 				d.fail("bad device")
 			}
 			n.dev = Device(dev)

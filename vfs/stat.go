@@ -16,6 +16,7 @@ const (
 	DevStdin         // the process layer maps the DevStd* nodes to fds;
 	DevStdout        // opening them through vfs is ENXIO
 	DevStderr
+	DevTTY // /dev/tty: the process layer gives the run's terminal, if any
 )
 
 // rdev is the Linux-style device number (major<<8 | minor) ls shows.
@@ -29,6 +30,8 @@ func (d Device) rdev() uint64 {
 		return 1<<8 | 9
 	case DevStdin, DevStdout, DevStderr:
 		return 136<<8 | uint64(d-DevStdin)
+	case DevTTY:
+		return 5<<8 | 0
 	}
 	return 0
 }

@@ -148,6 +148,22 @@ func (of *ofile) link() (string, bool) {
 	return "", false
 }
 
+// terminalFD is the fd that stands for /dev/tty: stdin when it is a
+// terminal, for reading; stdout or stderr, for writing (interp's
+// terminalFD).
+func (p *Proc) terminalFD(write bool) (int32, bool) {
+	order := []int32{0}
+	if write {
+		order = []int32{1, 2}
+	}
+	for _, fd := range order {
+		if of, e := p.lookup(fd); e == 0 && of.tty {
+			return fd, true
+		}
+	}
+	return 0, false
+}
+
 func pipeLink(id uint64) string { return "pipe:[" + strconv.FormatUint(id, 10) + "]" }
 
 func stdioFD(abs string) (int32, bool) {
@@ -177,6 +193,13 @@ func pathOpen(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	}
 	if !inRange(m, result, 4) {
 		return EFAULT
+	}
+	if abs == "/dev/tty" {
+		// the run's terminal (its controlling terminal); without one the
+		// vfs node answers ENXIO, as Linux does
+		if fd, ok := p.terminalFD(rights&rightFdWrite != 0); ok {
+			return p.openDup(m, fd, result)
+		}
 	}
 	if fd, ok := p.stdioPath(abs); ok {
 		// Linux reopens a file named by /dev/fd/N (a new offset, the

@@ -304,6 +304,14 @@ func (r *Runner) openTarget(name string, flag int, clobberCheck bool) (*openFile
 	}
 	abs := r.abs(name)
 	switch {
+	case strings.HasPrefix(abs, "/dev/tcp/"), strings.HasPrefix(abs, "/dev/udp/"):
+		return nil, &redirErr{msg: name + ": network connections are not available in this sandbox"}
+	case abs == "/dev/tty":
+		// the run's terminal, as its controlling terminal; without one
+		// the vfs node answers ENXIO, as Linux does
+		if n, ok := r.terminalFD(flag); ok {
+			return r.fds.get(n).hold(), nil
+		}
 	case strings.HasPrefix(abs, "/dev/"):
 		n, ok := DevFD(abs)
 		if !ok {
@@ -314,8 +322,6 @@ func (r *Runner) openTarget(name string, flag int, clobberCheck bool) (*openFile
 			return nil, &redirErr{msg: name + ": Bad file descriptor"}
 		}
 		return f.hold(), nil
-	case strings.HasPrefix(abs, "/dev/tcp/"), strings.HasPrefix(abs, "/dev/udp/"):
-		return nil, &redirErr{msg: name + ": network connections are not available in this sandbox"}
 	}
 	if clobberCheck && r.opts.noclobber {
 		if fi, err := r.cfg.FS.Stat(abs); err == nil && fi.Mode().IsRegular() {

@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 
@@ -413,6 +414,23 @@ func (r *Runner) unaryTest(op, x string) bool {
 		return !st.Atime.After(st.Mtime)
 	}
 	return false
+}
+
+// terminalFD is the fd that stands for /dev/tty opened with flag: stdin
+// when it is a terminal, for reading; stdout or stderr, for writing. (The
+// sandbox knows a run's terminal by its streams: a process whose streams
+// are all redirected has none.)
+func (r *Runner) terminalFD(flag int) (int, bool) {
+	order := []int{0}
+	if flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+		order = []int{1, 2}
+	}
+	for _, fd := range order {
+		if r.isTerminal(fd) {
+			return fd, true
+		}
+	}
+	return 0, false
 }
 
 // isTerminal: -t fd is true for a stream that says it is a terminal.
