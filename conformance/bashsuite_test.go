@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -212,6 +213,10 @@ func runBashTest(ctx context.Context, tools core.ProgramSource, tree, build map[
 		return "", false, err
 	}
 	res, err := sb.Run(ctx, "sh "+name, core.RunOptions{
+		// bash's expected outputs are made at a terminal (`make check` as
+		// its developers run it: test -t 0, /dev/tty): stdin is one, where
+		// only the end is typed
+		Stdin: emptyTerminal{}, Terminal: true,
 		Script: true,
 		Cwd:    "/home/user/tests",
 		Env: map[string]string{
@@ -224,6 +229,14 @@ func runBashTest(ctx context.Context, tools core.ProgramSource, tree, build map[
 	}
 	return string(res.Stdout), res.TimedOut, nil
 }
+
+// emptyTerminal is a terminal's input where only the end is typed
+// (Ctrl-D): a terminal that waited for input would hold run-read's reads
+// of /dev/tty without -t until the run's timeout.
+type emptyTerminal struct{}
+
+func (emptyTerminal) Read([]byte) (int, error)                { return 0, io.EOF }
+func (t emptyTerminal) WithContext(context.Context) io.Reader { return t }
 
 func writeTree(fsys *vfs.FS, root string, tree map[string]fileData) error {
 	for rel, f := range tree {

@@ -151,9 +151,12 @@ func (of *ofile) link() (string, bool) {
 // terminalFD is the fd that stands for /dev/tty: stdin when it is a
 // terminal, for reading; stdout or stderr, for writing (interp's
 // terminalFD).
-func (p *Proc) terminalFD(write bool) (int32, bool) {
+func (p *Proc) terminalFD(read, write bool) (int32, bool) {
 	order := []int32{0}
-	if write {
+	switch {
+	case write && read:
+		order = []int32{1, 2, 0}
+	case write:
 		order = []int32{1, 2}
 	}
 	for _, fd := range order {
@@ -197,7 +200,7 @@ func pathOpen(_ context.Context, p *Proc, m Memory, a []uint64) Errno {
 	if abs == "/dev/tty" {
 		// the run's terminal (its controlling terminal); without one the
 		// vfs node answers ENXIO, as Linux does
-		if fd, ok := p.terminalFD(rights&rightFdWrite != 0); ok {
+		if fd, ok := p.terminalFD(rights&rightFdRead != 0, rights&rightFdWrite != 0); ok {
 			return p.openDup(m, fd, result)
 		}
 	}

@@ -94,11 +94,8 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 			return &redirErr{msg: rd.VarName + ": ambiguous redirect"}
 		}
 		n, err := strconv.Atoi(v)
-		if err != nil {
+		if err != nil || r.fds.get(n) == nil {
 			return nil // (bash closes nothing and says nothing)
-		}
-		if r.fds.get(n) == nil {
-			return &redirErr{msg: v + ": Bad file descriptor"}
 		}
 		r.fds.set(n, nil)
 		return nil
@@ -109,6 +106,7 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 		fd = r.fds.lowestFree(10)
 		var assignErr error
 		target := fd
+		outer := install
 		install = func(n int, f *openFile) {
 			if n != target { // (the fd a move closes)
 				r.fds.set(n, f)
@@ -117,6 +115,10 @@ func (r *Runner) redirectOne(ctx context.Context, rd *syntax.Redirect, install f
 			if e := r.setVar(rd.VarName, strconv.Itoa(n), 0); e != nil {
 				assignErr = e
 				f.drop() // (made, and closed again)
+				return
+			}
+			if r.shopt.varredirClose {
+				outer(n, f) // closed when the command completes
 				return
 			}
 			r.fds.set(n, f) // (such fds stay open after the command, as bash's)

@@ -10,6 +10,8 @@ import (
 // stay open, <> and the errors of a bad redirection.
 func TestRedirections(t *testing.T) {
 	runBashCases(t, []bashCase{
+		{name: "close-by-name-of-an-fd-not-open-is-silent", src: `fd=10; exec {fd}>&-; echo "s=$?"; fd=99999; exec {fd}>&-; echo "s=$?"; fd=abc; exec {fd}<&-; echo "s=$?"`, out: "s=0\ns=0\ns=0\n"},
+		{name: "varredir-close-closes-name-fds-after-the-command", src: `: {fd}</dev/null; [ -e /dev/fd/$fd ] && echo open; exec {fd}<&-; shopt -s varredir_close; : {fd}</dev/null; [ -e /dev/fd/$fd ] || echo closed; echo x >&$fd; echo "status $?"`, out: "open\nclosed\nstatus 1\n", err: "bash: line 1: $fd: Bad file descriptor\n"},
 		{name: "fd-number-past-int-max-is-a-word", src: `2147483648>/dev/null echo hi; 2000>&- echo z`, out: "z\n", err: "bash: line 1: 2147483648: command not found\n"},
 		{name: "truncate-and-append", src: `echo one > f; echo two >> f; echo three >> f; echo new > g`, wantFiles: map[string]string{"f": "one\ntwo\nthree\n", "g": "new\n"}},
 		{name: "input", src: `read -r line < f; echo "[$line]"`, files: map[string]string{"f": "first\nsecond\n"}, out: "[first]\n"},

@@ -422,8 +422,11 @@ func (r *Runner) unaryTest(op, x string) bool {
 // are all redirected has none.)
 func (r *Runner) terminalFD(flag int) (int, bool) {
 	order := []int{0}
-	if flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+	switch flag & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR) {
+	case os.O_WRONLY:
 		order = []int{1, 2}
+	case os.O_RDWR:
+		order = []int{1, 2, 0}
 	}
 	for _, fd := range order {
 		if r.isTerminal(fd) {
