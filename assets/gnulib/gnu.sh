@@ -38,6 +38,20 @@ gnu_configure() {
     >configure.log 2>&1 || { tail -40 configure.log >&2; return 1; }
 }
 
+# gnu_pcre2: Debian's PCRE2 (unpacked at $SRC/pcre2) for grep -P and rg -P: the
+# 8-bit library only, static, no JIT (WebAssembly cannot generate code). Leaves
+# $SRC/pcre2/.libs/libpcre2-8.a and the headers in $SRC/pcre2/src.
+gnu_pcre2() {
+  ( cd "$SRC/pcre2"
+    gnu_prepare
+    ./configure --host=wasm32-unknown-wasi --build="$(./config.guess)" \
+      CC="$CC" AR="$AR" RANLIB="$RANLIB" CFLAGS="$GNU_CFLAGS" \
+      --disable-shared --enable-static --disable-jit --enable-unicode \
+      --enable-pcre2-8 --disable-pcre2-16 --disable-pcre2-32 \
+      >configure.log 2>&1 || { tail -40 configure.log >&2; exit 1; }
+    gnu_make libpcre2-8.la )
+}
+
 # gnu_make [ARGS...]: make -j$JOBS, logged to make.log.
 gnu_make() {
   make -j"$JOBS" "${GNU_MAKE_VARS[@]}" "$@" >>make.log 2>&1 || { tail -40 make.log >&2; return 1; }

@@ -5,16 +5,8 @@
 set -euo pipefail
 . "$ROOT/assets/gnulib/gnu.sh"
 
-# PCRE2: the 8-bit library only, static, no JIT (WebAssembly cannot generate code).
-# (The mirror serves 10.42-1; bookworm-security's 10.42-1+deb12u2 is not on it.)
-cd "$SRC/pcre2"
-gnu_prepare
-./configure --host=wasm32-unknown-wasi --build="$(./config.guess)" \
-  CC="$CC" AR="$AR" RANLIB="$RANLIB" CFLAGS="$GNU_CFLAGS" \
-  --disable-shared --enable-static --disable-jit --enable-unicode \
-  --enable-pcre2-8 --disable-pcre2-16 --disable-pcre2-32 \
-  >configure.log 2>&1 || { tail -40 configure.log >&2; exit 1; }
-gnu_make libpcre2-8.la
+# PCRE2 (the mirror serves 10.42-1; bookworm-security's 10.42-1+deb12u2 is not on it)
+gnu_pcre2
 
 cd "$SRC/grep"
 gnu_prepare

@@ -8,15 +8,7 @@ set -euo pipefail
 . "$ROOT/assets/gnulib/gnu.sh"
 . "$ROOT/assets/rust/cargo-wasm.sh"
 
-cd "$SRC/pcre2"
-gnu_prepare
-./configure --host=wasm32-unknown-wasi --build="$(./config.guess)" \
-  CC="$CC" AR="$AR" RANLIB="$RANLIB" CFLAGS="$GNU_CFLAGS" \
-  --disable-shared --enable-static --disable-jit --enable-unicode \
-  --enable-pcre2-8 --disable-pcre2-16 --disable-pcre2-32 \
-  >configure.log 2>&1 || { tail -40 configure.log >&2; exit 1; }
-gnu_make libpcre2-8.la
-cd - >/dev/null
+gnu_pcre2
 
 export PCRE2_SYS_LIB_DIR="$SRC/pcre2/.libs" # (assets/ripgrep/patches/pcre2-sys-lib-dir.patch)
 cargo_wasm_build ripgrep --bin rg --features pcre2
