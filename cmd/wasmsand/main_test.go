@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -362,6 +363,17 @@ func TestImportMountSaveLoad(t *testing.T) {
 	assert.Equal(t, "A\n", string(b))
 	_, err := os.Stat(filepath.Join(host, "src", "new.txt"))
 	assert.True(t, os.IsNotExist(err))
+
+	// --import keeps the host's modification times, of files, symlinks and
+	// directories (make and find -newer see the tree as it is)
+	old := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	require.NoError(t, os.Symlink("a.txt", filepath.Join(host, "src", "sub", "ln")))
+	require.NoError(t, os.Chtimes(filepath.Join(host, "src", "sub", "a.txt"), old, old))
+	require.NoError(t, os.Chtimes(filepath.Join(host, "src", "sub"), old, old))
+	out, errOut, st = cli(t, "", "run", "--import", filepath.Join(host, "src")+":/home/user/src",
+		"-c", "cd src; echo new > n; [ sub/a.txt -ot n ] && echo older; [ sub -ot n ] && echo dir-older; [ sub/ln -ef sub/a.txt ] && echo link")
+	require.Equal(t, 0, st, errOut)
+	assert.Equal(t, "older\ndir-older\nlink\n", out)
 
 	// --mount rw is live; :ro refuses writes.
 	_, errOut, st = cli(t, "", "run", "--mount", filepath.Join(host, "src")+":/mnt/src", "-c", "echo live > /mnt/src/live.txt")

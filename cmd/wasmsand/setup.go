@@ -163,7 +163,9 @@ func setup(ctx context.Context, o *cliOptions) (*core.Sandbox, error) {
 	return sb, nil
 }
 
-// importTree copies a host file or directory tree into the VFS at guest.
+// importTree copies a host file or directory tree into the VFS at guest,
+// with the modification times the host has (as `cp -a` and docker cp keep
+// them: make, find -newer and fd --changed-within see the tree as it is).
 // The host is only read. Symlinks are copied as symlinks (they resolve inside
 // the sandbox); other special files are skipped.
 func importTree(fsys *vfs.FS, host, guest string) error {
@@ -175,9 +177,14 @@ func importTree(fsys *vfs.FS, host, guest string) error {
 		if err := fsys.MkdirAll(path.Dir(guest), 0o755); err != nil {
 			return fmt.Errorf("wasmsand: --import %s: %v", guest, err)
 		}
-		return copyOne(fsys, host, guest, info)
+		if err := copyOne(fsys, host, guest, info); err != nil {
+			return err
+		}
+		return keepTime(fsys, guest, info)
 	}
-	return filepath.WalkDir(host, func(p string, d fs.DirEntry, err error) error {
+	var dirs []string
+	var dirInfo []fs.FileInfo
+	err = filepath.WalkDir(host, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("wasmsand: --import %s: %v", p, err)
 		}
@@ -187,8 +194,37 @@ func importTree(fsys *vfs.FS, host, guest string) error {
 		if err != nil {
 			return fmt.Errorf("wasmsand: --import %s: %v", p, err)
 		}
-		return copyOne(fsys, p, target, info)
+		if err := copyOne(fsys, p, target, info); err != nil {
+			return err
+		}
+		if info.IsDir() {
+			dirs, dirInfo = append(dirs, target), append(dirInfo, info)
+			return nil
+		}
+		return keepTime(fsys, target, info)
 	})
+	if err != nil {
+		return err
+	}
+	// directories last, deepest first: what goes into one changes its time
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if err := keepTime(fsys, dirs[i], dirInfo[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keepTime gives an imported file (a symlink itself, not its target) the
+// host's modification time.
+func keepTime(fsys *vfs.FS, guest string, info fs.FileInfo) error {
+	if !info.IsDir() && !info.Mode().IsRegular() && info.Mode()&fs.ModeSymlink == 0 {
+		return nil // (skipped)
+	}
+	if err := fsys.Chtimes(guest, info.ModTime(), info.ModTime(), false); err != nil {
+		return fmt.Errorf("wasmsand: --import %s: %v", guest, err)
+	}
+	return nil
 }
 
 func copyOne(fsys *vfs.FS, host, guest string, info fs.FileInfo) error {
