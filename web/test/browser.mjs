@@ -168,7 +168,7 @@ window.ready = true;
 </script>`;
 
 let refuseCore = false; // the server answers 404 for the core (as if offline)
-const server = await serve(root, page, (url) => refuseCore && url.pathname === "/wasmsand.wasm" && "/nonexistent");
+const server = await serve(root, page, (url) => refuseCore && url.pathname === "/wasmsand.wasm" && "/nonexistent", { paced: true });
 const base = server.base;
 const browser = await launch();
 try {

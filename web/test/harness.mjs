@@ -14,9 +14,11 @@ const types = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "a
 // no-cache: revalidated on each use) as a static server sends them, and
 // page at "/". extra(url) may answer other paths with a file path;
 // with ?coi (or from such a page) the responses carry COOP/COEP headers, so
-// the page is cross-origin isolated (SharedArrayBuffer). Resolves to
-// {base, close}.
-export async function serve(root, page, extra) {
+// the page is cross-origin isolated (SharedArrayBuffer). With paced, a
+// .wasm body goes out 256 KB at a time, 2 ms apart, as over a network: on
+// loopback Chromium may hand a whole module to the page at once, and then
+// download progress shows only its end. Resolves to {base, close}.
+export async function serve(root, page, extra, { paced = false } = {}) {
   root = path.resolve(root);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://x");
@@ -46,7 +48,17 @@ export async function serve(root, page, extra) {
     res.writeHead(200, { "content-type": types[path.extname(file)] || "application/octet-stream",
       "content-length": st.size, "cache-control": "no-cache", etag,
       "last-modified": st.mtime.toUTCString(), ...headers });
-    fs.createReadStream(file).pipe(res);
+    if (!paced || path.extname(file) !== ".wasm") {
+      fs.createReadStream(file).pipe(res);
+      return;
+    }
+    const stream = fs.createReadStream(file, { highWaterMark: 256 << 10 });
+    stream.on("data", (chunk) => {
+      stream.pause();
+      res.write(chunk, () => setTimeout(() => stream.resume(), 2));
+    });
+    stream.on("end", () => res.end());
+    stream.on("error", () => res.destroy());
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   return { base: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
