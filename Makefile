@@ -2,7 +2,7 @@
 GO ?= go
 BIN := bin/wasmsand
 
-.PHONY: all deps build test lint-npm lint-openapi check-versions cpython-tests jq-tests gnu-tests test-go test-js-build test-js npm test-npm conformance-node test-browser test-bundlers conformance-browser vet bench demo clean fuzz playground test-playground
+.PHONY: all deps build test lint-npm lint-openapi check-versions cpython-tests jq-tests gnu-tests perl-tests test-go test-js-build test-js npm test-npm conformance-node test-browser test-bundlers conformance-browser vet bench demo clean fuzz playground test-playground
 
 all: build
 
@@ -132,7 +132,7 @@ test-go: build/go.mod
 
 # Every test, part by part; at the end (or at a failure) how long each part took.
 TEST_PARTS := build hygiene vet check-versions test-js-build test-go test-js npm lint-npm lint-openapi test-npm test-browser test-bundlers playground test-playground \
-	fuzz conformance netserver conformance-node conformance-browser bash-tests cpython-tests jq-tests gnu-tests
+	fuzz conformance netserver conformance-node conformance-browser bash-tests cpython-tests jq-tests gnu-tests perl-tests
 test:
 	@./scripts/test-parts.sh $(MAKE) $(TEST_PARTS)
 
@@ -176,6 +176,17 @@ gnu-tests: build
 	done
 	WASMSAND_GNU_TESTS=$(CURDIR)/$(GNU_TESTS_SRC) WASMSAND_GNU_TESTS_REPORT=$(CURDIR)/build/gnu-tests-report.txt \
 		$(GO) test -count=1 -timeout 30m -v -run '^TestGNUSuites$$' ./conformance/
+
+# perl's own tests of the modules agents use (the t/*.t of the distributions in
+# testdata/perl-tests/dists.txt, from Debian's perl source) with the sandbox's
+# perl; fails when a file not in known-failures.txt fails.
+PERL_VERSION = $(shell sed -n 's/.*"version": "\(5\.36[^"]*\)".*/\1/p' assets/perl/recipe.json | head -1)
+PERL_SRC = build/perl-src-$(PERL_VERSION)
+.PHONY: perl-tests
+perl-tests: build
+	$(GO) run ./scripts/assets -source perl=$(PERL_VERSION) -dest $(PERL_SRC)
+	WASMSAND_PERL_TESTS=$(CURDIR)/$(PERL_SRC) WASMSAND_PERL_TESTS_REPORT=$(CURDIR)/build/perl-tests-report.txt \
+		$(GO) test -count=1 -timeout 60m -v -run '^TestPerlSuite$$' ./conformance/
 
 PYTHON_VERSION = $(shell sed -n 's/.*"version": "\(3\.11[^"]*\)".*/\1/p' assets/python/recipe.json | head -1)
 CPYTHON_SRC = build/cpython-src-$(PYTHON_VERSION)

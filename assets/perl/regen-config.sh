@@ -48,9 +48,9 @@ sh Configure -des -Dcc="$cc" -Dar=/usr/bin/llvm-ar-19 -Dnm=/usr/bin/llvm-nm-19 -
   >configure.log 2>&1
 
 # The static extensions: what agents' scripts load, without the large CJK
-# Encode tables, Socket (no sockets in the sandbox; wasi-libc's sockaddr_un
+# Encode tables (EBCDIC is in), Socket (no sockets in the sandbox; wasi-libc's sockaddr_un
 # lacks sun_path) and Sys::Syslog.
-static='B Compress/Raw/Bzip2 Compress/Raw/Zlib Cwd Data/Dumper Devel/Peek Digest/MD5 Digest/SHA Encode Encode/Byte Encode/Symbol Encode/Unicode Fcntl File/Glob Filter/Util/Call Hash/Util Hash/Util/FieldHash I18N/Langinfo IO List/Util MIME/Base64 Math/BigInt/FastCalc Opcode POSIX PerlIO/encoding PerlIO/scalar PerlIO/via SDBM_File Storable Sys/Hostname Time/HiRes Time/Piece Unicode/Normalize attributes mro re'
+static='B Compress/Raw/Bzip2 Compress/Raw/Zlib Cwd Data/Dumper Devel/Peek Digest/MD5 Digest/SHA Encode Encode/Byte Encode/EBCDIC Encode/Symbol Encode/Unicode Fcntl File/Glob Filter/Util/Call Hash/Util Hash/Util/FieldHash I18N/Langinfo IO List/Util MIME/Base64 Math/BigInt/FastCalc Opcode POSIX PerlIO/encoding PerlIO/scalar PerlIO/via SDBM_File Storable Sys/Hostname Time/HiRes Time/Piece Unicode/Normalize attributes mro re'
 nonxs=$(sed -n "s/^nonxs_ext='\(.*\)'/\1/p" config.sh)
 sed -e "s|$toolchain|@TOOLCHAIN@|g" -e "s|$root/assets/perl/sjlj|@SJLJ@|g" -e "s|$root/|@REPO@/|g" \
   -e "s| -pipe -fstack-protector-strong -I/usr/local/include||g" -e "s| -fstack-protector-strong -L/usr/local/lib||g" \
@@ -58,7 +58,7 @@ sed -e "s|$toolchain|@TOOLCHAIN@|g" -e "s|$root/assets/perl/sjlj|@SJLJ@|g" -e "s
   -e "s|^# Target system.*|# Target system     : wasm32-wasi (wasmsand)|" -e "/^config_arg/d" \
   -e "s|^static_ext=.*|static_ext='$static'|" -e "s|^extensions=.*|extensions='$static $nonxs'|" \
   -e "s|^ar=.*|ar='@AR@'|" -e "s|^full_ar=.*|full_ar='@AR@'|" -e "s|^ranlib=.*|ranlib='@RANLIB@'|" \
-  -e "s|^archobjs=.*|archobjs='wasmsand.o'|" -e "s|^libs=.*|libs='-lm @SJLJOBJS@'|" -e "s|^perllibs=.*|perllibs='-lm @SJLJOBJS@'|" \
+  -e "s|^archobjs=.*|archobjs='wasmsand.o'|" -e "s|^libs=.*|libs='-lm -lc-printscan-long-double @SJLJOBJS@'|" -e "s|^perllibs=.*|perllibs='-lm -lc-printscan-long-double @SJLJOBJS@'|" \
   -e "s|^d_dirnamlen=.*|d_dirnamlen='undef'|" \
   -e "s|^d_gethostprotos=.*|d_gethostprotos='define'|" -e "s|^d_getnetprotos=.*|d_getnetprotos='define'|" \
   -e "s|^d_getprotoprotos=.*|d_getprotoprotos='define'|" -e "s|^d_getservprotos=.*|d_getservprotos='define'|" \
@@ -67,6 +67,8 @@ sed -e "s|$toolchain|@TOOLCHAIN@|g" -e "s|$root/assets/perl/sjlj|@SJLJ@|g" -e "s
   -e "s|^ccflags='|ccflags='-Wno-error=int-conversion -D__WASI_RIFLAGS_RECV_DATA_TRUNCATED=__WASI_ROFLAGS_RECV_DATA_TRUNCATED |" \
   config.sh >"$root/assets/perl/config.sh.in"
 # Why the hand edits (-e lines above):
+# - -lc-printscan-long-double: perl formats long doubles (POSIX); wasi-libc
+#   aborts printf's %Lf without it;
 # - d_dirnamlen: the probe passes, but wasi-libc's struct dirent has no d_namlen;
 # - *protos, netdb_*: wasi-libc (with the shim's netdb.h) declares them so;
 # - -Wno-error=int-conversion: wasi-libc's clockid_t is a pointer, Time::HiRes's

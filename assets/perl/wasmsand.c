@@ -179,3 +179,74 @@ char *ctermid(char *s) {
     static char tty[] = "/dev/tty";
     return s ? strcpy(s, tty) : tty;
 }
+
+/* 4-argument select: perl hands select() its bit strings (vec($rin, $fd, 1)),
+ * the fd_set of most libcs; wasi-libc's fd_set is a count and a list of fds,
+ * so the bits are translated both ways (read past the bit strings' end
+ * before: a trap). perl.h maps PerlSock_select here
+ * (patches/0004-wasi-select.patch). */
+static int bits_to_set(const unsigned char *bits, int nbits, fd_set *set) {
+    FD_ZERO(set);
+    if (!bits)
+        return 0;
+    for (int fd = 0; fd < nbits; fd++)
+        if (bits[fd / 8] & (1 << (fd % 8))) {
+            if (fd >= FD_SETSIZE) {
+                errno = EINVAL;
+                return -1;
+            }
+            FD_SET(fd, set);
+        }
+    return 0;
+}
+
+static void set_to_bits(const fd_set *set, unsigned char *bits, int nbits) {
+    if (!bits)
+        return;
+    memset(bits, 0, (nbits + 7) / 8);
+    for (int fd = 0; fd < nbits; fd++)
+        if (FD_ISSET(fd, set))
+            bits[fd / 8] |= 1 << (fd % 8);
+}
+
+int wasmsand_select(int nbits, char *r, char *w, char *e, struct timeval *timeout) {
+    fd_set rs, ws, es;
+    if (bits_to_set((unsigned char *)r, nbits, &rs) || bits_to_set((unsigned char *)w, nbits, &ws) ||
+        bits_to_set((unsigned char *)e, nbits, &es))
+        return -1;
+    int n = select(nbits < FD_SETSIZE ? nbits : FD_SETSIZE, r ? &rs : NULL, w ? &ws : NULL, e ? &es : NULL, timeout);
+    if (n >= 0) {
+        set_to_bits(&rs, (unsigned char *)r, nbits);
+        set_to_bits(&ws, (unsigned char *)w, nbits);
+        set_to_bits(&es, (unsigned char *)e, nbits);
+    }
+    return n;
+}
+
+/* $^X: Linux reads /proc/self/exe, which WASI has not; the fallback would be
+ * argv[0] as typed ("perl"), and scripts that run `$^X` from another
+ * directory, or test.pl's "./perl", then miss. The program found on PATH
+ * (or argv[0] with its slash), resolved, as Linux gives it
+ * (patches/0002-wasi-processes.patch, caretx.c). */
+const char *wasmsand_caret_x(const char *argv0) {
+    static char found[PATH_MAX];
+    if (!argv0 || !*argv0)
+        return NULL;
+    if (strchr(argv0, '/'))
+        return realpath(argv0, found);
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        char cand[PATH_MAX];
+        if (n && n + 1 + strlen(argv0) < sizeof cand) {
+            memcpy(cand, path, n);
+            snprintf(cand + n, sizeof cand - n, "/%s", argv0);
+            if (access(cand, X_OK) == 0)
+                return realpath(cand, found);
+        }
+        path += n + (path[n] == ':');
+    }
+    return NULL;
+}

@@ -543,3 +543,30 @@ int __wrap_fclose(FILE *f) {
     }
     return r;
 }
+
+/* The working directory. wasi-libc keeps it as the text chdir was given,
+   joined to the old one: after chdir("..") getcwd said "/a/b/..", and a
+   directory removed under it still had a name. getcwd gives the canonical
+   name on Linux (no "." or "..", no symlinks), and fails with ENOENT when the
+   directory is gone. */
+int __real_chdir(const char *);
+char *__real_getcwd(char *, size_t);
+
+int __wrap_chdir(const char *path) {
+    char *abs = realpath(path, NULL);
+    if (!abs) return -1;
+    int r = __real_chdir(abs); /* (ENOTDIR for a file) */
+    free(abs);
+    return r;
+}
+
+char *__wrap_getcwd(char *buf, size_t size) {
+    char *cwd = __real_getcwd(buf, size);
+    struct stat st;
+    if (cwd && __real_stat(cwd, &st) != 0) {
+        if (!buf) free(cwd);
+        errno = ENOENT;
+        return NULL;
+    }
+    return cwd;
+}

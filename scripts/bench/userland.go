@@ -14,8 +14,8 @@ import (
 )
 
 // userlandBench is issue 16's: git over a 1,000-file tree (add + commit,
-// then diff after editing 100 files), tar czf of that tree, beside the
-// native tools in the same run; and the sizes of the userland assets.
+// then diff after editing 100 files), tar czf of that tree, gawk and perl,
+// beside the native tools in the same run; and the sizes of the userland assets.
 func userlandBench(ctx context.Context) {
 	fmt.Println()
 	tools := openAssets(ctx, "userland", "")
@@ -91,6 +91,20 @@ func userlandBench(ctx context.Context) {
 		const prog = `gawk 'BEGIN { for (i = 0; i < 300000; i++) s += length(sprintf("%d", i)); print s }'`
 		rows = append(rows, row{"gawk 300k-iteration sprintf loop", per(3, run(prog)), per(3, nat(prog)), "", ""})
 	}
+	if have["perl"] && exec.Command("perl", "-e1").Run() == nil {
+		// issue 36's perl: start, the interpreter's loop (asyncify's cost
+		// shows here), a -lane pass over 200,000 lines, -pi over the tree
+		const lines = `perl -e 'print "k$_ $_ text\n" for 1..200000' > nums.txt`
+		run("cd /tmp && " + lines)()
+		nat(lines)()
+		rows = append(rows, row{"perl -e 'print 1' (start)", per(10, run(`perl -e 'print 1' >/dev/null`)), per(10, nat(`perl -e 'print 1' >/dev/null`)), "", ""})
+		const loop = `perl -e 'my $s = 0; for my $i (1..1000000) { $s += length("x$i") } print "$s\n"' >/dev/null`
+		rows = append(rows, row{"perl 1M-iteration string loop", per(3, run(loop)), per(3, nat(loop)), "", ""})
+		const lane = `perl -lane '$s += $F[1]; END { print $s }' nums.txt >/dev/null`
+		rows = append(rows, row{"perl -lane over 200,000 lines", per(3, run("cd /tmp && "+lane)), per(3, nat(lane)), "", ""})
+		rows = append(rows, row{"perl -pi -e s/// (1,000 files)", per(3, run(`cd /tmp && perl -pi -e 's/line/LINE/' t/d*/f*.txt`)),
+			per(3, nat(`perl -pi -e 's/line/LINE/' t/d*/f*.txt`)), "", ""})
+	}
 	fmt.Printf("%-42s %12s %12s %8s  %s\n", "userland (native: Debian's tools)", "wasmsand", "native", "ratio", "target")
 	for _, r := range rows {
 		fmt.Printf("%-42s %12s %12s %8s  %s\n", r.name, r.ours.Round(100*time.Microsecond), r.native.Round(100*time.Microsecond),
@@ -98,7 +112,7 @@ func userlandBench(ctx context.Context) {
 	}
 	fmt.Println()
 	fmt.Printf("%-12s %12s %12s\n", "asset", "size", "gzip -9")
-	for _, name := range []string{"git.wasm", "gawk.wasm", "make.wasm", "tar.wasm", "gzip.wasm"} {
+	for _, name := range []string{"git.wasm", "gawk.wasm", "make.wasm", "tar.wasm", "gzip.wasm", "perl.wasm"} {
 		b, err := os.ReadFile(filepath.Join(assetsDir(), name))
 		if err != nil {
 			fmt.Printf("%-12s %12s\n", name, "not built")

@@ -66,11 +66,10 @@ static _Noreturn void fatal(const char *msg) {
 	_exit(134);
 }
 
+/* (Not through c->env: a dead capture's jmp_buf may be other data by now.) */
 static void drop(struct capture **link) {
 	struct capture *c = *link;
 	*link = c->older;
-	if (c->env->capture == c)
-		c->env->capture = NULL;
 	free(c);
 }
 
@@ -111,7 +110,7 @@ void __wasmsand_longjmp(struct __wasmsand_jmp *env, int value) {
 	struct capture **l = &captures;
 	while (*l && *l != c)
 		l = &(*l)->older;
-	if (!c || !*l)
+	if (!c || !*l || c->env != env) /* (a freed capture's address may be reused) */
 		fatal("longjmp to a jmp_buf whose setjmp has returned");
 	while (captures != c) /* the frames the jump leaves */
 		drop(&captures);
