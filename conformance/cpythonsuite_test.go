@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/platform/hostdir"
 )
 
 // cpythonTestsDir is our part of CPython's suite (the modules run, the known
@@ -102,14 +101,7 @@ func runCPythonModule(ctx context.Context, tools core.ProgramSource, lib, module
 	// only Lib/test: the modules under test must be the sandbox's own (its
 	// stdlib zip, with our patches), not the source tree's beside them
 	// (checked below)
-	backend, err := hostdir.New(filepath.Join(lib, "test"))
-	if err != nil {
-		return cpythonResult{}, err
-	}
-	if err := sb.FS().MkdirAll("/opt/cpython/test", 0o755); err != nil {
-		return cpythonResult{}, err
-	}
-	if err := sb.Mount("/opt/cpython/test", backend, true); err != nil {
+	if err := mountSource(sb, filepath.Join(lib, "test"), "/opt/cpython/test"); err != nil {
 		return cpythonResult{}, err
 	}
 	// the modules under test must come from the sandbox's stdlib zip

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/platform/hostdir"
 )
 
 // gnuTestsDir is our part of the GNU packages' own test suites (the known
@@ -178,14 +177,7 @@ func gnuSandbox(ctx context.Context, tools core.ProgramSource, src string, s gnu
 	if err != nil {
 		return nil, err
 	}
-	backend, err := hostdir.New(src)
-	if err == nil {
-		err = sb.FS().MkdirAll("/src", 0o755)
-	}
-	if err == nil {
-		err = sb.Mount("/src", backend, true)
-	}
-	if err != nil {
+	if err := mountSource(sb, src, "/src"); err != nil {
 		sb.Close()
 		return nil, err
 	}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/platform/hostdir"
 )
 
 // jqTestsDir is our part of jq's suite (the test files run, the known failures).
@@ -131,14 +130,7 @@ func runJqTests(ctx context.Context, tools core.ProgramSource, dir string, tests
 		return nil, err
 	}
 	defer sb.Close()
-	backend, err := hostdir.New(dir)
-	if err != nil {
-		return nil, err
-	}
-	if err := sb.FS().MkdirAll("/opt/jq/tests", 0o755); err != nil {
-		return nil, err
-	}
-	if err := sb.Mount("/opt/jq/tests", backend, true); err != nil {
+	if err := mountSource(sb, dir, "/opt/jq/tests"); err != nil {
 		return nil, err
 	}
 	if err := sb.FS().MkdirAll("/tmp/jq", 0o755); err != nil {

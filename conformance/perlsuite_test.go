@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/wasmsand/wasmsand/core"
-	"github.com/wasmsand/wasmsand/platform/hostdir"
 )
 
 // perlTestsDir is our part of perl's suite (the distributions run, the
@@ -182,14 +181,7 @@ func runPerlDist(ctx context.Context, tools core.ProgramSource, src, dist string
 		return nil, err
 	}
 	defer sb.Close()
-	backend, err := hostdir.New(src)
-	if err != nil {
-		return nil, err
-	}
-	if err := sb.FS().MkdirAll("/opt/perl-src", 0o755); err != nil {
-		return nil, err
-	}
-	if err := sb.Mount("/opt/perl-src", backend, true); err != nil {
+	if err := mountSource(sb, src, "/opt/perl-src"); err != nil {
 		return nil, err
 	}
 	// tests write beside themselves; those of ext/ reach ../../t for helpers
