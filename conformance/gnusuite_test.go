@@ -29,14 +29,15 @@ type gnuSuite struct {
 	srcdir   string // $srcdir: what test names are relative to ("." or "tests")
 	programs string // $built_programs; empty: the commands of the asset of that name
 	bindir   string // where the tests expect the built programs, under the build directory
+	perlLib  string // where the perl test scripts' Coreutils.pm is, under $srcdir (-I)
 }
 
 var gnuSuites = []gnuSuite{
-	{pkg: "sed", makefile: "testsuite/local.mk", listVar: "T", srcdir: ".", programs: "sed", bindir: "sed"},
-	{pkg: "grep", makefile: "tests/Makefile.am", listVar: "TESTS", srcdir: "tests", programs: "grep egrep fgrep", bindir: "src"},
-	{pkg: "diffutils", makefile: "tests/Makefile.am", listVar: "TESTS", srcdir: "tests", programs: "cmp diff diff3 sdiff", bindir: "src"},
+	{pkg: "sed", makefile: "testsuite/local.mk", listVar: "T", srcdir: ".", programs: "sed", bindir: "sed", perlLib: "testsuite"},
+	{pkg: "grep", makefile: "tests/Makefile.am", listVar: "TESTS", srcdir: "tests", programs: "grep egrep fgrep", bindir: "src", perlLib: "."},
+	{pkg: "diffutils", makefile: "tests/Makefile.am", listVar: "TESTS", srcdir: "tests", programs: "cmp diff diff3 sdiff", bindir: "src", perlLib: "."},
 	// (the tests of programs the asset does not build skip themselves)
-	{pkg: "coreutils", makefile: "tests/local.mk", listVar: "all_tests", srcdir: ".", bindir: "src"},
+	{pkg: "coreutils", makefile: "tests/local.mk", listVar: "all_tests", srcdir: ".", bindir: "src", perlLib: "tests"},
 }
 
 // gnuTestList reads the tests a makefile lists in listVar (its "=" and
@@ -68,8 +69,9 @@ func gnuTestList(makefile, listVar string) []string {
 // gnu-tests` unpacks under WASMSAND_GNU_TESTS) in a sandbox against its
 // own programs: the scripts
 // run on the sandbox's bash with its coreutils, through gnulib's init.sh.
-// Status 0 passes, 77 is a skip (the script says why: a locale, perl, a
-// compiler...), anything else fails, and a failure that is not in
+// Perl scripts (.pl, .xpl) run with the sandbox's perl as the packages'
+// PL_LOG_COMPILER runs them. Status 0 passes, 77 is a skip (the script says
+// why: a locale, a compiler...), anything else fails, and a failure that is not in
 // known-failures.txt fails this test.
 func TestGNUSuites(t *testing.T) {
 	root := os.Getenv("WASMSAND_GNU_TESTS")
@@ -114,14 +116,9 @@ func TestGNUSuites(t *testing.T) {
 			id := s.pkg + "/" + test
 			seen[id] = true
 			reason, isKnown := known[id]
-			if !strings.HasSuffix(test, ".sh") && strings.Contains(filepath.Base(test), ".") {
-				// (perl scripts: no perl in the sandbox)
-				skip++
-				report.WriteString("SKIP " + id + ": not a shell script (no perl here)\n")
-				continue
-			}
 			st, log := runGNUTest(ctx, sb, s, test, version)
-			if st == 99 && strings.Contains(log, "getlimits: command not found") {
+			if (st == 99 && strings.Contains(log, "getlimits: command not found")) ||
+				(st == 2 && strings.Contains(log, `Can't exec "getlimits"`)) {
 				// coreutils' init.cfg runs src/getlimits, a helper of its
 				// build tree (the platform's integer limits), not a program
 				st, log = 77, "skipped test: needs coreutils' getlimits (a build-tree helper the asset does not ship)"
@@ -201,7 +198,8 @@ func runGNUTest(ctx context.Context, sb *core.Sandbox, s gnuSuite, test, version
 		srcdir += "/" + s.srcdir
 	}
 	env := map[string]string{
-		"LC_ALL": "C", "VERSION": version, "PACKAGE_VERSION": version, "AWK": "awk", "MAKE": "make", "PERL": "false",
+		"LC_ALL": "C", "VERSION": version, "PACKAGE_VERSION": version, "AWK": "awk", "MAKE": "make", "PERL": "perl",
+		"PCRE_WORKS":       "1", // (grep's configure: its -P works)
 		"abs_top_builddir": "/home/user/build", "abs_top_srcdir": "/src", "abs_srcdir": srcdir, "srcdir": srcdir,
 		"top_srcdir": "/src", "built_programs": s.programs, "SHELL": "/bin/bash", "CONFIG_HEADER": "/home/user/build/config.h",
 		"TMPDIR": "/tmp", "PATH": "/home/user/build/" + s.bindir + ":/usr/bin:/bin",
@@ -212,6 +210,16 @@ func runGNUTest(ctx context.Context, sb *core.Sandbox, s gnuSuite, test, version
 		dir += "/" + s.srcdir
 	}
 	script := fmt.Sprintf("mkdir -p %s && cd %s && bash %s/%s 9>&2 2>&1", dir, dir, srcdir, test)
+	if ext := filepath.Ext(test); ext == ".pl" || ext == ".xpl" {
+		// the package's PL_LOG_COMPILER (XPL: in taint mode); $f names the
+		// test for CuTmpdir's directory
+		taint := ""
+		if ext == ".xpl" {
+			taint = " -T"
+		}
+		script = fmt.Sprintf(`mkdir -p %s && cd %s && f=%s && mkdir -p "$(dirname $f)" && perl%s -w -I%s/%s -MCuSkip -MCoreutils -M"CuTmpdir qw($f)" -- %s/%s 9>&2 2>&1`,
+			dir, dir, test, taint, srcdir, s.perlLib, srcdir, test)
+	}
 	res, err := sb.Run(ctx, script, core.RunOptions{Env: env, Stateless: true, Timeout: gnuTestTimeout,
 		Stdin: strings.NewReader("")}) // (make check's stdin is open)
 	if err != nil {

@@ -570,3 +570,25 @@ char *__wrap_getcwd(char *buf, size_t size) {
     }
     return cwd;
 }
+
+/* An empty path names no file (ENOENT on Linux, for every call that takes
+   one). wasi-libc joined "" to the working directory and acted on the
+   directory itself: `rm ''` said "Is a directory", rmdir("") EACCES, and
+   open("") opened the directory. Every relative path of its path calls goes
+   through these two lookups; failing here would read as ENOTCAPABLE ("no
+   preopen"), so "" goes on as an empty name, which the host refuses with
+   ENOENT (wasi/path.go). */
+int __real___wasilibc_find_relpath(const char *, const char **, char **, size_t);
+int __real___wasilibc_find_relpath_alloc(const char *, const char **, char **, size_t *, int);
+
+int __wrap___wasilibc_find_relpath(const char *path, const char **abs, char **rel, size_t len) {
+    int fd = __real___wasilibc_find_relpath(*path ? path : ".", abs, rel, len);
+    if (fd >= 0 && !*path) **rel = '\0';
+    return fd;
+}
+
+int __wrap___wasilibc_find_relpath_alloc(const char *path, const char **abs, char **rel, size_t *len, int can_realloc) {
+    int fd = __real___wasilibc_find_relpath_alloc(*path ? path : ".", abs, rel, len, can_realloc);
+    if (fd >= 0 && !*path) **rel = '\0';
+    return fd;
+}

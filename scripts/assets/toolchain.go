@@ -23,7 +23,7 @@ const (
 )
 
 // Symbols every C guest gets through -Wl,--wrap (assets/shim/wrap.c).
-var wrapped = []string{"stat", "lstat", "fstat", "fstatat", "open", "openat", "close", "write", "writev", "signal", "raise", "mkdir", "mkdirat", "fcntl", "access", "faccessat", "uname", "setlocale", "futimens", "utimensat", "linkat", "fopen", "fdopen", "fclose", "chdir", "getcwd"}
+var wrapped = []string{"stat", "lstat", "fstat", "fstatat", "open", "openat", "close", "write", "writev", "signal", "raise", "mkdir", "mkdirat", "fcntl", "access", "faccessat", "uname", "setlocale", "futimens", "utimensat", "linkat", "fopen", "fdopen", "fclose", "chdir", "getcwd", "__wasilibc_find_relpath", "__wasilibc_find_relpath_alloc"}
 
 // toolchain is a private sysroot (wasi-libc only: no fallback to the host's glibc
 // headers, which Debian's clang would otherwise search after wasi-libc's), the
