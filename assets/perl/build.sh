@@ -23,6 +23,9 @@ hash() { sha256sum | cut -c1-16; }
 WASM_OPT=${WASM_OPT:-/usr/bin/wasm-opt} # scripts/deps.sh installs binaryen
 [ -x "$WASM_OPT" ] || { echo "perl: needs binaryen's wasm-opt (scripts/deps.sh installs it)" >&2; exit 1; }
 
+# perl's utilities shipped as commands: started under one of these names, the
+# module runs /usr/lib/wasmsand/perl/bin/NAME (wasmsand.c, wasmsand_script_argv)
+utilities="prove json_pp shasum ptar corelist piconv zipdetails"
 ver=$(head -1 "$SRC/perl/debian/changelog")
 host_key=$( (echo "$ver"; "$HOSTCC" --version; sed -n '/^# host-stage/,/^# end host-stage/p' "$here/build.sh") | hash)
 host=$cache/host-$host_key
@@ -99,6 +102,11 @@ EOF
   (cd "$w" && ./miniperl installperl --destdir="$b/inst" -p -S >install.log 2>&1) || true
   [ -f "$b/inst/usr/lib/wasmsand/perl/lib/strict.pm" ] || { tail -20 "$w/install.log" >&2; exit 1; }
   mv "$b/inst/usr/lib/wasmsand/perl/lib" "$t/lib"
+  # the utilities agents use, written from utils/*.PL (#!/usr/bin/perl)
+  mkdir -p "$t/bin"
+  for u in $utilities; do
+    (cd "$w/utils" && ../miniperl -I../lib "$u.PL" >/dev/null) && cp "$w/utils/$u" "$t/bin/$u"
+  done
   # the build's paths (checkout, toolchain) out of Config: the same bytes from any checkout
   sed -i -e "s|$toolchain|/build/toolchain|g" -e "s|$here|/build/assets/perl|g" -e "s|$b|/build/perl|g" \
     -e "s|$ROOT|/build/wasmsand|g" "$t"/lib/Config.pm "$t"/lib/Config_heavy.pl
@@ -130,6 +138,10 @@ while IFS= read -r f; do
   cp "$f" "$OUT/$name"
   files+=("{\"path\": \"lib/$rel\", \"file\": \"$name\"}")
 done < <(find lib -type f | LC_ALL=C sort)
+for u in $utilities; do
+  cp "$interp/bin/$u" "$OUT/perl-bin~$u"
+  files+=("{\"path\": \"bin/$u\", \"file\": \"perl-bin~$u\"}")
+done
 {
   echo '{"files": ['
   (IFS=$'\n'; echo "${files[*]}") | sed '$!s/$/,/'
@@ -140,4 +152,4 @@ log "${#files[@]} library files, $(du -sk lib | cut -f1) KB"
 { cat "$SRC/perl/Copying"; printf '\n\n---- Artistic ----\n\n'; cat "$SRC/perl/Artistic"
   printf '\n\n---- Debian copyright (bundled parts: zlib, bzip2, Unicode data, modules) ----\n\n'
   cat "$SRC/perl/debian/copyright"; } >"$OUT/LICENSE"
-printf '%s\n' perl perl5.36.0 >"$OUT/commands.txt"
+printf '%s\n' perl perl5.36.0 $utilities >"$OUT/commands.txt"

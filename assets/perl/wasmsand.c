@@ -250,3 +250,29 @@ const char *wasmsand_caret_x(const char *argv0) {
     }
     return NULL;
 }
+
+/* perl's utilities (prove, json_pp, shasum...) are commands of this module:
+ * started under one of their names, perl runs that script from
+ * /usr/lib/wasmsand/perl/bin, as its #! line would have it
+ * (patches/0001-wasi-main.patch calls this first thing in main). */
+void wasmsand_script_argv(int *argc, char ***argv) {
+    if (*argc < 1 || !(*argv)[0])
+        return;
+    const char *name = strrchr((*argv)[0], '/');
+    name = name ? name + 1 : (*argv)[0];
+    if (strncmp(name, "perl", 4) == 0)
+        return;
+    static char script[PATH_MAX];
+    snprintf(script, sizeof script, "/usr/lib/wasmsand/perl/bin/%s", name);
+    if (access(script, R_OK) != 0)
+        return;
+    char **args = malloc((*argc + 2) * sizeof *args);
+    if (!args)
+        return;
+    args[0] = "perl";
+    args[1] = script;
+    for (int i = 1; i <= *argc; i++)
+        args[i + 1] = (*argv)[i];
+    *argv = args;
+    (*argc)++;
+}
