@@ -19,6 +19,20 @@ const (
 	DevTTY // /dev/tty: the process layer gives the run's terminal, if any
 )
 
+// TTYFDs are the fds that may stand for /dev/tty opened to read and/or
+// write, in the order to try: the first that is a terminal is the run's
+// terminal (stdin for reading; stdout, then stderr, for writing). The shell
+// and the guests' process layer both answer an open of /dev/tty with it.
+func TTYFDs(read, write bool) []int {
+	switch {
+	case write && read:
+		return []int{1, 2, 0}
+	case write:
+		return []int{1, 2}
+	}
+	return []int{0}
+}
+
 // rdev is the Linux-style device number (major<<8 | minor) ls shows.
 func (d Device) rdev() uint64 {
 	switch d {

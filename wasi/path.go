@@ -148,20 +148,11 @@ func (of *ofile) link() (string, bool) {
 	return "", false
 }
 
-// terminalFD is the fd that stands for /dev/tty: stdin when it is a
-// terminal, for reading; stdout or stderr, for writing (interp's
-// terminalFD).
+// terminalFD is the fd that stands for /dev/tty (vfs.TTYFDs).
 func (p *Proc) terminalFD(read, write bool) (int32, bool) {
-	order := []int32{0}
-	switch {
-	case write && read:
-		order = []int32{1, 2, 0}
-	case write:
-		order = []int32{1, 2}
-	}
-	for _, fd := range order {
-		if of, e := p.lookup(fd); e == 0 && of.tty {
-			return fd, true
+	for _, fd := range vfs.TTYFDs(read, write) {
+		if of, e := p.lookup(int32(fd)); e == 0 && of.tty {
+			return int32(fd), true
 		}
 	}
 	return 0, false

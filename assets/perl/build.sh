@@ -105,7 +105,8 @@ EOF
   # the utilities agents use, written from utils/*.PL (#!/usr/bin/perl)
   mkdir -p "$t/bin"
   for u in $utilities; do
-    (cd "$w/utils" && ../miniperl -I../lib "$u.PL" >/dev/null) && cp "$w/utils/$u" "$t/bin/$u"
+    (cd "$w/utils" && ../miniperl -I../lib "$u.PL" >/dev/null)
+    cp "$w/utils/$u" "$t/bin/$u"
   done
   # the build's paths (checkout, toolchain) out of Config: the same bytes from any checkout
   sed -i -e "s|$toolchain|/build/toolchain|g" -e "s|$here|/build/assets/perl|g" -e "s|$b|/build/perl|g" \

@@ -416,19 +416,12 @@ func (r *Runner) unaryTest(op, x string) bool {
 	return false
 }
 
-// terminalFD is the fd that stands for /dev/tty opened with flag: stdin
-// when it is a terminal, for reading; stdout or stderr, for writing. (The
-// sandbox knows a run's terminal by its streams: a process whose streams
-// are all redirected has none.)
+// terminalFD is the fd that stands for /dev/tty opened with flag
+// (vfs.TTYFDs). (The sandbox knows a run's terminal by its streams: a
+// process whose streams are all redirected has none.)
 func (r *Runner) terminalFD(flag int) (int, bool) {
-	order := []int{0}
-	switch flag & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR) {
-	case os.O_WRONLY:
-		order = []int{1, 2}
-	case os.O_RDWR:
-		order = []int{1, 2, 0}
-	}
-	for _, fd := range order {
+	acc := flag & (os.O_RDONLY | os.O_WRONLY | os.O_RDWR)
+	for _, fd := range vfs.TTYFDs(acc != os.O_WRONLY, acc != os.O_RDONLY) {
 		if r.isTerminal(fd) {
 			return fd, true
 		}
