@@ -45,6 +45,9 @@ type SourcePackage struct {
 	// source package it was built from.
 	Arch   string `json:"arch,omitempty"`
 	Source string `json:"source,omitempty"`
+	// Distro is the purl distro of a package from another Debian release
+	// than the rest ("debian-13"); empty means debian-12.
+	Distro string `json:"distro,omitempty"`
 	// Files are the .dsc and those of its files the build used, each as the
 	// archive's signed index (for the .dsc) and the .dsc vouch for it.
 	Files []SourceFile `json:"files"`

@@ -86,7 +86,11 @@ func assetComponent(a assets.Asset) cdx.Component {
 		if sp.Arch != "" { // a binary package that carries sources (a Rust crate)
 			arch, src = sp.Arch, sp.Source
 		}
-		purl := "pkg:deb/debian/" + sp.Package + "@" + url.QueryEscape(sp.Version) + "?arch=" + arch + "&distro=debian-12"
+		distro := sp.Distro
+		if distro == "" {
+			distro = "debian-12"
+		}
+		purl := "pkg:deb/debian/" + sp.Package + "@" + url.QueryEscape(sp.Version) + "?arch=" + arch + "&distro=" + distro
 		anc := cdx.Component{
 			BOMRef: "asset:" + a.Name + ":" + sp.Package, Type: cdx.ComponentTypeApplication,
 			Name: sp.Package, Version: sp.Version, PackageURL: purl,

@@ -20,6 +20,58 @@ type apt struct {
 	dir     string // work/apt: sources.list, lists/, cache/
 	updated bool
 	log     io.Writer
+	// suite: "" for the machine's own suites; else a Debian release
+	// (Source.Suite) whose lists are kept apart in work/apt-<suite>, so a
+	// newer release never answers for a package pinned to the machine's.
+	suite  string
+	suites map[string]*apt
+}
+
+// distros names the Debian releases a recipe may take a source from
+// (Source.Suite), with their purl distro; the machine's own is bookworm.
+var distros = map[string]string{"": "debian-12", "trixie": "debian-13"}
+
+// forSuite is the apt that fetches from suite ("" is the machine's own).
+func (a *apt) forSuite(suite string) *apt {
+	if suite == a.suite {
+		return a
+	}
+	if a.suites == nil {
+		a.suites = map[string]*apt{}
+	}
+	if s := a.suites[suite]; s != nil {
+		return s
+	}
+	s := &apt{dir: a.dir + "-" + suite, log: a.log, suite: suite}
+	a.suites[suite] = s
+	return s
+}
+
+// retarget points deb-src lines at another release: the suite field's
+// codename (bookworm, bookworm-updates, bookworm-security) becomes suite's.
+func retarget(lines []string, suite string) []string {
+	var out []string
+	for _, l := range lines {
+		f := strings.Fields(l)
+		at := 1
+		if len(f) > 1 && strings.HasPrefix(f[1], "[") {
+			for at < len(f) && !strings.HasSuffix(f[at], "]") {
+				at++
+			}
+			at++
+		}
+		at++ // the URI
+		if at >= len(f) {
+			continue
+		}
+		_, rest, _ := strings.Cut(f[at], "-")
+		f[at] = suite
+		if rest != "" {
+			f[at] += "-" + rest
+		}
+		out = append(out, strings.Join(f, " "))
+	}
+	return dedupe(out)
 }
 
 func (a *apt) opts() []string {
@@ -136,8 +188,12 @@ func (a *apt) update() error {
 		}
 	}
 	// deb-src for the sources, deb for the packaged Rust crates (Recipe.Crates).
+	src := debSrcLines()
+	if a.suite != "" {
+		src = retarget(src, a.suite)
+	}
 	var lines []string
-	for _, l := range debSrcLines() {
+	for _, l := range src {
 		lines = append(lines, l, "deb "+strings.TrimPrefix(l, "deb-src "))
 	}
 	list := strings.Join(lines, "\n") + "\n"

@@ -144,6 +144,23 @@ Enabled: no
 		oneLineToSrc("# c\ndeb http://m/debian bookworm main\ndeb-src http://m/debian bookworm main\n"))
 }
 
+// A source from another release reads that release's suites, with the
+// machine's mirrors and keyring.
+func TestRetarget(t *testing.T) {
+	assert.Equal(t, []string{
+		"deb-src [signed-by=/k.gpg] http://deb.debian.org/debian trixie main",
+		"deb-src [signed-by=/k.gpg] http://deb.debian.org/debian trixie-updates main",
+		"deb-src [arch=amd64 signed-by=/k.gpg] http://deb.debian.org/debian-security trixie-security main contrib",
+		"deb-src http://m/debian trixie main",
+	}, retarget([]string{
+		"deb-src [signed-by=/k.gpg] http://deb.debian.org/debian bookworm main",
+		"deb-src [signed-by=/k.gpg] http://deb.debian.org/debian bookworm-updates main",
+		"deb-src [arch=amd64 signed-by=/k.gpg] http://deb.debian.org/debian-security bookworm-security main contrib",
+		"deb-src http://m/debian bookworm main",
+		"deb-src http://m/debian bookworm main",
+	}, "trixie"))
+}
+
 func TestWasmImports(t *testing.T) {
 	// (module (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))
 	//         (import "env" "memory" (memory 1)))

@@ -284,7 +284,7 @@ func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
 	}
 	asset := &Asset{Name: r.Name, File: r.File, License: r.License, LicenseFile: "licenses/" + r.Name + ".txt"}
 	for _, s := range r.Sources {
-		dsc, files, err := a.fetch(s, downloadsDir(o.work))
+		dsc, files, err := a.forSuite(s.Suite).fetch(s, downloadsDir(o.work))
 		if err != nil {
 			return nil, err
 		}

@@ -37,7 +37,7 @@ func provenance(r *Recipe, root string, dirs ...string) ([]assets.SourcePackage,
 			return nil, err
 		}
 		_, all := parseDsc(string(data))
-		sp := assets.SourcePackage{Package: s.Package, Version: s.Version,
+		sp := assets.SourcePackage{Package: s.Package, Version: s.Version, Distro: distroOf(s.Suite),
 			Files: []assets.SourceFile{{Name: filepath.Base(dsc), SHA256: dscSum, Size: int64(len(data))}}}
 		for _, f := range neededFiles(all, s.DebianPatches) {
 			sp.Files = append(sp.Files, assets.SourceFile{Name: f.Name, SHA256: f.SHA256, Size: f.Size})
@@ -140,4 +140,12 @@ func debianSeries(tarball string) ([]string, error) {
 		}
 	}
 	return series, nil
+}
+
+// distroOf is a source's purl distro when it is not the machine's release.
+func distroOf(suite string) string {
+	if suite == "" {
+		return ""
+	}
+	return distros[suite]
 }

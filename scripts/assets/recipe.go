@@ -44,6 +44,9 @@ type Source struct {
 	Dir           string   `json:"dir"`            // extracted to $SRC/<dir>
 	DebianPatches bool     `json:"debian_patches"` // dpkg-source -x (Debian's patches) or the bare upstream tarball
 	Patches       []string `json:"patches"`        // ours, relative to the recipe dir, applied with patch -p1
+	// Suite takes the package from another Debian release (one of distros,
+	// e.g. "trixie" for a program bookworm does not have); "" is bookworm.
+	Suite string `json:"suite,omitempty"`
 	// AcceptLag keeps this pin while Debian serves the newer Version, for
 	// Reason (see checkVersions).
 	AcceptLag *AcceptLag `json:"accept_lag,omitempty"`
@@ -137,6 +140,9 @@ func (r *Recipe) validate() error {
 			return fmt.Errorf("bad or duplicate source dir %q", s.Dir)
 		}
 		dirs[s.Dir] = true
+		if _, ok := distros[s.Suite]; !ok {
+			return fmt.Errorf("source %s: unknown suite %q", s.Package, s.Suite)
+		}
 		for _, p := range s.Patches {
 			if _, err := os.Stat(filepath.Join(r.Dir, p)); err != nil {
 				return fmt.Errorf("patch: %w", err)

@@ -10,7 +10,8 @@ import (
 // Every source is pinned to a version, which keeps builds reproducible but
 // would also keep a security bug in once Debian fixes it. checkVersions
 // (`go run ./scripts/assets -check-versions`, part of `make test`) asks apt
-// (the private deb-src lists: bookworm, bookworm-updates, bookworm-security)
+// (the private deb-src lists: bookworm, bookworm-updates, bookworm-security,
+// or another release's for a source with a suite)
 // for the newest version of every source package (and packaged crate) and fails, naming the
 // package and both versions, when a pin is older. A lag is accepted
 // deliberately in the recipe, for one newer version at a time, with its
@@ -39,7 +40,11 @@ func checkVersions(o options) error {
 	for _, r := range recipes {
 		var pins []pin
 		for _, s := range r.Sources {
-			pins = append(pins, pin{"source", s.Package, s.Version, s.AcceptLag, a.newestSource})
+			sa := a.forSuite(s.Suite)
+			if err := sa.update(); err != nil {
+				return err
+			}
+			pins = append(pins, pin{"source", s.Package, s.Version, s.AcceptLag, sa.newestSource})
 		}
 		var crates []string
 		for _, c := range r.Crates {

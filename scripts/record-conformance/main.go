@@ -86,7 +86,7 @@ var packages = map[string]string{
 var versionPkgs = []string{"bash", "coreutils", "grep", "sed", "gawk", "findutils", "diffutils",
 	"patch", "tar", "gzip", "bzip2", "xz-utils", "zip", "unzip", "jq", "sqlite3", "bc",
 	"xxd", "tree", "file", "bsdextrautils", "util-linux", "procps", "ncurses-bin", "curl", "wget",
-	"ripgrep", "fd-find"}
+	"ripgrep", "fd-find", "nodejs"}
 
 const caseTimeout = 30 * time.Second
 

@@ -1,0 +1,6 @@
+'use strict';
+// node:diagnostics_channel
+const chans = new Map();
+class Channel { constructor(name) { this.name = name; this._subs = []; } get hasSubscribers() { return this._subs.length > 0; } subscribe(fn) { this._subs.push(fn); } unsubscribe(fn) { const i = this._subs.indexOf(fn); if (i < 0) return false; this._subs.splice(i, 1); return true; } publish(msg) { for (const fn of this._subs.slice()) fn(msg, this.name); } bindStore() {} runStores(data, fn, thisArg, ...args) { return fn.apply(thisArg, args); } }
+function channel(name) { let c = chans.get(name); if (!c) { c = new Channel(name); chans.set(name, c); } return c; }
+module.exports = { channel, hasSubscribers: (n) => channel(n).hasSubscribers, subscribe: (n, fn) => channel(n).subscribe(fn), unsubscribe: (n, fn) => channel(n).unsubscribe(fn), tracingChannel: (n) => ({ start: channel(n + ':start'), end: channel(n + ':end'), asyncStart: channel(n + ':asyncStart'), asyncEnd: channel(n + ':asyncEnd'), error: channel(n + ':error'), traceSync: (fn, ctx, thisArg, ...args) => fn.apply(thisArg, args), tracePromise: (fn, ctx, thisArg, ...args) => fn.apply(thisArg, args), traceCallback: (fn, pos, ctx, thisArg, ...args) => fn.apply(thisArg, args), subscribe() {}, unsubscribe() {} }), Channel };

@@ -1,0 +1,2 @@
+'use strict';
+module.exports = require('internal/unavailable')('http2', ['connect', 'createServer', 'createSecureServer'], { constants: {} });

@@ -1,0 +1,2 @@
+'use strict';
+module.exports = require('internal/unavailable')('trace_events', ['createTracing'], { getEnabledCategories: () => undefined });

@@ -1,0 +1,3 @@
+'use strict';
+// node:v8 — figures from the sandbox, not a V8 heap
+module.exports = { getHeapStatistics: () => ({ total_heap_size: 20e6, used_heap_size: 10e6, heap_size_limit: 256 * 1024 * 1024, total_available_size: 200e6, malloced_memory: 0, peak_malloced_memory: 0, does_zap_garbage: 0, number_of_native_contexts: 1, number_of_detached_contexts: 0, total_physical_size: 20e6, total_heap_size_executable: 0, external_memory: 0 }), getHeapSpaceStatistics: () => [], setFlagsFromString() {}, serialize: (v) => Buffer.from(JSON.stringify(v)), deserialize: (b) => JSON.parse(b.toString()), cachedDataVersionTag: () => 0, isStringOneByteRepresentation: (s) => !/[^\x00-\xff]/.test(s) };
