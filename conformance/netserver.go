@@ -32,6 +32,7 @@ var (
 // allows every origin.
 func NetHandler() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc(NpmPrefix, registry.serve)
 	mux.HandleFunc("/hello.txt", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "hello\n")

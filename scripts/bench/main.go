@@ -30,14 +30,14 @@ type row struct {
 // CPU profile of the run.
 func main() {
 	ctx := context.Background()
-	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench, "network": networkBench, "servers": serversBench, "newprocess": newProcessBench, "toolruntime": toolRuntimeBench, "playground": playgroundBench, "userland": userlandBench}
+	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench, "network": networkBench, "servers": serversBench, "newprocess": newProcessBench, "toolruntime": toolRuntimeBench, "playground": playgroundBench, "userland": userlandBench, "node-guest": nodeGuestBench}
 	names := os.Args[1:]
 	if len(names) == 0 {
-		names = []string{"shell", "pipelines", "python", "node", "network", "servers", "newprocess", "toolruntime", "playground", "userland"}
+		names = []string{"shell", "pipelines", "python", "node", "network", "servers", "newprocess", "toolruntime", "playground", "userland", "node-guest"}
 	}
 	for _, n := range names {
 		if sections[n] == nil {
-			fail("unknown section %q (shell, pipelines, python, node, network, servers, newprocess, toolruntime, playground, userland)", n)
+			fail("unknown section %q (shell, pipelines, python, node, network, servers, newprocess, toolruntime, playground, userland, node-guest)", n)
 		}
 	}
 	if f := os.Getenv("WASMSAND_BENCH_CPUPROFILE"); f != "" {

@@ -56,8 +56,13 @@ if [ -n "$2" ]; then
   for i in $(seq 100); do bash -c ': </dev/tcp/127.0.0.1/18765' 2>/dev/null && break; sleep 0.05; done
 fi
 mount -t tmpfs -o mode=755 tmpfs /home
-mount -t tmpfs -o mode=1777 tmpfs /tmp
 mount -t tmpfs -o mode=755 tmpfs /usr/local/bin
+if [ -n "$3" ]; then
+  # a case that runs TypeScript: node is this program (nodeShim), which
+  # strips the types with esbuild, as Node 22.6+ would, and runs Node
+  cp "$3" /usr/local/bin/node
+fi
+mount -t tmpfs -o mode=1777 tmpfs /tmp
 ln -s /usr/bin/gawk /usr/local/bin/awk
 ln -s /usr/bin/fdfind /usr/local/bin/fd
 mkdir -p /home/user/case
@@ -91,6 +96,9 @@ var versionPkgs = []string{"bash", "coreutils", "grep", "sed", "gawk", "findutil
 const caseTimeout = 30 * time.Second
 
 func main() {
+	if filepath.Base(os.Args[0]) == "node" {
+		os.Exit(nodeShim(os.Args[1:]))
+	}
 	suite := flag.String("suite", "testdata/conformance", "suite directory")
 	jobs := flag.Int("j", 2*runtime.NumCPU(), "cases run at once")
 	install := flag.Bool("install", true, "apt-get install missing reference tools")
@@ -177,8 +185,12 @@ func recordGroup(cases []conformance.Case, jobs int) ([]conformance.Recorded, []
 			if c.Group == conformance.NetGroup {
 				server, _ = os.Executable()
 			}
-			r1, err1 := runCase(c.Script, server)
-			r2, err2 := runCase(c.Script, server)
+			shim := ""
+			if strings.Contains(c.Script, ".ts") {
+				shim, _ = os.Executable()
+			}
+			r1, err1 := runCase(c.Script, server, shim)
+			r2, err2 := runCase(c.Script, server, shim)
 			switch {
 			case err1 != nil:
 				probs[i] = fmt.Sprintf("%s: %v", c.ID(), err1)
@@ -228,12 +240,13 @@ func (w *capWriter) Write(p []byte) (int, error) {
 }
 
 // runCase runs a script; server, when set, is this program, started as
-// the network group's server in the case's namespace.
-func runCase(script, server string) (conformance.Result, error) {
+// the network group's server in the case's namespace; shim, when set, is
+// this program too, installed as the case's node (nodeShim).
+func runCase(script, server, shim string) (conformance.Result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), caseTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "unshare", "--mount", "--net", "--pid", "--fork", "--kill-child",
-		"--mount-proc", "--propagation", "private", "--", "/bin/sh", "-c", setup, "sh", script, server)
+		"--mount-proc", "--propagation", "private", "--", "/bin/sh", "-c", setup, "sh", script, server, shim)
 	// The case's stdout and stderr are pipes owned by uid 1000, so that it
 	// may reopen them as /dev/stdout and /dev/stderr.
 	var stdout, stderr capWriter

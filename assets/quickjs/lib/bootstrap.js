@@ -119,6 +119,28 @@ for (const [name, mod, key] of [
   if (builtinSources[mod] !== undefined) defineGlobal(name, () => require(mod)[key]);
 }
 
+// The language as Node 20 (V8 11.3) has it: QuickJS is newer in places, and a
+// program that detects a feature must take Node 20's path.
+for (const [obj, names] of [
+  [Object, ['groupBy']], [Map, ['groupBy']], [Promise, ['withResolvers', 'try']], [Array, ['fromAsync']],
+  [RegExp, ['escape']], [Error, ['isError']], [Math, ['sumPrecise', 'f16round']],
+  [Set.prototype, ['union', 'intersection', 'difference', 'symmetricDifference', 'isSubsetOf', 'isSupersetOf', 'isDisjointFrom']],
+  [globalThis, ['Iterator', 'Float16Array']],
+]) {
+  for (const n of names) if (Object.prototype.hasOwnProperty.call(obj, n)) delete obj[n];
+}
+// Date#toString names the zone as ICU does (for UTC; other zones keep the offset alone)
+{
+  const toString = Date.prototype.toString;
+  Object.defineProperty(Date.prototype, 'toString', {
+    value: function () {
+      const s = toString.call(this);
+      return s.endsWith('GMT+0000') ? `${s} (Coordinated Universal Time)` : s;
+    },
+    writable: true, configurable: true,
+  });
+}
+
 // Intl: the engine has none; internal/intl formats as Node's ICU does for English
 if (typeof Intl === 'undefined') {
   defineGlobal('Intl', () => require('internal/intl').Intl);
@@ -443,7 +465,7 @@ function main() {
     process.argv = ['/usr/bin/node', `/usr/lib/wasmsand/node/${invokedAs}`, ...args];
     process.title = invokedAs;
     try {
-      require(`internal/npm/${invokedAs}`).main(args);
+      require(invokedAs === 'npm' ? 'internal/npm/npm_cli' : 'internal/npm/npx').main(args);
     } catch (e) {
       onUncaught(e, 'uncaughtException');
     }

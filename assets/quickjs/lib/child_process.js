@@ -15,11 +15,15 @@ function signalName(n) {
   return null;
 }
 // the sandbox's status: 0-255, 128+N when killed by signal N
-function decodeStatus(st) {
-  if (st > 128 && st < 160 && killedPids.has(st)) return { status: null, signal: signalName(st - 128) };
+// (the sandbox reports a death by signal N as 128+N; a program rarely exits
+// with those statuses itself)
+const usualDeaths = new Set([129, 130, 131, 134, 137, 141, 143]);
+function decodeStatus(st, pid) {
+  if (pid !== undefined && killedPids.has(pid) && st > 128) return { status: null, signal: signalName(killedPids.get(pid)) };
+  if (usualDeaths.has(st)) return { status: null, signal: signalName(st - 128) };
   return { status: st, signal: null };
 }
-const killedPids = new Set();
+const killedPids = new Map(); // pid -> the signal we sent
 
 function normalizeSpawnArgs(file, args, options) {
   validateString(file, 'file');
@@ -139,7 +143,7 @@ function spawnSync(file, args, options) {
     if (timeout && os.now() - started >= timeout && !killedByTimeout) {
       killedByTimeout = true;
       const sig = signals()[options.killSignal || 'SIGTERM'] || 15;
-      killedPids.add(128 + sig);
+      killedPids.set(pid, sig);
       native.kill(pid, sig);
     }
     if (n <= 0) continue;
@@ -157,12 +161,12 @@ function spawnSync(file, args, options) {
       if (sizes[i] > maxBuffer && !exceeded) {
         exceeded = i;
         native.kill(pid, 15);
-        killedPids.add(128 + 15);
+        killedPids.set(pid, 15);
       }
     }
   }
   const st = native.wait(pid, true);
-  const { status, signal } = decodeStatus(st < 0 ? 1 : st);
+  const { status, signal } = decodeStatus(st < 0 ? 1 : st, pid);
   result.status = status;
   result.signal = signal;
   for (let i = 1; i < 3; i++) {
@@ -199,7 +203,7 @@ function checkExecSyncError(ret, args, cmd) {
 }
 
 function execSync(command, options) {
-  options = { ...options, shell: true };
+  options = { ...options, shell: (options && options.shell) || true };
   const inheritStderr = !options.stdio;
   if (inheritStderr) options.stdio = ['pipe', 'pipe', 'pipe'];
   const ret = spawnSync(command, [], options);
@@ -266,7 +270,7 @@ class ChildProcess extends EventEmitter {
       s.on('close', () => this._maybeClose());
     }
     loop.watchChild(pid, (st) => {
-      const { status, signal } = decodeStatus(st < 0 ? 1 : st);
+      const { status, signal } = decodeStatus(st < 0 ? 1 : st, pid);
       this._onExit(status, signal);
     });
     process.nextTick(() => this.emit('spawn'));
@@ -295,7 +299,7 @@ class ChildProcess extends EventEmitter {
     if (this.pid === undefined || this.exitCode !== null || this.signalCode !== null) return false;
     const r = native.kill(this.pid, s);
     if (r < 0) return false;
-    if (s !== 0) { killedPids.add(128 + s); this.killed = true; }
+    if (s !== 0) { killedPids.set(this.pid, s); this.killed = true; }
     return true;
   }
   ref() {}

@@ -282,6 +282,15 @@ function on(emitter, event, options = {}) {
   };
   emitter.on(event, handler);
   if (event !== 'error') emitter.on('error', errorHandler);
+  const signal = options && options.signal;
+  if (signal) {
+    const abort = () => {
+      const { AbortError } = require('internal/errors');
+      errorHandler(new AbortError(undefined, { cause: signal.reason }));
+    };
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  }
   const iterator = {
     next() {
       if (queue.length) return Promise.resolve({ value: queue.shift(), done: false });

@@ -342,11 +342,11 @@ function mkdirSync(path, options) {
     cur += `/${p}`;
     const [st, err] = os.stat(cur);
     if (!err) {
-      if ((st.mode & constants.S_IFMT) !== constants.S_IFDIR) throw uvException(20, 'mkdir', path);
+      if ((st.mode & constants.S_IFMT) !== constants.S_IFDIR) throw uvException(54, 'mkdir', path);
       continue;
     }
     const r = os.mkdir(cur, mode);
-    if (r < 0 && r !== -20) throw uvException(-r, 'mkdir', path);
+    if (r < 0 && r !== -20) throw uvException(-r, 'mkdir', path); // (-20: EEXIST, a race)
     if (first === undefined) first = cur;
   }
   return first;

@@ -88,7 +88,7 @@ function normalizeArgs(input, options, cb) {
 
 class ClientRequest extends Writable {
   constructor(input, options, cb, defaultProtocol) {
-    super();
+    super({ autoDestroy: false });
     ({ options, cb } = normalizeArgs(input, options, cb));
     const protocol = options.protocol || defaultProtocol;
     if (protocol !== defaultProtocol) throw new codes.ERR_INVALID_PROTOCOL(protocol, defaultProtocol);

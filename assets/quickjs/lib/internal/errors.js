@@ -113,6 +113,10 @@ function makeNodeError(Base, code) {
       const m = messages.get(code);
       super(typeof m === 'function' ? m(...args) : m);
       Object.defineProperty(this, 'code', { value: code, enumerable: true, writable: true, configurable: true });
+      // the stack's header is made when first read: "TypeError [ERR_X]: ..."
+      Object.defineProperty(this, 'name', { value: `${Base.name} [${code}]`, configurable: true, writable: true });
+      void this.stack;
+      delete this.name;
     }
     get name() { return Base.name; }
     set name(v) { Object.defineProperty(this, 'name', { value: v, writable: true, configurable: true, enumerable: true }); }

@@ -382,13 +382,9 @@ function formatRaw(ctx, value, recurseTimes, typedArray) {
     keys = getKeys(value, ctx.showHidden);
     braces = ['{', '}'];
     if (constructor === 'Object') {
-      if (types.isArgumentsObject(value)) braces[0] = '[Arguments] [';
+      if (types.isArgumentsObject(value)) braces[0] = '[Arguments] {';
       else if (tag !== '') braces[0] = `${getPrefix(constructor, tag, 'Object')}{`;
-      if (keys.length === 0 && protoProps === undefined) {
-        if (types.isArgumentsObject(value)) return '[Arguments] []';
-        return `${braces[0]}}`;
-      }
-      if (types.isArgumentsObject(value)) { braces[1] = ']'; formatter = formatArguments; extrasType = kArrayExtrasType; keys = keys.filter((k) => !/^\d+$/.test(k)); }
+      if (keys.length === 0 && protoProps === undefined) return `${braces[0]}}`;
     } else if (typeof value === 'function') {
       base = getFunctionBase(value, constructor, tag);
       keys = keys.filter((k) => k !== 'prototype' || ctx.showHidden);

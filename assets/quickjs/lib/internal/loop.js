@@ -307,6 +307,13 @@ function setHandlers(uncaught, rejections) {
   onRejections = rejections;
 }
 
+Object.defineProperty(setTimeout, Symbol.for('nodejs.util.promisify.custom'), {
+  get() { return require('timers/promises').setTimeout; }, enumerable: false, configurable: true,
+});
+Object.defineProperty(setImmediate, Symbol.for('nodejs.util.promisify.custom'), {
+  get() { return require('timers/promises').setImmediate; }, enumerable: false, configurable: true,
+});
+
 module.exports = {
   nextTick, runTicks, invoke, setTimeout, setInterval, clearTimeout: clearTimer, clearInterval: clearTimer,
   setImmediate, clearImmediate, Timeout, Immediate, watch, unwatch, watchChild, unwatchChild, run, setHandlers,

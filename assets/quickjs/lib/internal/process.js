@@ -125,7 +125,7 @@ function defaultWarningHandler(warning) {
   writeAll(2, `${line}\n`);
   if (!warningsShown) {
     warningsShown = true;
-    writeAll(2, '(Use `node --trace-warnings ...` to show where the warning was created)\n');
+    writeAll(2, `(Use \`node --trace-${warning.name === 'DeprecationWarning' ? 'deprecation' : 'warnings'} ...\` to show where the warning was created)\n`);
   }
 }
 process.on('warning', defaultWarningHandler);

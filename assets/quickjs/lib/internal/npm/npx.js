@@ -1,0 +1,2 @@
+'use strict';
+module.exports = { main: (args) => require('internal/npm/npm').npxMain(args) };
