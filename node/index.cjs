@@ -64,6 +64,9 @@ const Sandbox = defineSandbox({
     worker = new Worker(path.join(__dirname, "worker.cjs"), {
       workerData: { dir: __dirname, assetsDir: dir, abortFlag: core.abortFlag },
       env: {}, // process.env stays out of the core
+      // guests recurse on V8's stack (QuickJS's node: about 10,000 JS calls
+      // deep, as Node allows); the default 4 MB runs out long before
+      resourceLimits: { stackSizeMb: 64 },
       stdout: false,
       stderr: false,
     });
