@@ -57,6 +57,14 @@ func npmPackages() []npmVersion {
 				"index.js": "export const answer = 42;\nexport default function hi() { return 'hi from esm-only'; }\n",
 				"util.js":  "export const twice = (x) => x * 2;\n",
 			}},
+		// a hostile package: its tarball names paths outside package/
+		{name: "evil-tar", version: "1.0.0",
+			manifest: map[string]any{"main": "index.js", "license": "MIT"},
+			files: map[string]string{
+				"index.js":                "module.exports = 'evil-tar loaded';\n",
+				"../../escaped.txt":       "written outside the package\n",
+				"../../../../tmp/abs.txt": "written far outside\n",
+			}},
 		{name: "@demo/scoped", version: "0.3.1",
 			manifest: map[string]any{"main": "index.js", "license": "MIT", "scripts": map[string]any{"postinstall": "node -e \"require('fs').writeFileSync('installed.txt', 'ok')\""}},
 			files:    map[string]string{"index.js": "module.exports = { scoped: true };\n"}},

@@ -80,7 +80,8 @@ function escapeFn(s) {
   if (c < 32) return meta[c];
   if (c === 39) return "\\'";
   if (c === 92) return '\\\\';
-  return `\\u${c.toString(16).toUpperCase().padStart(4, '0')}`.replace('\\u00', '\\x');
+  if (c < 0x100) return `\\x${c.toString(16).toUpperCase().padStart(2, '0')}`;
+  return `\\u${c.toString(16).padStart(4, '0')}`;
 }
 function strEscape(str) {
   let re = strEscapeRe, reG = strEscapeReG, quote = "'";

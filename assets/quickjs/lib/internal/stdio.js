@@ -38,9 +38,6 @@ function makeWritable(fd) {
     w.moveCursor = (dx, dy, cb) => { let s = ''; if (dx) s += dx > 0 ? `\x1b[${dx}C` : `\x1b[${-dx}D`; if (dy) s += dy > 0 ? `\x1b[${dy}B` : `\x1b[${-dy}A`; writeAll(fd, s); if (cb) cb(); return true; };
     w.clearLine = (dir, cb) => { writeAll(fd, dir < 0 ? '\x1b[1K' : dir > 0 ? '\x1b[0K' : '\x1b[2K'); if (cb) cb(); return true; };
     w.clearScreenDown = (cb) => { writeAll(fd, '\x1b[0J'); if (cb) cb(); return true; };
-  } else {
-    w.hasColors = () => false;
-    w.getColorDepth = () => 1;
   }
   w._type = w.isTTY ? 'tty' : 'pipe';
   w._isStdio = true;
