@@ -187,3 +187,30 @@ func fail(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
 	os.Exit(1)
 }
+
+// sandboxRunner runs a script in sb and fails the section when it fails.
+func sandboxRunner(ctx context.Context, sb *core.Sandbox, section string) func(string) func() {
+	return func(script string) func() {
+		return func() {
+			res, err := sb.Run(ctx, script, core.RunOptions{})
+			check(err)
+			if res.ExitCode != 0 {
+				fail("%s: %q exited %d: %s", section, script, res.ExitCode, res.Stderr)
+			}
+		}
+	}
+}
+
+// nativeRunner runs a script with the host's bash in dir, with env.
+func nativeRunner(dir string, env ...string) func(string) func() {
+	return func(script string) func() {
+		return func() {
+			cmd := exec.Command("bash", "-c", script)
+			cmd.Dir = dir
+			cmd.Env = append([]string{"PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}, env...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				fail("native %q: %v: %s", script, err, out)
+			}
+		}
+	}
+}

@@ -28,28 +28,11 @@ func nodeGuestBench(ctx context.Context) {
 	sb, err := core.New(ctx, core.Options{Programs: tools, Timeout: 10 * time.Minute, FSLimitMB: 512, MemoryLimitMB: 512})
 	check(err)
 	defer sb.Close()
-	run := func(script string) func() {
-		return func() {
-			res, err := sb.Run(ctx, script, core.RunOptions{})
-			check(err)
-			if res.ExitCode != 0 {
-				fail("node-guest: %q exited %d: %s", script, res.ExitCode, res.Stderr)
-			}
-		}
-	}
+	run := sandboxRunner(ctx, sb, "node-guest")
 	tmp, err := os.MkdirTemp("", "wasmsand-bench-node")
 	check(err)
 	defer os.RemoveAll(tmp)
-	nat := func(script string) func() {
-		return func() {
-			cmd := exec.Command("bash", "-c", script)
-			cmd.Dir = tmp
-			cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8", "HOME=" + tmp}
-			if out, err := cmd.CombinedOutput(); err != nil {
-				fail("native %q: %v: %s", script, err, out)
-			}
-		}
-	}
+	nat := nativeRunner(tmp, "HOME="+tmp)
 	// a package of 200 modules that require each other in a chain, and a 10 MB JSON maker
 	const mkPkg = `mkdir -p node_modules/big/lib && cd node_modules/big && echo '{"name":"big","main":"lib/m0.js"}' > package.json && ` +
 		`for i in $(seq 0 198); do echo "exports.v = $i + require('./m$((i+1)).js').v;" > lib/m$i.js; done && echo 'exports.v = 199;' > lib/m199.js`

@@ -34,28 +34,11 @@ func userlandBench(ctx context.Context) {
 	sb, err := core.New(ctx, core.Options{Programs: tools, Timeout: 10 * time.Minute, FSLimitMB: 512})
 	check(err)
 	defer sb.Close()
-	run := func(script string) func() {
-		return func() {
-			res, err := sb.Run(ctx, script, core.RunOptions{})
-			check(err)
-			if res.ExitCode != 0 {
-				fail("userland: %q exited %d: %s", script, res.ExitCode, res.Stderr)
-			}
-		}
-	}
+	run := sandboxRunner(ctx, sb, "userland")
 	tmp, err := os.MkdirTemp("", "wasmsand-bench-userland")
 	check(err)
 	defer os.RemoveAll(tmp)
-	nat := func(script string) func() {
-		return func() {
-			cmd := exec.Command("bash", "-c", script)
-			cmd.Dir = tmp
-			cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"}
-			if out, err := cmd.CombinedOutput(); err != nil {
-				fail("native %q: %v: %s", script, err, out)
-			}
-		}
-	}
+	nat := nativeRunner(tmp)
 	run("cd /tmp && " + mkTree)()
 	nat(mkTree)()
 

@@ -7,6 +7,16 @@ const fs = require('fs');
 const { Buffer } = require('buffer');
 const { os } = native;
 
+// both streams close the fd they opened (autoClose) when destroyed
+function closeOwnFd(stream, err, cb) {
+  if (stream.fd !== null && stream.autoClose) {
+    const fd = stream.fd;
+    stream.fd = null;
+    try { fs.closeSync(fd); } catch (e) { err = err || e; }
+  }
+  cb(err);
+}
+
 class ReadStream extends Readable {
   constructor(path, options) {
     if (typeof options === 'string') options = { encoding: options };
@@ -61,14 +71,7 @@ class ReadStream extends Readable {
     this.bytesRead += got;
     this.push(got > 0 ? buf.subarray(0, got) : null);
   }
-  _destroy(err, cb) {
-    if (this.fd !== null && this.autoClose) {
-      const fd = this.fd;
-      this.fd = null;
-      try { fs.closeSync(fd); } catch (e) { err = err || e; }
-    }
-    cb(err);
-  }
+  _destroy(err, cb) { closeOwnFd(this, err, cb); }
   close(cb) {
     if (cb) this.once('close', cb);
     this.destroy();
@@ -113,14 +116,7 @@ class WriteStream extends Writable {
     }
     cb();
   }
-  _destroy(err, cb) {
-    if (this.fd !== null && this.autoClose) {
-      const fd = this.fd;
-      this.fd = null;
-      try { fs.closeSync(fd); } catch (e) { err = err || e; }
-    }
-    cb(err);
-  }
+  _destroy(err, cb) { closeOwnFd(this, err, cb); }
   close(cb) {
     if (cb) {
       if (this.closed) { process.nextTick(cb); return; }
