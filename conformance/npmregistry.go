@@ -57,6 +57,13 @@ func npmPackages() []npmVersion {
 				"index.js": "export const answer = 42;\nexport default function hi() { return 'hi from esm-only'; }\n",
 				"util.js":  "export const twice = (x) => x * 2;\n",
 			}},
+		// a peer dependency, which npm 7+ installs beside the package
+		{name: "host-lib", version: "1.0.0",
+			manifest: map[string]any{"main": "index.js", "license": "MIT"},
+			files:    map[string]string{"index.js": "module.exports = { host: 'host-lib 1.0.0' };\n"}},
+		{name: "plugin-x", version: "1.0.0",
+			manifest: map[string]any{"main": "index.js", "license": "MIT", "peerDependencies": map[string]any{"host-lib": "^1.0.0"}},
+			files:    map[string]string{"index.js": "module.exports = 'plugin on ' + require('host-lib').host;\n"}},
 		// a hostile package: its tarball names paths outside package/
 		{name: "evil-tar", version: "1.0.0",
 			manifest: map[string]any{"main": "index.js", "license": "MIT"},

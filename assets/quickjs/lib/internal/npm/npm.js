@@ -170,7 +170,7 @@ async function buildTree(cfg, rootPkg, lock, omitDev) {
   const devNames = new Set(Object.keys(rootPkg.devDependencies || {}));
   for (const [n, r] of Object.entries(rootDeps)) want.push({ from: '', name: n, range: r, dev: devNames.has(n) && !(rootPkg.dependencies || {})[n] });
   while (want.length) {
-    const { from, name, range, dev } = want.shift();
+    const { from, name, range, dev, peer } = want.shift();
     const seen = visible(tree, from, name);
     if (seen && (semver.satisfies(tree.get(seen).version, range) || !semver.validRange(range))) {
       if (!dev) tree.get(seen).dev = false;
@@ -195,10 +195,16 @@ async function buildTree(cfg, rootPkg, lock, omitDev) {
     } else {
       // would hoisting shadow what the requester's ancestors see? (no: nothing of that name yet)
     }
-    const node = { name, version: meta.version, resolved: meta.dist.tarball, integrity: meta.dist.integrity, dependencies: meta.dependencies, optionalDependencies: meta.optionalDependencies, bin: meta.bin, license: meta.license, engines: meta.engines, dev, meta, hasInstallScript: !!(meta.scripts && (meta.scripts.install || meta.scripts.postinstall || meta.scripts.preinstall)) || meta.hasInstallScript };
+    const node = { peer: !!peer, name, version: meta.version, resolved: meta.dist.tarball, integrity: meta.dist.integrity, dependencies: meta.dependencies, optionalDependencies: meta.optionalDependencies, bin: meta.bin, license: meta.license, engines: meta.engines, dev, meta, hasInstallScript: !!(meta.scripts && (meta.scripts.install || meta.scripts.postinstall || meta.scripts.preinstall)) || meta.hasInstallScript };
     tree.set(loc, node);
     for (const [n, r] of Object.entries({ ...(meta.dependencies || {}), ...(meta.optionalDependencies || {}) })) {
       want.push({ from: loc, name: n, range: r, dev });
+    }
+    // peers (npm 7+ installs them): beside the package, where its requirer sees them too
+    const peerMeta = meta.peerDependenciesMeta || {};
+    for (const [n, r] of Object.entries(meta.peerDependencies || {})) {
+      if (peerMeta[n] && peerMeta[n].optional) continue;
+      want.push({ from: parentLoc(loc), name: n, range: r, dev, peer: true });
     }
   }
   return tree;
@@ -403,6 +409,7 @@ async function install(argv, flags, opts = {}) {
     const n = tree.get(loc);
     const entry = { version: n.version, resolved: n.resolved, integrity: n.integrity };
     if (n.dev) entry.dev = true;
+    if (n.peer) entry.peer = true;
     if (n.pkgJson && n.pkgJson.license) entry.license = n.pkgJson.license;
     else if (n.license) entry.license = n.license;
     if (n.dependencies && Object.keys(n.dependencies).length) entry.dependencies = n.dependencies;
