@@ -325,7 +325,7 @@ Documentation can be found at https://nodejs.org/
 }
 
 function parseArgs(args) {
-  const o = { evalSrc: null, print: false, check: false, requires: [], imports: [], inputType: null, script: null, rest: [], stdin: false, interactive: false };
+  const o = { test: false, evalSrc: null, print: false, check: false, requires: [], imports: [], inputType: null, script: null, rest: [], stdin: false, interactive: false };
   let i = 0;
   const optionValue = (name, a) => {
     const eq = a.indexOf('=');
@@ -346,6 +346,8 @@ function parseArgs(args) {
       continue;
     }
     if (a === '-c' || a === '--check') { o.check = true; continue; }
+    if (a === '--test') { o.test = true; continue; }
+    if (a.startsWith('--test-reporter') || a.startsWith('--test-name-pattern') || a.startsWith('--test-concurrency') || a.startsWith('--test-timeout') || a === '--test-only' || a.startsWith('--test-reporter-destination')) { if (!a.includes('=')) i++; continue; }
     if (a === '-i' || a === '--interactive') { o.interactive = true; continue; }
     if (a === '-r' || a === '--require' || a.startsWith('--require=')) { o.requires.push(optionValue('require', a)); continue; }
     if (a === '--import' || a.startsWith('--import=')) { o.imports.push(optionValue('import', a)); continue; }
@@ -456,6 +458,42 @@ function runMain(file) {
   return undefined;
 }
 
+// node --test [files]: the files named, or those Node 20 finds by name
+function runTests(files) {
+  const path = require('path');
+  const fs = require('fs');
+  if (files.length === 0) {
+    const found = [];
+    const isTest = (rel) => /(^|\/)(test|[^/]*[.\-_]test|test-[^/]*)\.[cm]?js$/.test(rel) || /(^|\/)test\/.*\.[cm]?js$/.test(rel);
+    (function walk(dir, rel) {
+      let ents;
+      try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+      for (const e of ents) {
+        if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
+        const r = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) walk(path.join(dir, e.name), r);
+        else if (isTest(r)) found.push(path.resolve(r));
+      }
+    })(process.cwd(), '');
+    files = found.sort();
+  } else {
+    files = files.map((f) => path.resolve(f));
+  }
+  process.argv = ['/usr/bin/node', ...files];
+  const t = require('test');
+  t._runFiles(async () => {
+    for (const f of files) {
+      const fmt = modules.formatOf(f);
+      if (fmt === 'module' || (fmt === 'auto' && modules.looksLikeEsm(modules.loadSource(f)))) {
+        esmFiles.add(f);
+        await native.loadModule('<main>', f);
+      } else {
+        Module._load(f, null, false);
+      }
+    }
+  }).catch((e) => onUncaught(e, 'uncaughtException'));
+}
+
 function main() {
   let args = argv.slice(1);
   const nodeOptions = process.env.NODE_OPTIONS;
@@ -474,6 +512,7 @@ function main() {
   const o = parseArgs(pre.concat(args));
   process.execArgv = args.slice(0, args.length - o.rest.length - (o.stdin ? 1 : 0)).filter((a) => a !== '--');
   for (const r of o.requires) Module._load(r, new Module(`${process.cwd()}/[preload]`, null), false);
+  if (o.test) return runTests(o.rest);
   if (o.evalSrc !== null) {
     process.argv = ['/usr/bin/node', ...o.rest];
     return runEval(o.evalSrc, o);
