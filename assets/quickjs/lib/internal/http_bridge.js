@@ -73,8 +73,9 @@ function exchange(req, cb) {
   const out = [], err = [];
   let spawnError = null;
   child.on('error', (e) => { spawnError = e; });
-  child.stdout.on('data', (c) => out.push(c));
-  child.stderr.on('data', (c) => err.push(c));
+  // (no wasmsand-http: the spawn failed, 'error' then 'close' follow)
+  if (child.stdout) child.stdout.on('data', (c) => out.push(c));
+  if (child.stderr) child.stderr.on('data', (c) => err.push(c));
   child.on('close', (status) => {
     if (spawnError) { cb(failure(127, Buffer.alloc(0), url)); return; }
     const answer = Buffer.concat(out);
