@@ -144,13 +144,18 @@ async function runNode(node) {
     if (node.fn) await callFn(node.fn, ctx, [ctx]);
     if (node._pending) await node._pending;
     for (const h of ancestorsHooks(node, 'afterEach')) await h(ctx);
-    const failed = node.children.filter((c) => c.failed).length;
-    if (failed) { node.error = new Error(`${failed} subtest${failed > 1 ? 's' : ''} failed`); node.subtestsFailed = true; }
+    subtestsFailed(node);
   } catch (e) {
     node.error = e;
   }
   node.failed = !!node.error;
   node.duration = now() - t0;
+}
+
+// a test or suite whose subtests failed fails, saying how many
+function subtestsFailed(node) {
+  const failed = node.children.filter((c) => c.failed).length;
+  if (failed) { node.error = new Error(`${failed} subtest${failed > 1 ? 's' : ''} failed`); node.subtestsFailed = true; }
 }
 
 function yamlValue(v) {
@@ -230,8 +235,7 @@ async function runChild(node, indent, index) {
       for (const c of node.children) await runChild(c, indent + 4, ++i);
       for (const h of node.hooks.after) await h(ctx);
     }
-    const failed = node.children.filter((c) => c.failed).length;
-    if (failed) { node.error = new Error(`${failed} subtest${failed > 1 ? 's' : ''} failed`); node.subtestsFailed = true; }
+    subtestsFailed(node);
   } catch (e) {
     node.error = e;
   }

@@ -772,38 +772,25 @@ function formatTypedArray(value, length, ctx, ignored, recurseTimes) {
   return output;
 }
 
-function formatSet(value, ctx, ignored, recurseTimes) {
-  const length = value.size;
-  const maxLength = Math.min(Math.max(0, ctx.maxArrayLength), length);
-  const remaining = length - maxLength;
+// a Set's values or a Map's entries, up to maxArrayLength
+function formatCollection(value, ctx, recurseTimes, one) {
+  const maxLength = Math.min(Math.max(0, ctx.maxArrayLength), value.size);
+  const remaining = value.size - maxLength;
   const output = [];
   ctx.indentationLvl += 2;
-  let i = 0;
-  for (const v of value) {
-    if (i >= maxLength) break;
-    output.push(formatValue(ctx, v, recurseTimes));
-    i++;
+  for (const item of value) {
+    if (output.length >= maxLength) break;
+    output.push(one(item));
   }
   if (remaining > 0) output.push(remainingText(remaining));
   ctx.indentationLvl -= 2;
   return output;
 }
-
+function formatSet(value, ctx, ignored, recurseTimes) {
+  return formatCollection(value, ctx, recurseTimes, (v) => formatValue(ctx, v, recurseTimes));
+}
 function formatMap(value, ctx, ignored, recurseTimes) {
-  const length = value.size;
-  const maxLength = Math.min(Math.max(0, ctx.maxArrayLength), length);
-  const remaining = length - maxLength;
-  const output = [];
-  ctx.indentationLvl += 2;
-  let i = 0;
-  for (const [k, v] of value) {
-    if (i >= maxLength) break;
-    output.push(`${formatValue(ctx, k, recurseTimes)} => ${formatValue(ctx, v, recurseTimes)}`);
-    i++;
-  }
-  if (remaining > 0) output.push(remainingText(remaining));
-  ctx.indentationLvl -= 2;
-  return output;
+  return formatCollection(value, ctx, recurseTimes, ([k, v]) => `${formatValue(ctx, k, recurseTimes)} => ${formatValue(ctx, v, recurseTimes)}`);
 }
 
 function formatIterator(braces, ctx, value, recurseTimes) {
