@@ -141,6 +141,25 @@ for (const [obj, names] of [
   });
 }
 
+// JSON.parse's errors in V8's words (internal/json_errors reads the text again)
+{
+  const origParse = JSON.parse;
+  Object.defineProperty(JSON, 'parse', {
+    value: function parse(text, reviver) {
+      try {
+        return reviver === undefined ? origParse.call(JSON, text) : origParse.call(JSON, text, reviver);
+      } catch (e) {
+        if (e instanceof SyntaxError) {
+          const m = require('internal/json_errors').messageFor(String(text));
+          if (m) e.message = m;
+        }
+        throw e;
+      }
+    },
+    writable: true, configurable: true,
+  });
+}
+
 // Intl: the engine has none; internal/intl formats as Node's ICU does for English
 if (typeof Intl === 'undefined') {
   defineGlobal('Intl', () => require('internal/intl').Intl);
