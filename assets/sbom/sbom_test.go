@@ -23,7 +23,7 @@ func TestCycloneDX(t *testing.T) {
 			Files:         []assets.SourceFile{{Name: "jq_1.6-2.1+deb12u2.dsc", SHA256: "bb", Size: 1}, {Name: "jq_1.6.orig.tar.gz", SHA256: "cc", Size: 2}},
 			DebianPatches: []string{"CVE-2026-1.patch"},
 			Patches:       []assets.SourceFile{{Name: "assets/jq/patches/p.patch", SHA256: "dd", Size: 3}},
-		}, {Package: "libonig", Version: "6.9.8-1", Files: []assets.SourceFile{{Name: "libonig_6.9.8-1.dsc", SHA256: "ee"}}},
+		}, {Package: "libonig", Version: "6.9.8-1", Distro: "debian-13", Files: []assets.SourceFile{{Name: "libonig_6.9.8-1.dsc", SHA256: "ee"}}},
 			{Package: "librust-regex-dev", Version: "1.7.1-1", Arch: "amd64", Source: "rust-regex", Files: []assets.SourceFile{{Name: "librust-regex-dev_1.7.1-1_amd64.deb", SHA256: "ff"}}}},
 	}}}
 	top := Top{Name: "wasmsand", Version: "0.1.0", Modules: []Module{{Path: "example.com/m", Version: "v1.2.3", Sum: "h1:x"}}}
@@ -47,6 +47,8 @@ func TestCycloneDX(t *testing.T) {
 	anc := *jq.Pedigree.Ancestors
 	require.Len(t, anc, 3)
 	assert.Equal(t, "pkg:deb/debian/jq@1.6-2.1%2Bdeb12u2?arch=source&distro=debian-12", anc[0].PackageURL)
+	// a source from another release (recipe "suite") names its distro
+	assert.Equal(t, "pkg:deb/debian/libonig@6.9.8-1?arch=source&distro=debian-13", anc[1].PackageURL)
 	// a packaged Rust crate: the binary package, its sources at its source package's page
 	assert.Equal(t, "pkg:deb/debian/librust-regex-dev@1.7.1-1?arch=amd64&distro=debian-12", anc[2].PackageURL)
 	assert.Equal(t, "https://sources.debian.org/src/rust-regex/1.7.1-1/", (*anc[2].ExternalReferences)[0].URL)
