@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -552,6 +553,9 @@ static void fatal(JSContext *ctx) {
 }
 
 int main(int argc, char **argv) {
+    /* as Node: a write to a pipe whose reader is gone fails with EPIPE (an
+       'error' on the stream) instead of ending the process by SIGPIPE */
+    signal(SIGPIPE, SIG_IGN);
     JSRuntime *rt = JS_NewRuntime();
     if (!rt) return 70;
     /* The limit QuickJS checks is on the shadow stack (linear memory, 8 MiB

@@ -27,8 +27,12 @@ class Console {
     let s = formatWithOptions(this._inspectOptions || {}, ...args);
     if (this[kGroup]) s = this[kGroup] + s.replace(/\n/g, `\n${this[kGroup]}`);
     s += '\n';
-    if (stream === 1 || stream === 2) writeAll(stream, s);
-    else stream.write(s);
+    if (stream === 1 || stream === 2) {
+      const r = writeAll(stream, s);
+      if (r < 0) stdio.failed(stream, r);
+    } else {
+      stream.write(s);
+    }
   }
   _out() { return this._stdout === undefined ? 1 : this._stdout; }
   _err() { return this._stderr === undefined ? 2 : this._stderr; }

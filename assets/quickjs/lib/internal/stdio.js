@@ -14,14 +14,7 @@ function makeWritable(fd) {
     write(chunk, encoding, cb) {
       const data = typeof chunk === 'string' ? (encoding && encoding !== 'utf8' && encoding !== 'utf-8' ? Buffer.from(chunk, encoding) : chunk) : chunk;
       const r = writeAll(fd, data);
-      if (r < 0) {
-        if (r === -64) { // EPIPE: the reader is gone
-          cb(require('internal/errors').uvException(64, 'write'));
-          return;
-        }
-        cb(require('internal/errors').uvException(-r, 'write'));
-        return;
-      }
+      if (r < 0) { cb(writeError(r)); return; }
       cb();
     },
   });
@@ -44,16 +37,28 @@ function makeWritable(fd) {
   w.destroySoon = w.destroy;
   // stdout and stderr are never closed by end()
   w._destroy = (err, cb) => cb(err);
+  // unhandled, a write error (EPIPE: the reader is gone) ends the process
+  // with status 1, as Node's "Unhandled 'error' event"
   w.on('error', (err) => {
-    if (err && err.code === 'EPIPE' && w.listenerCount('error') === 1) {
-      // Node: an unhandled EPIPE on stdout ends the process quietly... with the error
-      process.exitCode = process.exitCode || 0;
-      native.std.exit(process._exitStatus());
-    }
     if (w.listenerCount('error') === 1) throw err;
   });
   return w;
 }
+
+// a failed write to stdout or stderr, as Node's stream reports it: "write EPIPE"
+function writeError(r) {
+  const [code, linux] = require('internal/errors').errnoInfo(-r);
+  const e = new Error(`write ${code}`);
+  e.errno = -linux;
+  e.code = code;
+  e.syscall = 'write';
+  return e;
+}
+// console writes to fds 1 and 2 itself: a failure goes to the stream
+exports.failed = (fd, r) => {
+  const s = fd === 2 ? exports.stderr() : exports.stdout();
+  if (!s.destroyed) s.destroy(writeError(r));
+};
 
 let stdout, stderr, stdin;
 exports.peek = (fd) => (fd === 1 ? stdout : stderr);
