@@ -67,7 +67,6 @@ Error.captureStackTrace = function captureStackTrace(obj, fn) {
 
 // --- stdio -------------------------------------------------------------------------
 const stdio = require('internal/stdio');
-process._flushStdio = () => {};
 Object.defineProperty(process, 'stdout', { configurable: true, enumerable: true, get: () => stdio.stdout() });
 Object.defineProperty(process, 'stderr', { configurable: true, enumerable: true, get: () => stdio.stderr() });
 Object.defineProperty(process, 'stdin', { configurable: true, enumerable: true, get: () => stdio.stdin() });
@@ -221,15 +220,10 @@ function printUncaught(err, fromPromise) {
     out = `${errorContext(err)}${inspectMod.inspect(err)}\n`;
     if (err.code === 'ERR_UNHANDLED_REJECTION') out = `${inspectMod.inspect(err)}\n`;
   } else if (fromPromise) {
-    const shown = typeof err === 'string' ? `"${err}"` : inspectMod.inspect(err);
     out = `node:internal/process/promises:289\n            triggerUncaughtException(err, true /* fromPromise */);\n            ^\n\n` +
       `[UnhandledPromiseRejection: This error originated either by throwing inside of an async function without a catch block, or by rejecting a promise which was not handled with .catch(). The promise rejected with the reason "${typeof err === 'string' ? err : inspectMod.inspect(err)}".] {\n  code: 'ERR_UNHANDLED_REJECTION'\n}\n`;
-    void shown;
   } else {
-    out = `Uncaught ${inspectMod.inspect(err)}\n`;
     out = `${inspectMod.inspect(err)}\n(Use \`node --trace-uncaught ...\` to show where the exception was thrown)\n`;
-    out = `\n${out}`;
-    out = out.replace(/^\n/, '');
   }
   writeAll(2, `${out}\n${NODE_LINE}\n`);
 }
@@ -255,12 +249,12 @@ function onUncaught(err, origin) {
 function fatal(err, fromPromise) {
   printUncaught(err, fromPromise);
   process.exitCode = 1;
-  const code = err && err.code === 'ERR_UNHANDLED_REJECTION' ? 1 : 1;
   if (!process._exiting) {
     process._exiting = true;
-    try { process.emit('exit', code); } catch { /* ignore */ }
+    try { process.emit('exit', 1); } catch { /* ignore */ }
   }
-  native.std.exit(process.exitCode === 1 ? code : process._exitStatus() || code);
+  // 1, unless an 'exit' listener set another code
+  native.std.exit(process._exitStatus() || 1);
 }
 
 // rejections: pending until the microtasks after which no handler came

@@ -119,24 +119,19 @@ function makeStats(st, opts) {
   return s;
 }
 
-function statSync(path, options) {
+// stat or lstat (syscall names os's call): ENOENT/ENOTDIR give undefined
+// when options.throwIfNoEntry is false
+function statWith(syscall, path, options) {
   path = toPath(path);
-  const [st, err] = os.stat(path);
+  const [st, err] = os[syscall](path);
   if (err) {
     if (options && options.throwIfNoEntry === false && (err === 44 || err === 54)) return undefined;
-    throw uvException(err, 'stat', path);
+    throw uvException(err, syscall, path);
   }
   return makeStats(st, options);
 }
-function lstatSync(path, options) {
-  path = toPath(path);
-  const [st, err] = os.lstat(path);
-  if (err) {
-    if (options && options.throwIfNoEntry === false && (err === 44 || err === 54)) return undefined;
-    throw uvException(err, 'lstat', path);
-  }
-  return makeStats(st, options);
-}
+function statSync(path, options) { return statWith('stat', path, options); }
+function lstatSync(path, options) { return statWith('lstat', path, options); }
 const fdPaths = new Map();
 function fstatSync(fd, options) {
   const p = fdPaths.get(fd);

@@ -46,6 +46,33 @@ function normalizeString(path, allowAboveRoot) {
   return res;
 }
 
+// A scan of path's last segment from its end down to index `from`: where the
+// segment starts and ends (trailing slashes left out; end -1: none), its last
+// dot, and preDotState (0: the dot starts the segment, 1: only dots before
+// it, -1: something else) — extname and parse decide the extension from it.
+function lastSegment(path, from) {
+  let startDot = -1;
+  let startPart = 0;
+  let end = -1;
+  let matchedSlash = true;
+  let preDotState = 0;
+  for (let i = path.length - 1; i >= from; --i) {
+    const code = path.charCodeAt(i);
+    if (code === 47) {
+      if (!matchedSlash) { startPart = i + 1; break; }
+      continue;
+    }
+    if (end === -1) { matchedSlash = false; end = i + 1; }
+    if (code === 46) {
+      if (startDot === -1) startDot = i;
+      else if (preDotState !== 1) preDotState = 1;
+    } else if (startDot !== -1) {
+      preDotState = -1;
+    }
+  }
+  return { startDot, startPart, end, preDotState };
+}
+
 const posix = {
   resolve(...args) {
     let resolvedPath = '';
@@ -185,25 +212,7 @@ const posix = {
   },
   extname(path) {
     validateString(path, 'path');
-    let startDot = -1;
-    let startPart = 0;
-    let end = -1;
-    let matchedSlash = true;
-    let preDotState = 0;
-    for (let i = path.length - 1; i >= 0; --i) {
-      const code = path.charCodeAt(i);
-      if (code === 47) {
-        if (!matchedSlash) { startPart = i + 1; break; }
-        continue;
-      }
-      if (end === -1) { matchedSlash = false; end = i + 1; }
-      if (code === 46) {
-        if (startDot === -1) startDot = i;
-        else if (preDotState !== 1) preDotState = 1;
-      } else if (startDot !== -1) {
-        preDotState = -1;
-      }
-    }
+    const { startDot, startPart, end, preDotState } = lastSegment(path, 0);
     if (startDot === -1 || end === -1 || preDotState === 0 ||
         (preDotState === 1 && startDot === end - 1 && startDot === startPart + 1)) {
       return '';
@@ -222,28 +231,8 @@ const posix = {
     const ret = { root: '', dir: '', base: '', ext: '', name: '' };
     if (path.length === 0) return ret;
     const isAbsolute = path.charCodeAt(0) === 47;
-    let start;
-    if (isAbsolute) { ret.root = '/'; start = 1; } else { start = 0; }
-    let startDot = -1;
-    let startPart = 0;
-    let end = -1;
-    let matchedSlash = true;
-    let i = path.length - 1;
-    let preDotState = 0;
-    for (; i >= start; --i) {
-      const code = path.charCodeAt(i);
-      if (code === 47) {
-        if (!matchedSlash) { startPart = i + 1; break; }
-        continue;
-      }
-      if (end === -1) { matchedSlash = false; end = i + 1; }
-      if (code === 46) {
-        if (startDot === -1) startDot = i;
-        else if (preDotState !== 1) preDotState = 1;
-      } else if (startDot !== -1) {
-        preDotState = -1;
-      }
-    }
+    if (isAbsolute) ret.root = '/';
+    const { startDot, startPart, end, preDotState } = lastSegment(path, isAbsolute ? 1 : 0);
     if (end !== -1) {
       const start2 = startPart === 0 && isAbsolute ? 1 : startPart;
       if (startDot === -1 || preDotState === 0 ||

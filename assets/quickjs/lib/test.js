@@ -198,8 +198,7 @@ function count(node) {
   else counts.tests++;
   if (node.skip) counts.skipped++;
   else if (node.todo) counts.todo++;
-  else if (!node.isSuite && !node.children.length) { if (node.failed) counts.fail++; else counts.pass++; }
-  else if (!node.isSuite && node.children.length) { if (node.failed) counts.fail++; else counts.pass++; }
+  else if (!node.isSuite) { if (node.failed) counts.fail++; else counts.pass++; }
 }
 
 async function runRoot() {

@@ -88,21 +88,9 @@ function uvException(wasiErrno, syscall, path, dest) {
   err.syscall = syscall;
   if (path !== undefined) err.path = String(path);
   if (dest !== undefined) err.dest = String(dest);
-  hideFrames(err, 1);
   return err;
 }
 
-// a system error by its code name (for errors the layer itself decides)
-function systemError(code, syscall, path) {
-  const info = byCode[code];
-  for (const k of Object.keys(table)) if (table[k] === info) return uvException(+k, syscall, path);
-  return uvException(0, syscall, path);
-}
-
-function hideFrames(err, n) {
-  // nothing: QuickJS builds the stack when the error is made
-  return err;
-}
 
 const messages = new Map();
 const codes = {};
@@ -270,6 +258,6 @@ function validateBoolean(v, name) {
 }
 
 module.exports = {
-  codes, AbortError, uvException, systemError, errnoInfo, byCode,
+  codes, AbortError, uvException, errnoInfo, byCode,
   validateFunction, validateString, validateNumber, validateInteger, validateObject, validateArray, validateBoolean,
 };

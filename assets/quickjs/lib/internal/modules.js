@@ -13,7 +13,6 @@ const builtinIds = new Set(); // public builtins, filled by the bootstrap
 let loadBuiltin = null; // (id) -> exports
 let stripTypes = null; // (source, filename) -> JS, for .ts files
 
-const statCache = new Map();
 // 0 missing, 1 file, 2 directory
 function kind(p) {
   const [st, err] = os.stat(p);
@@ -765,5 +764,5 @@ function install(opts) {
 }
 
 module.exports = {
-  Module, install, esmResolve, virtualModules, improveImportError, esmSources, formatOf, looksLikeEsm, loadSource, makeRequire, pathToFileURLString, requireFn, stripTypesHook: () => stripTypes,
+  Module, install, esmResolve, virtualModules, improveImportError, esmSources, formatOf, looksLikeEsm, loadSource, makeRequire, pathToFileURLString,
 };

@@ -143,7 +143,6 @@ process.exit = function exit(code) {
     process._exiting = true;
     try { process.emit('exit', status); } catch (e) { /* an exception in an exit handler: status 7 in Node */ }
   }
-  flushStdio();
   std.exit(exitStatus());
 };
 function exitStatus() {
@@ -153,13 +152,12 @@ function exitStatus() {
   return Number.isInteger(n) ? n & 0xff : 1;
 }
 process._exitStatus = exitStatus;
-process.abort = () => { flushStdio(); std.exit(134); };
+process.abort = () => { std.exit(134); };
 process.kill = function kill(pid, sig = 'SIGTERM') {
   const { signals } = require('os').constants;
   const n = typeof sig === 'number' ? sig : signals[sig];
   if (n === undefined) throw new (require('internal/errors').codes.ERR_UNKNOWN_SIGNAL)(sig);
   if (pid === process.pid && n !== 0) {
-    flushStdio();
     native.kill(pid, n); // the sandbox ends this process by the signal, as the shell then says
     std.exit(128 + n);
   }
@@ -176,9 +174,5 @@ process.hasUncaughtExceptionCaptureCallback = () => !!process._captureFn;
 process.getActiveResourcesInfo = () => [];
 process.constrainedMemory = () => undefined;
 process.availableMemory = () => 256 * 1024 * 1024;
-
-function flushStdio() {
-  if (process._flushStdio) process._flushStdio();
-}
 
 module.exports = process;

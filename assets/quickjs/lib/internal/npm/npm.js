@@ -243,13 +243,8 @@ function runScript(prefix, dir, pkg, event, extraArgs = [], opts = {}) {
   if (!script) return 0;
   const cmd = extraArgs.length ? `${script} ${extraArgs.map(shellQuote).join(' ')}` : script;
   if (!opts.silent && !opts.quiet) out(`\n> ${pkg.name ? `${pkg.name}@${pkg.version || ''}` : ''} ${event}\n> ${cmd}\n\n`);
-  const binPaths = [];
-  for (let d = dir; ; d = path.dirname(d)) {
-    binPaths.push(path.join(d, 'node_modules/.bin'));
-    if (d === '/' || d === path.dirname(d)) break;
-  }
   const env = { ...process.env };
-  env.PATH = `${binPaths.join(':')}:${process.env.PATH || '/usr/bin:/bin'}`;
+  env.PATH = `${binDirs(dir).join(':')}:${process.env.PATH || '/usr/bin:/bin'}`;
   env.npm_lifecycle_event = event;
   env.npm_lifecycle_script = script;
   env.npm_package_name = pkg.name || '';
@@ -266,6 +261,14 @@ function runScript(prefix, dir, pkg, event, extraArgs = [], opts = {}) {
     throw new NpmError(status, [`Lifecycle script \`${event}\` failed with error:`, `code ${status}`, `path ${dir}`, `command failed`, `command sh -c ${cmd}`], status);
   }
   return status;
+}
+// node_modules/.bin of dir and of every directory above it, nearest first
+function binDirs(dir) {
+  const out = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    out.push(path.join(d, 'node_modules/.bin'));
+    if (d === '/' || d === path.dirname(d)) return out;
+  }
 }
 function shellQuote(s) {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
@@ -284,7 +287,6 @@ async function install(argv, flags, opts = {}) {
   const cfg = loadConfig(flags.config, prefix);
   const pkgFile = path.join(prefix, 'package.json');
   let rootPkg = readJSON(pkgFile);
-  const hadPkg = !!rootPkg;
   if (!rootPkg) rootPkg = {};
   const lockFile = path.join(prefix, 'package-lock.json');
   let lock = readJSON(lockFile);
@@ -390,9 +392,7 @@ async function install(argv, flags, opts = {}) {
     }
   }
   // package.json, package-lock.json, node_modules/.package-lock.json
-  if (!noSave && (argv.length || hadPkg)) {
-    if (argv.length) writeJSON(pkgFile, rootPkg);
-  }
+  if (!noSave && argv.length) writeJSON(pkgFile, rootPkg);
   const lockOut = {
     name: rootPkg.name, version: rootPkg.version, lockfileVersion: 3, requires: true,
     packages: {
@@ -429,7 +429,6 @@ async function install(argv, flags, opts = {}) {
     writeJSON(path.join(nm, '.package-lock.json'), hidden);
   }
   if (opts.quiet) return;
-  const total = tree.size;
   if (added === 0 && changed === 0 && removed === 0) out(`\nup to date in ${elapsed(start)}\n`);
   else {
     const parts = [];
@@ -438,7 +437,6 @@ async function install(argv, flags, opts = {}) {
     if (changed) parts.push(`changed ${changed} package${changed === 1 ? '' : 's'}`);
     out(`\n${parts.join(', ')} in ${elapsed(start)}\n`);
   }
-  void total;
   if (withScripts.length) {
     // npm 11: scripts run, and it says they are not yet covered by allowScripts
     const n = withScripts.length;
@@ -558,12 +556,7 @@ async function exec(argv, flags) {
   const args = argv.slice(1);
   if (!cmd && packages.length) cmd = specOf(packages[0]).name.replace(/^@[^/]+\//, '');
   if (!cmd) throw new NpmError('EUSAGE', ['npx: missing command']);
-  const prefix = findPrefix(process.cwd());
-  const bins = [];
-  for (let d = process.cwd(); ; d = path.dirname(d)) {
-    bins.push(path.join(d, 'node_modules/.bin'));
-    if (d === '/' || d === path.dirname(d)) break;
-  }
+  const bins = binDirs(process.cwd());
   let found = packages.length ? null : bins.map((b) => path.join(b, cmd)).find((p) => fs.existsSync(p));
   let extraPath = [];
   if (!found) {
@@ -587,7 +580,6 @@ async function exec(argv, flags) {
     if (!fs.existsSync(found)) throw new NpmError('ENOENT', [`could not determine executable to run`]);
   }
   const env = { ...process.env, PATH: `${[...extraPath, ...bins].join(':')}:${process.env.PATH || ''}` };
-  void prefix;
   const r = spawnSync(found, args, { stdio: 'inherit', env });
   if (r.error) throw new NpmError(r.error.code, [`${cmd}: ${r.error.message}`]);
   return r.status === null ? 1 : r.status;
