@@ -22,6 +22,14 @@
 // links free. ".." is resolved physically with the stack of directories
 // walked, so directories need no parent pointer.
 //
+// # Checkpoints
+//
+// Encode writes a whole tree; EncodeDelta writes only what changed since a
+// snapshot (an earlier EncodeDelta's), found by walking the two inode tries
+// side by side and skipping everything they share, and returns the snapshot
+// for the next one. DecodeBytes then ApplyDelta, in order, rebuild the tree
+// elsewhere. Formats: encode.go and delta.go.
+//
 // # Locking
 //
 // One sync.RWMutex per FS guards the tree; a second small mutex guards the

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"io/fs"
@@ -44,29 +45,76 @@ func (e *encoder) str(s string)     { e.uvarint(uint64(len(s))); e.w.WriteString
 // deterministic binary format. It encodes from an O(1) snapshot, so the FS
 // is only locked for an instant.
 func (f *FS) Encode(w io.Writer) error {
-	f.mu.Lock()
-	t := f.t.clone()
-	nextIno := f.nextIno
-	f.gen = newGen()
-	f.mu.Unlock()
+	t, nextIno := f.capture()
+	_, err := encodeTree(w, &t, nextIno)
+	return err
+}
 
+// capture copies the tree header for an encode and moves the FS to a fresh
+// generation, so that the copy stays immutable while it is written out.
+func (f *FS) capture() (tree, uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t := f.t.clone()
+	f.gen = newGen()
+	return t, f.nextIno
+}
+
+// newEncoder writes magic and version; finish adds the checksum.
+func newEncoder(w io.Writer, magic string, version byte, size int) (*encoder, hash.Hash32) {
 	crc := crc32.New(crcTable)
-	e := &encoder{w: bufio.NewWriterSize(io.MultiWriter(w, crc), 64<<10)}
-	e.w.WriteString(encMagic)
-	e.w.Write([]byte{encVersion, 0})
+	e := &encoder{w: bufio.NewWriterSize(io.MultiWriter(w, crc), size)}
+	e.w.WriteString(magic)
+	e.w.Write([]byte{version, 0})
+	return e, crc
+}
+
+// finish flushes e and writes the CRC trailer, which it returns.
+func (e *encoder) finish(w io.Writer, crc hash.Hash32) (uint32, error) {
+	if err := e.w.Flush(); err != nil {
+		return 0, fmt.Errorf("vfs: encode: %w", err)
+	}
+	var sum [4]byte
+	binary.LittleEndian.PutUint32(sum[:], crc.Sum32())
+	if _, err := w.Write(sum[:]); err != nil {
+		return 0, fmt.Errorf("vfs: encode: %w", err)
+	}
+	return crc.Sum32(), nil
+}
+
+// head writes what both formats store first for an inode: ino, mode,
+// owner and times.
+func (e *encoder) head(n *inode) {
+	e.uvarint(n.ino)
+	e.uvarint(uint64(n.mode))
+	e.uvarint(uint64(n.uid))
+	e.uvarint(uint64(n.gid))
+	e.varint(n.atime)
+	e.varint(n.mtime)
+	e.varint(n.ctime)
+}
+
+// entries writes a directory's entry count (plus bias) and its entries,
+// sorted by name.
+func (e *encoder) entries(d *dirData, bias uint64) {
+	names := d.names()
+	e.uvarint(uint64(len(names)) + bias)
+	for _, nm := range names {
+		e.str(nm)
+		e.uvarint(d.entries[nm])
+	}
+}
+
+// encodeTree writes t in the full format (Encode's).
+func encodeTree(w io.Writer, t *tree, nextIno uint64) (uint32, error) {
+	e, crc := newEncoder(w, encMagic, encVersion, 64<<10)
 	e.uvarint(nextIno)
 	e.uvarint(uint64(t.ninodes - int64(len(t.orphans))))
-	err := t.inodes.each(func(n *inode) error {
+	t.inodes.each(func(n *inode) error {
 		if _, orphan := t.orphans[n.ino]; orphan {
 			return nil
 		}
-		e.uvarint(n.ino)
-		e.uvarint(uint64(n.mode))
-		e.uvarint(uint64(n.uid))
-		e.uvarint(uint64(n.gid))
-		e.varint(n.atime)
-		e.varint(n.mtime)
-		e.varint(n.ctime)
+		e.head(n)
 		switch {
 		case n.isRegular():
 			e.uvarint(uint64(n.size))
@@ -79,12 +127,7 @@ func (f *FS) Encode(w io.Writer) error {
 				e.bytes(c.b)
 			}
 		case n.isDir():
-			names := n.dir.names()
-			e.uvarint(uint64(len(names)))
-			for _, nm := range names {
-				e.str(nm)
-				e.uvarint(n.dir.entries[nm])
-			}
+			e.entries(n.dir, 0)
 		case n.isSymlink():
 			e.str(n.target)
 		case n.isDevice():
@@ -92,18 +135,7 @@ func (f *FS) Encode(w io.Writer) error {
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if err := e.w.Flush(); err != nil {
-		return fmt.Errorf("vfs: encode: %w", err)
-	}
-	var sum [4]byte
-	binary.LittleEndian.PutUint32(sum[:], crc.Sum32())
-	if _, err := w.Write(sum[:]); err != nil {
-		return fmt.Errorf("vfs: encode: %w", err)
-	}
-	return nil
+	return e.finish(w, crc)
 }
 
 type decoder struct {
@@ -153,12 +185,14 @@ func (d *decoder) bytes(max int) []byte {
 
 // CheckState verifies the envelope of an encoded tree (magic, version and
 // checksum) without decoding it, so a store can pick the newest intact copy.
-func CheckState(raw []byte) error {
-	if len(raw) < len(encMagic)+2+4 || !strings.HasPrefix(string(raw[:len(encMagic)]), encMagic) {
-		return fmt.Errorf("%w: not a wasmsand VFS state (bad magic or too short)", ErrCorrupt)
+func CheckState(raw []byte) error { return checkEnvelope(raw, encMagic, encVersion, "state") }
+
+func checkEnvelope(raw []byte, magic string, version uint16, what string) error {
+	if len(raw) < len(magic)+2+4 || string(raw[:len(magic)]) != magic {
+		return fmt.Errorf("%w: not a wasmsand VFS %s (bad magic or too short)", ErrCorrupt, what)
 	}
-	if v := binary.LittleEndian.Uint16(raw[len(encMagic):]); v != encVersion {
-		return fmt.Errorf("%w: unsupported version %d", ErrCorrupt, v)
+	if v := binary.LittleEndian.Uint16(raw[len(magic):]); v != version {
+		return fmt.Errorf("%w: unsupported %s version %d", ErrCorrupt, what, v)
 	}
 	body, sum := raw[:len(raw)-4], binary.LittleEndian.Uint32(raw[len(raw)-4:])
 	if crc32.Checksum(body, crcTable) != sum {
@@ -190,7 +224,7 @@ func DecodeBytes(raw []byte, opt Options) (*FS, error) {
 	d := &decoder{b: raw[len(encMagic)+2 : len(raw)-4]}
 	f := &FS{opt: opt, gen: newGen(), nextDev: treeDev + 1}
 	f.nextIno = d.uvarint()
-	if f.nextIno > 1<<40 {
+	if f.nextIno > maxNextIno {
 		return nil, fmt.Errorf("%w: implausible inode counter", ErrCorrupt)
 	}
 	count := d.uvarint()
@@ -198,23 +232,12 @@ func DecodeBytes(raw []byte, opt Options) (*FS, error) {
 		return nil, fmt.Errorf("%w: bad inode count", ErrCorrupt)
 	}
 	var last uint64
-	refs := map[uint64]uint32{}
 	for i := uint64(0); i < count && d.err == nil; i++ {
-		n := &inode{gen: f.gen}
-		n.ino = d.uvarint()
-		if n.ino <= last || n.ino >= f.nextIno {
-			d.fail("inode numbers out of order")
+		n := d.head(f.gen, last, f.nextIno)
+		if n == nil {
 			break
 		}
 		last = n.ino
-		mode := d.uvarint()
-		uid, gid := d.uvarint(), d.uvarint()
-		if mode > 1<<32-1 || uid > 1<<32-1 || gid > 1<<32-1 {
-			d.fail("bad mode or owner")
-			break
-		}
-		n.mode, n.uid, n.gid = fs.FileMode(mode), uint32(uid), uint32(gid)
-		n.atime, n.mtime, n.ctime = d.varint(), d.varint(), d.varint()
 		switch n.mode.Type() {
 		case 0:
 			size := d.uvarint()
@@ -238,43 +261,12 @@ func DecodeBytes(raw []byte, opt Options) (*FS, error) {
 					}
 				}
 			}
-			f.t.bytes += n.size
 		case fs.ModeDir:
-			ne := d.uvarint()
-			if ne > uint64(len(d.b)) {
-				d.fail("bad entry count")
-				break
-			}
-			n.dir = &dirData{gen: f.gen, entries: make(map[string]uint64, ne)}
-			prev := ""
-			for j := uint64(0); j < ne && d.err == nil; j++ {
-				name := string(d.bytes(maxNameLen))
-				child := d.uvarint()
-				if !validName(name) || (j > 0 && name <= prev) || child == 0 || child == rootIno {
-					d.fail("bad directory entry")
-				}
-				prev = name
-				n.dir.entries[name] = child
-				refs[child]++
-			}
-		case fs.ModeSymlink:
-			t := d.bytes(maxPathLen)
-			if len(t) == 0 {
-				d.fail("empty symlink")
-			}
-			n.target = string(t)
-		case fs.ModeDevice | fs.ModeCharDevice:
-			dev := d.uvarint()
-			if dev == 0 || dev > uint64(DevTTY) {
-				d.fail("bad device")
-			}
-			n.dev = Device(dev)
-		case fs.ModeNamedPipe:
+			n.dir = d.entries(f.gen, d.uvarint())
 		default:
-			d.fail("unknown file type")
+			d.special(n)
 		}
 		f.t.inodes.set(n.ino, n, f.gen)
-		f.t.ninodes++
 	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail("trailing data")
@@ -282,76 +274,177 @@ func DecodeBytes(raw []byte, opt Options) (*FS, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
-	if err := f.checkDecoded(refs); err != nil {
+	if err := f.checkTree(); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// maxNextIno bounds a decoded inode counter.
+const maxNextIno = 1 << 40
+
+// head reads an inode's number (above last, below next), mode, owner and
+// times; nil after a failure.
+func (d *decoder) head(gen, last, next uint64) *inode {
+	n := &inode{gen: gen}
+	n.ino = d.uvarint()
+	if n.ino <= last || n.ino >= next {
+		d.fail("inode numbers out of order or out of range")
+		return nil
+	}
+	mode := d.uvarint()
+	uid, gid := d.uvarint(), d.uvarint()
+	if mode > 1<<32-1 || uid > 1<<32-1 || gid > 1<<32-1 {
+		d.fail("bad mode or owner")
+		return nil
+	}
+	n.mode, n.uid, n.gid = fs.FileMode(mode), uint32(uid), uint32(gid)
+	n.atime, n.mtime, n.ctime = d.varint(), d.varint(), d.varint()
+	if d.err != nil {
+		return nil
+	}
+	return n
+}
+
+// entries reads ne directory entries: sorted, valid names, children other
+// than 0 and the root (whether they exist is checkTree's to say).
+func (d *decoder) entries(gen, ne uint64) *dirData {
+	if ne > uint64(len(d.b)) {
+		d.fail("bad entry count")
+		return nil
+	}
+	dd := &dirData{gen: gen, entries: make(map[string]uint64, ne)}
+	prev := ""
+	for j := uint64(0); j < ne && d.err == nil; j++ {
+		name := string(d.bytes(maxNameLen))
+		child := d.uvarint()
+		if !validName(name) || (j > 0 && name <= prev) || child == 0 || child == rootIno {
+			d.fail("bad directory entry")
+		}
+		prev = name
+		dd.entries[name] = child
+	}
+	return dd
+}
+
+// special reads what a symlink, device or FIFO stores (nothing for a FIFO).
+func (d *decoder) special(n *inode) {
+	switch n.mode.Type() {
+	case fs.ModeSymlink:
+		t := d.bytes(maxPathLen)
+		if len(t) == 0 {
+			d.fail("empty symlink")
+		}
+		n.target = string(t)
+	case fs.ModeDevice | fs.ModeCharDevice:
+		dev := d.uvarint()
+		if dev == 0 || dev > uint64(DevTTY) {
+			d.fail("bad device")
+		}
+		n.dev = Device(dev)
+	case fs.ModeNamedPipe:
+	default:
+		d.fail("unknown file type")
+	}
 }
 
 func validName(s string) bool {
 	return s != "" && s != "." && s != ".." && len(s) <= maxNameLen && !strings.ContainsAny(s, "/\x00")
 }
 
-// checkDecoded verifies the inode graph is a tree of directories rooted at
-// "/" with every inode reachable, and recomputes link counts.
-func (f *FS) checkDecoded(refs map[uint64]uint32) error {
+// checkTree verifies that the inode graph is a tree of directories rooted at
+// "/" with every inode reachable and numbered below f.nextIno (orphans,
+// unlinked but open, must stay unreferenced), then sets what derives from
+// it: usage, and link counts (copying an inode only if its count changes,
+// so an inode shared with a snapshot is never written). O(inodes).
+func (f *FS) checkTree() error {
 	root := f.node(rootIno)
-	if root == nil || !root.isDir() {
+	if _, orphan := f.t.orphans[rootIno]; root == nil || !root.isDir() || orphan {
 		return fmt.Errorf("%w: missing root directory", ErrCorrupt)
 	}
+	refs := make(map[uint64]uint32, f.t.ninodes)
+	var count, bytes, dirs int64
 	bad := errors.New("")
-	err := f.t.inodes.each(func(n *inode) error {
-		r := refs[n.ino]
-		if n.ino != rootIno && r == 0 {
-			return bad
+	f.t.inodes.each(func(n *inode) error {
+		count++
+		if n.isRegular() {
+			bytes += n.size
 		}
 		if n.isDir() {
-			if n.ino != rootIno && r != 1 {
+			for _, c := range n.dir.entries {
+				refs[c]++
+			}
+		}
+		return nil
+	})
+	type fix struct {
+		ino   uint64
+		nlink uint32
+	}
+	var fixes []fix
+	err := f.t.inodes.each(func(n *inode) error {
+		r := refs[n.ino]
+		if n.ino >= f.nextIno {
+			return bad
+		}
+		if _, orphan := f.t.orphans[n.ino]; orphan {
+			if r != 0 {
 				return bad
 			}
-			n.nlink = 2
+			return nil
+		}
+		if (n.ino == rootIno) != (r == 0) {
+			return bad
+		}
+		want := r
+		if n.isDir() {
+			if r > 1 {
+				return bad
+			}
+			dirs++
+			want = 2
 			for _, c := range n.dir.entries {
 				cn := f.node(c)
 				if cn == nil {
 					return bad
 				}
 				if cn.isDir() {
-					n.nlink++
+					want++
 				}
 			}
-		} else {
-			n.nlink = r
+		}
+		if n.nlink != want {
+			if n.gen == f.gen {
+				n.nlink = want // ours (every decoded inode)
+			} else {
+				fixes = append(fixes, fix{n.ino, want})
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("%w: inode graph is not a tree", ErrCorrupt)
 	}
-	// Each directory has exactly one parent; all being reachable from the
-	// root rules out cycles.
+	// Each directory but the root has exactly one parent; all being
+	// reachable from the root rules out cycles.
 	seen := int64(0)
 	stack := []uint64{rootIno}
-	for len(stack) > 0 && seen <= f.t.ninodes {
+	for len(stack) > 0 && seen <= dirs {
 		n := f.node(stack[len(stack)-1])
 		stack = stack[:len(stack)-1]
 		seen++
-		if n.isDir() {
-			for _, c := range n.dir.entries {
-				if cn := f.node(c); cn.isDir() {
-					stack = append(stack, c)
-				}
+		for _, c := range n.dir.entries {
+			if cn := f.node(c); cn.isDir() {
+				stack = append(stack, c)
 			}
 		}
 	}
-	dirs := int64(0)
-	f.t.inodes.each(func(n *inode) error {
-		if n.isDir() {
-			dirs++
-		}
-		return nil
-	})
 	if seen != dirs {
 		return fmt.Errorf("%w: unreachable directories", ErrCorrupt)
 	}
+	for _, x := range fixes {
+		f.mut(x.ino).nlink = x.nlink
+	}
+	f.t.ninodes, f.t.bytes = count, bytes
 	return nil
 }

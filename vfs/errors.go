@@ -7,8 +7,10 @@ import (
 	"syscall"
 )
 
-// ErrCorrupt is returned (wrapped) by Decode when the input is truncated,
-// has a bad header or fails its checksum.
+// ErrCorrupt is returned (wrapped) by Decode, CheckState, ApplyDelta and
+// CheckDelta when the input is truncated, has a bad header, fails its
+// checksum or does not describe a valid tree (for a delta: a valid change
+// of this tree).
 var ErrCorrupt = errors.New("vfs: corrupt or truncated state")
 
 func perr(op, path string, errno syscall.Errno) error {
