@@ -119,6 +119,9 @@ type Sandbox struct {
 	sh      *shell.Session
 	shErr   error
 	shSetup func() (*shell.Session, error)
+	// shFrom is the state a fork's shell starts with (its parent's when it
+	// forked), until that shell is made.
+	shFrom *shell.Session
 
 	runMu  sync.Mutex // one Run at a time
 	ttyOut io.Writer  // its stdout and stderr writers, when they are one (see RunOptions.Terminal)
@@ -179,7 +182,7 @@ func commandTable(opt Options, procCmds []shell.Command) *shell.Commands {
 // newSandbox wires a sandbox around a VFS; from, when set, is the sandbox
 // whose shell state (cwd, variables, functions) the new one starts with.
 func newSandbox(ctx context.Context, opt Options, fsys *vfs.FS, from *shell.Session) (*Sandbox, error) {
-	sb := &Sandbox{opt: opt, fs: fsys, engine: opt.Engine}
+	sb := &Sandbox{opt: opt, fs: fsys, engine: opt.Engine, shFrom: from}
 	now := time.Now
 	if d := opt.Deterministic; d != nil {
 		// (a clock of its own: the shell's logical time does not move
@@ -566,9 +569,70 @@ func (sb *Sandbox) Fork(ctx context.Context) (*Sandbox, error) {
 	defer sb.runMu.Unlock()
 	opt := sb.opt
 	opt.Engine = sb.engine
-	if sb.sh == nil {
+	sh := sb.shellState()
+	if sh == nil {
 		// Never ran: nothing of the shell to carry over.
 		return newSandbox(ctx, opt, sb.fs.Clone(), nil)
 	}
-	return newSandbox(ctx, opt, sb.fs.Clone(), sb.sh)
+	// (a copy: the child's shell is made on its first use, and this one
+	// may run again before that)
+	return newSandbox(ctx, opt, sb.fs.Clone(), sh.Copy())
+}
+
+// shellState is the session whose state the sandbox's shell has: its own,
+// or, for a fork whose shell has not started, the state it forked with;
+// nil when there is none. The caller holds runMu.
+func (sb *Sandbox) shellState() *shell.Session {
+	if sb.sh != nil {
+		return sb.sh
+	}
+	return sb.shFrom
+}
+
+// ShellState is the shell's state as bytes, for LoadShellState in another
+// sandbox, in this process or another: the working directory and pushd
+// stack, variables and their attributes, functions, aliases, set and
+// shopt options, traps, umask, positional parameters, $? (not jobs nor
+// open fds: a run's end closes them). Files are not in it. It is nil when
+// the shell never ran: there is nothing to save.
+func (sb *Sandbox) ShellState() ([]byte, error) {
+	if err := sb.checkOpen("ShellState"); err != nil {
+		return nil, err
+	}
+	sb.runMu.Lock()
+	defer sb.runMu.Unlock()
+	sh := sb.shellState()
+	if sh == nil {
+		return nil, nil
+	}
+	state, err := sh.SaveState()
+	if err != nil {
+		return nil, newErr(CodeInternal, "ShellState", "", err)
+	}
+	return state, nil
+}
+
+// LoadShellState makes the shell's state the one ShellState saved,
+// replacing what the shell had. The state is read, never run: bytes that
+// are no saved state are CodeInvalidArgument, a state it refuses
+// (truncated, altered, beyond this sandbox's limits) CodeCorruptState, and
+// the shell is then left as it was.
+func (sb *Sandbox) LoadShellState(state []byte) error {
+	if err := sb.checkOpen("LoadShellState"); err != nil {
+		return err
+	}
+	sh, err := sb.session()
+	if err != nil {
+		return err
+	}
+	sb.runMu.Lock()
+	defer sb.runMu.Unlock()
+	if err := sh.LoadState(state); err != nil {
+		code := CodeCorruptState
+		if errors.Is(err, shell.ErrNotState) {
+			code = CodeInvalidArgument
+		}
+		return newErr(code, "LoadShellState", "", err)
+	}
+	return nil
 }

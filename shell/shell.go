@@ -173,6 +173,38 @@ func (s *Session) Fork(cfg Config) (*Session, error) {
 	return child, nil
 }
 
+// Copy is the session's state as it is now, to Fork from later (a sandbox
+// forked now whose shell starts on its first use): the session's later runs
+// do not change it. It is not to be run itself.
+func (s *Session) Copy() *Session {
+	return &Session{cfg: s.cfg, icfg: s.icfg, runner: s.runner.Clone(), exited: s.exited}
+}
+
+// ErrNotState: LoadState was given bytes that are no saved shell state
+// (another error is a state it refuses: truncated, changed, hostile).
+var ErrNotState = interp.ErrNotState
+
+// SaveState is the session's state as bytes, for LoadState in a session
+// of another process: cwd and the pushd stack, variables with their
+// attributes, functions, aliases, set and shopt options, traps, umask,
+// positional parameters, $? (interp.Runner.SaveState says what is not
+// carried). It is a bash script, readable; nothing may run meanwhile.
+func (s *Session) SaveState() ([]byte, error) { return s.runner.SaveState() }
+
+// LoadState makes the session's state the one SaveState saved, whatever it
+// was before (it may have run). Nothing in the state runs: it is read, not
+// executed, and refused with an error unless it is one SaveState writes;
+// the session is then unchanged.
+func (s *Session) LoadState(state []byte) error {
+	r := interp.New(s.icfg, nil, s.cfg.Dir, s.cfg.Pid, s.cfg.PPid)
+	r.SetUmask(interp.DefaultUmask)
+	if err := r.LoadState(state); err != nil {
+		return err
+	}
+	s.runner, s.exited = r, false
+	return nil
+}
+
 // RunOptions tune one run.
 type RunOptions struct {
 	// Name is $0 and the name in error messages ("bash" by default).

@@ -131,6 +131,23 @@ func (a *assocArray) clone() *assocArray {
 	return b
 }
 
+// assocFromListed rebuilds an associative array from its entries in the
+// order each lists them (declare -p): inserted last to first into a table
+// of the size it needed, each bucket gets its entries back in the order it
+// had them, so the copy lists them as the original did (unless that one
+// grew and then lost entries).
+func assocFromListed(keys, vals []string) *assocArray {
+	n := assocBuckets
+	for len(keys) > 2*n {
+		n *= 4
+	}
+	a := newHashTable(n)
+	for i := len(keys) - 1; i >= 0; i-- {
+		a.set(keys[i], vals[i])
+	}
+	return a
+}
+
 // bashHash is bash's hash_string: FNV-1 over signed chars.
 func bashHash(s string) uint32 {
 	h := uint32(2166136261)

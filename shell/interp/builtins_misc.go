@@ -43,7 +43,7 @@ func builtinAlias(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 			b.WriteString("alias " + a + "=" + expand.QuoteSingle(v) + "\n")
 			continue
 		}
-		if name == "" || strings.ContainsAny(name, "/$`=\\ \t\n'\"|&;()<>") {
+		if !validAliasName(name) {
 			r.errmsg("alias: `" + name + "': invalid alias name")
 			st = 1
 			continue
@@ -54,6 +54,12 @@ func builtinAlias(r *Runner, ctx context.Context, args []string, _ map[int]*decl
 		return w
 	}
 	return st
+}
+
+// validAliasName: bash refuses names with a slash, quotes, blanks, `$`,
+// `=` or the shell's metacharacters.
+func validAliasName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, "/$`=\\ \t\n'\"|&;()<>")
 }
 
 func builtinUnalias(r *Runner, ctx context.Context, args []string, _ map[int]*declArg) int {

@@ -473,17 +473,22 @@ func (r *Runner) declareFuncs(name string, o parsedOpts, names []string) int {
 				st = 1
 				continue
 			}
+			// (a copy: the function is shared with subshells and forks)
 			if o.set['t'] || o.plus['t'] {
-				fn.trace = o.set['t']
+				c := *fn
+				c.trace = o.set['t']
+				fn = &c
+				r.mutFuncs()[n] = fn
 			}
 			if o.set['x'] || o.plus['x'] {
 				c := *fn
 				c.exported = o.set['x']
-				r.mutFuncs()[n] = &c
+				fn = &c
+				r.mutFuncs()[n] = fn
 			}
 			if o.set['r'] {
+				r.mutFuncs()
 				if r.funcs.ro == nil {
-					r.mutFuncs()
 					r.funcs.ro = map[string]bool{}
 				}
 				r.funcs.ro[n] = true

@@ -38,6 +38,8 @@ func TestDeclareBuiltin(t *testing.T) {
 		{name: "local-in-function", src: `f() { declare x=in; echo $x; }; x=out; f; echo $x`, out: "in\nout\n"},
 		{name: "global-flag", src: `f() { declare -g g=global; local l=local; }; f; echo "$g [$l]"`, out: "global []\n"},
 		{name: "function-names", src: `f() { :; }; g() { :; }; declare -F`, out: "declare -f f\ndeclare -f g\n"},
+		{name: "function-attributes-in-subshell-stay-there", src: `f() { :; }; g() { :; }; readonly -f g; (declare -ft f; declare -fr f; declare -F); declare -F`,
+			out: "declare -frt f\ndeclare -fr g\ndeclare -f f\ndeclare -fr g\n"},
 		{name: "invalid-identifier", src: `declare 1x=3; echo "st=$?"`, out: "st=1\n", err: "bash: line 1: declare: `1x=3': not a valid identifier\n"},
 		{name: "array-attribute-via-assignment", src: `declare -a a=(1 2) ; declare -A m=([k]=v); echo ${a[1]} ${m[k]}`, out: "2 v\n"},
 		{name: "nameref", src: `declare -n ref=target; ref=hello; echo $target; declare -p ref`, out: "hello\ndeclare -n ref=\"target\"\n"},

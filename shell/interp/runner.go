@@ -378,22 +378,25 @@ func (r *Runner) initVars() {
 		r.opts.posix = true
 	}
 	for _, v := range dynVars {
-		a := attr(0)
-		switch v.kind {
-		case dynShellopts, dynBashopts:
-			a = attrReadonly
-		case dynFuncname, dynBashSource, dynBashLineno, dynPipestatus, dynGroups, dynDirstack, dynBashArgc, dynBashArgv:
-			a = attrArray
-		case dynRandom, dynSeconds, dynSRandom, dynLineno:
-			a = attrInteger
-		case dynAliases, dynCmds:
-			m[v.name] = &Var{dyn: v.kind, set: true, attrs: attrAssoc, assoc: newAssoc()}
-			continue
-		}
-		m[v.name] = &Var{dyn: v.kind, set: true, attrs: a}
+		m[v.name] = newDynVar(v.kind)
 	}
-	delete(m, "FUNCNAME") // only set inside functions (bash: unset at top level)
-	r.vars.m["FUNCNAME"] = &Var{dyn: dynFuncname, attrs: attrArray}
+	m["FUNCNAME"].set = false // only set inside functions (bash: unset at top level)
+}
+
+// newDynVar is a dynamic variable as a new shell has it.
+func newDynVar(k dynKind) *Var {
+	v := &Var{dyn: k, set: true}
+	switch k {
+	case dynShellopts, dynBashopts:
+		v.attrs = attrReadonly
+	case dynFuncname, dynBashSource, dynBashLineno, dynPipestatus, dynGroups, dynDirstack, dynBashArgc, dynBashArgv:
+		v.attrs = attrArray
+	case dynRandom, dynSeconds, dynSRandom, dynLineno:
+		v.attrs = attrInteger
+	case dynAliases, dynCmds:
+		v.attrs, v.assoc = attrAssoc, newAssoc()
+	}
+	return v
 }
 
 // SetStdio sets fds 0-2 (streams the shell does not own).
@@ -566,6 +569,12 @@ func (r *Runner) clone() *Runner {
 		c.disabled = map[string]bool{}
 		for k, v := range r.disabled {
 			c.disabled[k] = v
+		}
+	}
+	if r.ulimits != nil {
+		c.ulimits = make(map[byte]string, len(r.ulimits))
+		for k, v := range r.ulimits {
+			c.ulimits[k] = v
 		}
 	}
 	c.sig = newSigQueue()

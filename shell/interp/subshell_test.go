@@ -10,6 +10,7 @@ func TestSubshells(t *testing.T) {
 		{name: "inherits-and-isolates", src: `x=1; f() { echo "f sees $x"; }; (f; x=2; g() { :; }); echo $x; type -t g || echo no-g`, out: "f sees 1\n1\nno-g\n"},
 		{name: "options-inherited", src: `set -u; (echo ${nosuch}; echo no); echo "st=$?"`, out: "st=1\n", err: "bash: line 1: nosuch: unbound variable\n"},
 		{name: "options-do-not-come-back", src: `(set -u); echo "[$nosuch]"`, out: "[]\n"},
+		{name: "limits-do-not-come-back", src: `ulimit -c 0; (ulimit -n 10; ulimit -c 1); ulimit -n; ulimit -c`, out: "1024\n0\n"},
 		{name: "bash-subshell", src: `echo $BASH_SUBSHELL; (echo $BASH_SUBSHELL; (echo $BASH_SUBSHELL)); echo $(echo $BASH_SUBSHELL)`, out: "0\n1\n2\n1\n"},
 		{name: "exit-ends-only-subshell", src: `(exit 3; echo no); echo "st=$?"`, out: "st=3\n"},
 		{name: "pipeline-stages-are-subshells", src: `x=0; echo 5 | read x; echo $x; echo 5 | { read x; echo "in: $x"; }`, out: "0\nin: 5\n"},

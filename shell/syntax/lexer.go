@@ -412,7 +412,7 @@ func (p *Parser) lex(m lexMode) token {
 					i++
 				}
 				if i > 1 && i < len(rest) && rest[i] == '[' {
-					if end, ok := scanBracket(rest, i+1); ok {
+					if end, ok := p.scanBracket(rest, i+1); ok {
 						i = end + 1
 					}
 				}
@@ -623,6 +623,8 @@ func (p *Parser) readDquote() []Part { return p.readDquoteEscapes(false) }
 // readDquoteEscapes reads "...": with unquoted, a backslash quotes any
 // character, as outside quotes.
 func (p *Parser) readDquoteEscapes(unquoted bool) []Part {
+	p.enter()
+	defer p.leave()
 	line := p.line
 	var parts []Part
 	var lit strings.Builder
@@ -699,12 +701,14 @@ func (p *Parser) heredocSubList() (body []*Stmt, err *Error) {
 // readDollar reads what starts with $ (the $ not yet consumed); nil means a
 // literal $ (consumed).
 func (p *Parser) readDollar(inDq bool) Part {
+	p.enter()
+	defer p.leave()
 	p.get() // $
 	c := p.peek()
 	switch {
 	case c == '(':
 		if p.peekAt(1) == '(' {
-			if end, ok := scanArith(p.restAll(), 2); ok {
+			if end, ok := p.scanArith(p.restAll(), 2); ok {
 				p.skip(2)
 				return &ArithExp{X: p.arithText(end - 2)}
 			} else if end == -1 {
@@ -731,7 +735,7 @@ func (p *Parser) readDollar(inDq bool) Part {
 		}
 		return &CmdSubst{Body: body}
 	case c == '[':
-		if end, ok := scanBracket(p.rest(), 1); ok {
+		if end, ok := p.scanBracket(p.rest(), 1); ok {
 			p.get()
 			x := p.arithText(end - 1)
 			p.get() // ]
@@ -825,6 +829,59 @@ func scanArith(s string, i int) (end int, ok bool) {
 		i++
 	}
 	return -1, false
+}
+
+// The look-ahead scans, as methods: they charge what they read to the
+// budget of a parser with MaxNest, MaxNest times its text. A scan may
+// repeat over the same text (one per `[` of a line, per level of `((`),
+// which would otherwise cost the square of a text made for it.
+
+func (p *Parser) scanArith(s string, i int) (int, bool) {
+	end, ok := scanArith(s, i)
+	p.charge(s, i, end)
+	return end, ok
+}
+
+func (p *Parser) scanBracket(s string, i int) (int, bool) {
+	end, ok := scanBracket(s, i)
+	p.charge(s, i, end)
+	return end, ok
+}
+
+func (p *Parser) skipQuoted(s string, i int) int {
+	end := skipQuoted(s, i)
+	p.charge(s, i, end)
+	return end
+}
+
+func (p *Parser) skipGroup(s string, i int) int {
+	end := skipGroup(s, i)
+	p.charge(s, i, end)
+	return end
+}
+
+// charge counts a scan of s from i to end (-1: to its end).
+func (p *Parser) charge(s string, i, end int) {
+	if p.MaxNest <= 0 {
+		return
+	}
+	if end < 0 {
+		end = len(s)
+	}
+	b := p.scanBudget()
+	if *b -= max(end-i, 1); *b < 0 {
+		panic(&Error{Line: p.line, Msg: "syntax error: text too complex to parse"})
+	}
+}
+
+// scanBudget is what the scans of a parser with MaxNest may still read,
+// shared with its sub-parsers.
+func (p *Parser) scanBudget() *int {
+	if p.budget == nil {
+		b := p.MaxNest * (len(p.frames[0].src) + 1024)
+		p.budget = &b
+	}
+	return p.budget
 }
 
 // scanBracket finds the ']' matching an opening '[' at i-1.
@@ -1107,7 +1164,7 @@ func (p *Parser) readParamExp(inDq bool) Part {
 		return bad()
 	}
 	if p.peek() == '[' && ValidName(pe.Name) {
-		end, ok := scanBracket(p.rest(), 1)
+		end, ok := p.scanBracket(p.rest(), 1)
 		if !ok {
 			return bad()
 		}
@@ -1313,7 +1370,7 @@ func (p *Parser) readSubstrPart(line int) (string, int) {
 		case '\\':
 			p.get()
 		case '\'', '"', '`':
-			j := skipQuoted(p.rest(), 0)
+			j := p.skipQuoted(p.rest(), 0)
 			if j < 0 {
 				p.failEOF(line, "unexpected EOF while looking for matching `}'")
 			}
@@ -1322,7 +1379,7 @@ func (p *Parser) readSubstrPart(line int) (string, int) {
 		case '$':
 			r := p.rest()
 			if len(r) > 1 && (r[1] == '(' || r[1] == '{') {
-				j := skipGroup(r, 1)
+				j := p.skipGroup(r, 1)
 				if j < 0 {
 					p.failEOF(line, "unexpected EOF while looking for matching `}'")
 				}
@@ -1494,7 +1551,7 @@ func (p *Parser) tryAssign() *Assign {
 	name := rest[:i]
 	subEnd := -1
 	if i < len(rest) && rest[i] == '[' {
-		end, ok := scanBracket(rest, i+1)
+		end, ok := p.scanBracket(rest, i+1)
 		if !ok {
 			return nil
 		}
@@ -1564,7 +1621,7 @@ func (p *Parser) readArrayLit() *ArrayLit {
 		el := &ArrayElem{}
 		if c == '[' {
 			rest := p.rest()
-			if end, ok := scanBracket(rest, 1); ok {
+			if end, ok := p.scanBracket(rest, 1); ok {
 				j := end + 1
 				app := false
 				if j < len(rest) && rest[j] == '+' {
@@ -1878,7 +1935,10 @@ func needsExpansion(s string, kind textKind) bool {
 // arithmetic), sharing its options.
 func (p *Parser) sub(src string, line int) *Parser {
 	q := &Parser{frames: []*frame{{src: src}}, line: line, firstLine: line, ExtGlob: p.ExtGlob,
-		Warn: p.Warn, Name: p.Name}
+		Warn: p.Warn, Name: p.Name, nest: p.nest, MaxNest: p.MaxNest}
+	if p.MaxNest > 0 {
+		q.budget = p.scanBudget()
+	}
 	return q
 }
 

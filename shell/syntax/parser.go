@@ -22,6 +22,8 @@ type Parser struct {
 	heredoc    bool        // parsing a here-document's body
 	inComsub   int         // $(...) and <(...) being parsed
 	dqParam    int         // words of ${...} in double quotes being parsed
+	nest       int         // constructs being parsed inside each other (enter)
+	budget     *int        // what look-ahead scans may still read (charge), shared with sub-parsers
 
 	// ExtGlob enables ?(...) *(...) +(...) @(...) !(...) patterns (shopt extglob).
 	ExtGlob bool
@@ -42,6 +44,10 @@ type Parser struct {
 	// them: bash -s, bash < script); false when there is no more.
 	More     func() (string, bool)
 	moreDone bool
+	// MaxNest, when positive, bounds nesting below maxNest, and what the
+	// look-ahead scans read to MaxNest times the text: a caller that
+	// parses text it does not trust keeps the parser's work linear in it.
+	MaxNest int
 	// ScriptFile: the source is a script file bash runs, where a backslash
 	// that ends the text takes no line of its own (in a string, -c, eval or
 	// source, it takes the newline bash adds, and bash counts one more).
@@ -174,6 +180,8 @@ func closer(t token) bool {
 // compound commands newlines separate statements and it stops before a
 // closer.
 func (p *Parser) list(top bool) []*Stmt {
+	p.enter()
+	defer p.leave()
 	var out []*Stmt
 	for {
 		t := p.peekTok(cmdMode)
@@ -300,8 +308,29 @@ func (p *Parser) pipeline() *Pipeline {
 	}
 }
 
+// maxNest bounds how deeply constructs nest (commands, substitutions,
+// quotes, [[ ]] groups): the parser recurses into each, and a text nested
+// deeper would overflow the goroutine's stack, which ends the process
+// (bash's own parser gives up at a few thousand levels).
+const maxNest = 4000
+
+// enter starts a nested construct; leave (deferred) ends it.
+func (p *Parser) enter() {
+	limit := maxNest
+	if p.MaxNest > 0 && p.MaxNest < limit {
+		limit = p.MaxNest
+	}
+	if p.nest++; p.nest > limit {
+		panic(&Error{Line: p.line, Msg: "syntax error: constructs nested too deeply"})
+	}
+}
+
+func (p *Parser) leave() { p.nest-- }
+
 // command parses one simple or compound command with its redirections.
 func (p *Parser) command() Command {
+	p.enter()
+	defer p.leave()
 	t := p.peekTok(cmdMode)
 	switch t.kind {
 	case tWord:
@@ -340,7 +369,7 @@ func (p *Parser) compound() Command {
 	case t.kind == tLParen:
 		p.next(cmdMode)
 		if p.peek() == '(' {
-			if end, ok := scanArith(p.rest(), 1); ok {
+			if end, ok := p.scanArith(p.rest(), 1); ok {
 				p.get()
 				x := p.arithText(end - 1)
 				c = &ArithCmd{CmdBase: CmdBase{Line: t.line}, X: x}
@@ -526,7 +555,7 @@ func (p *Parser) loopBody() []*Stmt {
 
 func (p *Parser) arithFor(line int) Command {
 	line0 := p.line
-	end, ok := scanArith(p.rest(), 1)
+	end, ok := p.scanArith(p.rest(), 1)
 	if !ok {
 		if end == -1 {
 			p.skip(len(p.rest()))
@@ -821,6 +850,8 @@ func (p *Parser) condAnd() Cond {
 }
 
 func (p *Parser) condNot() Cond {
+	p.enter()
+	defer p.leave()
 	if t := p.peekCond(); isWord(t, "!") {
 		p.nextCond()
 		return &CondUnary{Op: "!", X: p.condNot()}

@@ -19,6 +19,8 @@ type printer struct {
 	inConn     int
 	deferred   []*Redirect
 	wasHeredoc bool
+	// source: text to parse again rather than bash's listing (FuncSource)
+	source bool
 }
 
 // pnode is bash's command tree for printing: a connection of two commands
@@ -103,7 +105,18 @@ func withStderr(c Command) Command {
 
 // FuncString prints a function definition as `declare -f` does.
 func FuncString(name string, body Command) string {
-	p := &printer{}
+	return (&printer{}).funcDef(name, body)
+}
+
+// FuncSource prints a function definition as FuncString does, but as text
+// that parses back to the same function where bash's listing does not: a
+// coproc of a simple command, which bash lists with the name COPROC that
+// its parser would then take for the command's first word.
+func FuncSource(name string, body Command) string {
+	return (&printer{source: true}).funcDef(name, body)
+}
+
+func (p *printer) funcDef(name string, body Command) string {
 	if IsKeyword(name) {
 		p.put("function ")
 	}
@@ -388,7 +401,11 @@ func (p *printer) command(c Command) {
 		p.deferredHeredocs("")
 		p.put(" )")
 	case *Coproc:
-		p.put("coproc " + c.Name + " ")
+		if _, simple := c.Cmd.(*SimpleCmd); simple && p.source {
+			p.put("coproc ") // (named COPROC all the same)
+		} else {
+			p.put("coproc " + c.Name + " ")
+		}
 		p.skipIndent++
 		p.node(&pnode{leaf: c.Cmd})
 	}

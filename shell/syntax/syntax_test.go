@@ -74,3 +74,55 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestNesting: text nested past maxNest is a syntax error, not a stack
+// that outgrows its goroutine's (which ends the process).
+func TestNesting(t *testing.T) {
+	for _, open := range []string{"(", "{ ", "$(", "\"$(", "${x:-", "<(", "((", "[[ ! ", "if :; then ", "while :; do ", "case x in x) ", "\"${x:-\""} {
+		n := 20000
+		if open == "{ " || open == "$(" {
+			n = 1000000 // (this deep, the stack would overflow)
+		}
+		_, err := Parse("f() { " + strings.Repeat(open, n) + "\n")
+		if e, ok := err.(*Error); assert.True(t, ok, "%q: %v", open, err) {
+			assert.NotContains(t, e.Msg, "parser failure", open)
+		}
+	}
+	_, err := Parse(strings.Repeat("{ ", 900) + ":" + strings.Repeat("; }", 900))
+	assert.NoError(t, err, "deep, but not too deep")
+}
+
+// TestFuncSource: a coproc of a simple command, which bash lists with a
+// name its parser then takes for the command, keeps its command.
+func TestFuncSource(t *testing.T) {
+	stmts, err := Parse("f() { coproc cat; coproc X { cat; }; }")
+	assert.NoError(t, err)
+	fd := stmts[0].Pipes[0].Cmds[0].(*FuncDef)
+	assert.Contains(t, FuncString(fd.Name, fd.Body), "coproc COPROC cat;")
+	src := FuncSource(fd.Name, fd.Body)
+	assert.Contains(t, src, "coproc cat;")
+	again, err := Parse(src)
+	assert.NoError(t, err)
+	fd2 := again[0].Pipes[0].Cmds[0].(*FuncDef)
+	assert.Equal(t, FuncString(fd.Name, fd.Body), FuncString(fd2.Name, fd2.Body))
+}
+
+// TestMaxNest: with MaxNest, nesting and the look-ahead scans are bounded
+// (a line of many `[` would otherwise be scanned once per `[`).
+func TestMaxNest(t *testing.T) {
+	parse := func(src string, n int) error {
+		p := NewParser(src, 1)
+		p.MaxNest = n
+		_, err := p.Next()
+		return err
+	}
+	assert.NoError(t, parse(`declare -A m=(["a b"]="c" [k]=$'\n')`, 4))
+	err := parse(`x=(`+strings.Repeat("x [x ", 200000), 4)
+	if assert.Error(t, err) {
+		assert.Contains(t, err.Error(), "too complex")
+	}
+	err = parse("f() { "+strings.Repeat("{ ", 20)+":"+strings.Repeat("; }", 20)+"; }", 10)
+	if assert.Error(t, err) {
+		assert.Contains(t, err.Error(), "nested too deeply")
+	}
+}
