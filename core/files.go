@@ -9,6 +9,7 @@ import (
 
 	"github.com/hack-pad/hackpadfs"
 	"github.com/wasmsand/wasmsand/shell/syntax"
+	"github.com/wasmsand/wasmsand/vfs"
 )
 
 // File access from the host program to the sandbox's files. Relative paths
@@ -169,3 +170,24 @@ func Incomplete(src string) bool {
 		}
 	}
 }
+
+// ReplaceFiles makes tree the sandbox's files (such as a state saved on
+// another machine and decoded there: vfs.DecodeBytes), keeping its mounts
+// and quotas; tree is shared copy-on-write. It waits for a run in progress.
+func (sb *Sandbox) ReplaceFiles(tree *vfs.FS) error {
+	if err := sb.checkOpen("ReplaceFiles"); err != nil {
+		return err
+	}
+	if tree == nil {
+		return newErr(CodeInvalidArgument, "ReplaceFiles", "", errors.New("nil tree"))
+	}
+	sb.runMu.Lock()
+	defer sb.runMu.Unlock()
+	sb.fs.Adopt(tree)
+	return nil
+}
+
+// SnapshotOf is a snapshot holding tree's files as they are now, for
+// Restore into a sandbox whose files descend from them (a snapshot kept
+// as a saved state, say).
+func SnapshotOf(tree *vfs.FS) *Snapshot { return &Snapshot{tree.Snapshot()} }

@@ -24,12 +24,15 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
+	"github.com/wasmsand/wasmsand/cluster"
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/core/sessions"
 )
@@ -57,6 +60,14 @@ type Options struct {
 	// fork or a snapshot and uploading a file fail with 507
 	// resource_exhausted; the sessions go on within their own limits.
 	MaxMemory int64
+	// Cluster, when set, makes this server one node of a cluster (package
+	// cluster): sessions live on any node, requests are forwarded to the
+	// node that holds a session, and every change is checkpointed.
+	Cluster *cluster.Node
+	// IdleEvict, in a cluster, hands a session unused that long back to the
+	// cluster's store (its memory is freed; its next request restores it
+	// on whichever node takes it). 0: sessions stay until IdleTTL.
+	IdleEvict time.Duration
 }
 
 // Server serves the sessions.
@@ -66,6 +77,7 @@ type Server struct {
 	sessions *sessions.Registry // owned by their tokens
 	stop     chan struct{}
 	stopOnce sync.Once
+	draining atomic.Bool // (a cluster's node shutting down)
 }
 
 // listener is a session's Value: the streaming run's event listener, if any.
@@ -105,6 +117,11 @@ func New(opt Options) *Server {
 	}
 	s := &Server{opt: opt, stop: make(chan struct{}), sessions: sessions.New(sessions.Options{
 		MaxPerOwner: opt.MaxSessions, MaxSnapshots: opt.MaxSnapshots, MaxMemory: opt.MaxMemory, Limit: "--max-memory"})}
+	if opt.Cluster != nil {
+		// (another node claimed it while this one was cut off: its state
+		// there is the last checkpoint, this copy is stale)
+		opt.Cluster.OnLost(func(id string) { s.sessions.Drop(id) })
+	}
 	go s.janitor()
 	return s
 }
@@ -120,14 +137,23 @@ func (s *Server) Sessions() int { return s.sessions.Len() }
 
 func (s *Server) janitor() {
 	defer func() { _ = recover() }()
-	tick := time.NewTicker(min(s.opt.IdleTTL/4, time.Minute))
+	every := min(s.opt.IdleTTL/4, time.Minute)
+	if s.opt.IdleEvict > 0 {
+		every = min(every, max(s.opt.IdleEvict/4, time.Second))
+	}
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
 		select {
 		case <-s.stop:
 			return
 		case <-tick.C:
-			s.sessions.Expire(s.opt.IdleTTL)
+			if s.opt.Cluster != nil {
+				s.evict()
+				s.expireCluster()
+			} else {
+				s.sessions.Expire(s.opt.IdleTTL)
+			}
 		}
 	}
 }
@@ -163,10 +189,13 @@ func writeErr(w http.ResponseWriter, err error) {
 	var ae *apiError
 	var ce *core.Error
 	var se *sessions.Error
+	var cle *cluster.Error
 	switch {
 	case errors.As(err, &ae):
 	case errors.As(err, &se):
 		ae = &apiError{registryStatus[se.Code], se.Code, se.Message}
+	case errors.As(err, &cle):
+		ae = &apiError{clusterStatus[cle.Code], cle.Code, cle.Message}
 	case errors.As(err, &ce):
 		st := statusOf[ce.Code]
 		if st == 0 {
@@ -251,10 +280,22 @@ func (s *Server) handler(f func(w http.ResponseWriter, r *http.Request, token st
 	return func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
 				writeErr(w, errf(500, "internal", "internal error: %v", p))
 			}
 		}()
 		token, err := s.token(r)
+		if err == nil && s.opt.Cluster != nil && r.PathValue("id") != "" {
+			var handled bool
+			if handled, err = s.route(w, r, token); handled {
+				if err != nil {
+					writeErr(w, err)
+				}
+				return
+			}
+		}
 		if err == nil {
 			err = f(w, r, token)
 		}
@@ -374,6 +415,16 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, token string) er
 		sb.Close()
 		return err
 	}
+	if s.opt.Cluster != nil {
+		spec, _ := json.Marshal(req)
+		x.Lock()
+		err := s.opt.Cluster.Create(context.WithoutCancel(r.Context()), cluster.ClientKey(token), x.ID, spec, sb, s.opt.MaxSessions)
+		x.Unlock()
+		if err != nil {
+			s.sessions.Drop(x.ID)
+			return err
+		}
+	}
 	writeJSON(w, 201, describe(x))
 	return nil
 }
@@ -384,6 +435,23 @@ func describe(x *sessions.Session) Session {
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request, token string) error {
 	out := SessionList{Sessions: []Session{}}
+	if n := s.opt.Cluster; n != nil {
+		client := cluster.ClientKey(token)
+		ids, err := n.Sessions(r.Context(), client)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if x, ok := s.sessions.Get(token, id); ok {
+				out.Sessions = append(out.Sessions, describe(x))
+			} else if rec, err := n.Describe(r.Context(), client, id); err == nil {
+				out.Sessions = append(out.Sessions, Session{ID: id, CreatedAt: rec.Created, LastUsed: rec.Used, Cwd: rec.Cwd})
+			}
+		}
+		slices.SortFunc(out.Sessions, func(a, b Session) int { return a.CreatedAt.Compare(b.CreatedAt) })
+		writeJSON(w, 200, out)
+		return nil
+	}
 	for _, x := range s.sessions.List(token) {
 		out.Sessions = append(out.Sessions, describe(x))
 	}
@@ -401,6 +469,11 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request, token string) error
 }
 
 func (s *Server) remove(w http.ResponseWriter, r *http.Request, token string) error {
+	if s.opt.Cluster != nil {
+		if err := s.opt.Cluster.Delete(r.Context(), cluster.ClientKey(token), r.PathValue("id")); err != nil {
+			return err
+		}
+	}
 	if !s.sessions.Remove(token, r.PathValue("id")) { // (a run in it is cancelled)
 		return errf(404, "not_found", "no session %q", r.PathValue("id"))
 	}
@@ -429,6 +502,9 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request, token string) erro
 		if err != nil {
 			return err
 		}
+		if err := s.checkpoint(r.Context(), x); err != nil {
+			return err
+		}
 		writeJSON(w, 200, RunResult{ExitCode: res.ExitCode, Stdout: string(res.Stdout), Stderr: string(res.Stderr),
 			ExecutionTimeMs: res.Duration.Milliseconds(), Truncated: res.Truncated, TimedOut: res.TimedOut})
 		return nil
@@ -444,14 +520,20 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request, token string) erro
 	})
 	defer l.set(nil)
 	res, err := x.Sandbox.Run(r.Context(), req.Command, opt)
+	if err == nil {
+		err = s.checkpoint(r.Context(), x)
+	}
 	if err != nil {
 		var ae *apiError
+		var cle *cluster.Error
 		var ce *core.Error
 		body := ErrorBody{Code: string(core.CodeInternal), Message: err.Error()}
 		if errors.As(err, &ce) {
 			body.Code = string(ce.Code)
 		} else if errors.As(err, &ae) {
 			body.Code = ae.code
+		} else if errors.As(err, &cle) {
+			body.Code, body.Message = cle.Code, cle.Message
 		}
 		sse.send("error", body)
 		return nil
@@ -553,7 +635,14 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request, token string) e
 		}
 		mode = fs.FileMode(v)
 	}
+	if s.opt.Cluster != nil {
+		x.Lock()
+		defer x.Unlock()
+	}
 	if err := x.Sandbox.WriteFile(p, b, mode); err != nil {
+		return err
+	}
+	if err := s.checkpoint(r.Context(), x); err != nil {
 		return err
 	}
 	writeJSON(w, 200, Written{Path: p, BytesWritten: len(b)})
@@ -565,7 +654,14 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, token string
 	if err != nil {
 		return err
 	}
+	if s.opt.Cluster != nil {
+		x.Lock()
+		defer x.Unlock()
+	}
 	if err := x.Sandbox.Remove(p, r.URL.Query().Get("recursive") == "true"); err != nil {
+		return err
+	}
+	if err := s.checkpoint(r.Context(), x); err != nil {
 		return err
 	}
 	w.WriteHeader(204)
@@ -579,8 +675,19 @@ func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, token string) 
 	}
 	x.Lock()
 	defer x.Unlock()
-	id, err := s.sessions.Snapshot(x)
-	if err != nil {
+	var id string
+	if n := s.opt.Cluster; n != nil {
+		if err := s.sessions.Room(0); err != nil {
+			return err
+		}
+		if id, err = n.TakeSnapshot(context.WithoutCancel(r.Context()), x.ID, s.opt.MaxSnapshots); err != nil {
+			return err
+		}
+		// (the same files: nothing ran since the checkpoint)
+		if err := s.sessions.KeepSnapshot(x, id, x.Sandbox.Snapshot()); err != nil {
+			return err
+		}
+	} else if id, err = s.sessions.Snapshot(x); err != nil {
 		return err
 	}
 	writeJSON(w, 201, SnapshotRef{SnapshotID: id})
@@ -599,10 +706,21 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request, token string) e
 	x.Lock()
 	defer x.Unlock()
 	snap, err := x.SnapshotOf(req.SnapshotID)
+	if err != nil && s.opt.Cluster != nil {
+		// (taken on another node: its checkpoint chain has it)
+		files, cerr := s.opt.Cluster.Snapshot(r.Context(), x.ID, req.SnapshotID)
+		if cerr != nil {
+			return cerr
+		}
+		snap, err = core.SnapshotOf(files), nil
+	}
 	if err != nil {
 		return err
 	}
 	if err := x.Sandbox.Restore(snap); err != nil {
+		return err
+	}
+	if err := s.checkpoint(r.Context(), x); err != nil {
 		return err
 	}
 	w.WriteHeader(204)
@@ -619,6 +737,18 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request, token string) erro
 	x.Unlock()
 	if err != nil {
 		return err
+	}
+	if n := s.opt.Cluster; n != nil {
+		rec, err := n.Describe(r.Context(), cluster.ClientKey(token), x.ID)
+		if err == nil {
+			y.Lock()
+			err = n.Create(context.WithoutCancel(r.Context()), cluster.ClientKey(token), y.ID, rec.Spec, y.Sandbox, s.opt.MaxSessions)
+			y.Unlock()
+		}
+		if err != nil {
+			s.sessions.Drop(y.ID)
+			return err
+		}
 	}
 	writeJSON(w, 201, describe(y))
 	return nil

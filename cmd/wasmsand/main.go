@@ -48,6 +48,19 @@ const usage = `usage:
                                --max-memory: past what all sessions keep together (files,
                                snapshots, shell variables), new sessions, forks, snapshots
                                and uploads get 507 resource_exhausted
+                 [--nats URL[,URL...] | --nats-listen ADDR [--nats-cluster ADDR --nats-routes URLS]]
+                 [--nats-creds FILE] [--node NAME] [--nats-replicas N] [--idle-evict DURATION]
+                 [--lease-ttl DURATION] [--cluster-prefix NAME] [--nats-store DIR]
+                               a node of a cluster over NATS JetStream: any node takes any
+                               session's requests and forwards them to the node that holds
+                               it; every change is checkpointed (only what changed) and a
+                               node that is gone leaves its sessions to the next node asked;
+                               --nats-listen: an embedded server (this machine only; with
+                               --nats-cluster/--nats-routes, one of several routed together);
+                               --nats-creds: a NATS .creds file or one user:password line;
+                               --idle-evict: sessions idle that long leave memory for the
+                               store, restored on their next request; SIGTERM drains (finishes
+                               runs, hands the sessions over) for a rolling restart
   wasmsand version [--sbom] [--assets DIR|URL]
                                the version; --sbom: the software bill of materials (CycloneDX
                                JSON) of this program's Go modules and of the guest programs
@@ -234,6 +247,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fl.BoolVar(&so.clientPolicy, "client-policy", false, "")
 		fl.Var(&so.front.allowHosts, "allow-host", "")
 		fl.Var(&so.front.allowOrigins, "allow-origin", "")
+		so.cluster.flags(fl)
 	}
 	if sub == "mcp" {
 		fl.StringVar(&m.listen, "listen", "", "")

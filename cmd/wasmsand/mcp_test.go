@@ -209,7 +209,7 @@ func TestServe(t *testing.T) {
 	assert.Contains(t, errOut, "give a bearer token")
 
 	o := &cliOptions{timeout: 5 * time.Second, memory: 256, envs: multiFlag{"FROM_CLI=1"}}
-	svc := newService(o, &serveOptions{})
+	svc := newService(o, &serveOptions{}, nil)
 	defer svc.Close()
 	hs := httptest.NewServer(svc.Handler())
 	defer hs.Close()
@@ -251,7 +251,7 @@ func TestServeClientPolicy(t *testing.T) {
 	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "api ok\n") }))
 	defer api.Close()
 	for _, allow := range []bool{false, true} {
-		svc := newService(&cliOptions{timeout: 5 * time.Second, memory: 256}, &serveOptions{clientPolicy: allow})
+		svc := newService(&cliOptions{timeout: 5 * time.Second, memory: 256}, &serveOptions{clientPolicy: allow}, nil)
 		hs := httptest.NewServer(svc.Handler())
 		post := func(path string, body any) (int, map[string]any) { return postJSON(t, hs.URL+path, body) }
 		st, out := post("/v1/sessions", map[string]any{"policy": "network:\n  allow: [{url: \"" + api.URL + "/\"}]\n"})
@@ -289,7 +289,7 @@ func TestServeClientPolicy(t *testing.T) {
 	audit := filepath.Join(dir, "audit.jsonl")
 	require.NoError(t, os.WriteFile(opPolicy, []byte("network:\n  allow: [{cidr: 127.0.0.0/8}]\n  budget: {max_requests: 2}\nresources: {fs_mb: 1, max_processes: 8}\n"+
 		"audit: {file: "+audit+"}\n"), 0o644))
-	svc := newService(&cliOptions{timeout: 5 * time.Second, memory: 64, policyFile: opPolicy, set: map[string]bool{}, assets: builtAssets(t)}, &serveOptions{clientPolicy: true})
+	svc := newService(&cliOptions{timeout: 5 * time.Second, memory: 64, policyFile: opPolicy, set: map[string]bool{}, assets: builtAssets(t)}, &serveOptions{clientPolicy: true}, nil)
 	defer svc.Close()
 	hs := httptest.NewServer(svc.Handler())
 	defer hs.Close()
@@ -314,7 +314,7 @@ func TestServeClientPolicy(t *testing.T) {
 // allows (internal/httpguard).
 func TestServersFrontDoor(t *testing.T) {
 	o := &cliOptions{timeout: 5 * time.Second, memory: 256}
-	svc := newService(o, &serveOptions{})
+	svc := newService(o, &serveOptions{}, nil)
 	defer svc.Close()
 	msrv := mcpserver.New(mcpserver.Options{NewSandbox: func(ctx context.Context) (*core.Sandbox, error) { return setup(ctx, o.clone()) }})
 	defer msrv.Close()
@@ -398,7 +398,7 @@ func TestServerQuotas(t *testing.T) {
 	_, msg = call(t, cs, "snapshot", map[string]any{})
 	assert.Contains(t, msg, "quota_exceeded")
 
-	svc := newService(o, &serveOptions{maxSnapshots: 2})
+	svc := newService(o, &serveOptions{maxSnapshots: 2}, nil)
 	defer svc.Close()
 	hs := httptest.NewServer(svc.Handler())
 	defer hs.Close()

@@ -8,9 +8,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
+	"github.com/wasmsand/wasmsand/cluster"
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/internal/httpguard"
 	"github.com/wasmsand/wasmsand/service"
@@ -27,6 +30,7 @@ type serveOptions struct {
 	maxBodyMB    int64
 	clientPolicy bool
 	front        httpFront
+	cluster      clusterOptions
 }
 
 // httpFront is what serve and mcp --listen accept beyond loopback names
@@ -54,7 +58,7 @@ func (f httpFront) guard(listen string, raw func(*http.Request) bool, sameUser b
 
 // newService is the HTTP service over sandboxes made from the CLI's
 // options: a create request may lower the limits and add variables.
-func newService(o *cliOptions, so *serveOptions) *service.Server {
+func newService(o *cliOptions, so *serveOptions, node *cluster.Node) *service.Server {
 	return service.New(service.Options{
 		NewSandbox: func(ctx context.Context, req service.CreateRequest, onEvent func(core.Event)) (*core.Sandbox, error) {
 			c := o.clone()
@@ -84,6 +88,8 @@ func newService(o *cliOptions, so *serveOptions) *service.Server {
 		MaxMemory:    so.maxMemoryMB << 20,
 		IdleTTL:      so.idleTTL,
 		MaxBody:      so.maxBodyMB << 20,
+		Cluster:      node,
+		IdleEvict:    so.cluster.idleEvict,
 	})
 }
 
@@ -107,23 +113,61 @@ func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
 	} else if !local && len(so.tokens) == 0 {
 		fmt.Fprintf(stderr, "wasmsand serve: --listen %s is reachable from other machines: give bearer tokens (--token, or $WASMSAND_TOKENS)\n", so.listen)
 		return exitUsage
+	} else if so.cluster.on() && !so.cluster.localNATS() && len(so.tokens) == 0 {
+		// (the other nodes forward requests: a session's token is its key)
+		fmt.Fprintf(stderr, "wasmsand serve: --nats %s is on other machines: give bearer tokens (--token, or $WASMSAND_TOKENS)\n", so.cluster.nats)
+		return exitUsage
 	}
 	if _, err := o.assetPrograms(context.Background()); err != nil { // (once, for every session)
 		fmt.Fprintln(stderr, err)
 		return exitSetup
 	}
-	svc := newService(o, so)
+	var node *cluster.Node
+	if so.cluster.on() {
+		n, leave, err := so.cluster.join("serve", stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "wasmsand serve:", err)
+			return exitSetup
+		}
+		defer leave()
+		node = n
+	}
+	svc := newService(o, so, node)
 	defer svc.Close()
 	l, err := net.Listen("tcp", so.listen)
 	if err != nil {
 		fmt.Fprintln(stderr, "wasmsand serve:", err)
 		return exitSetup
 	}
+	if node != nil {
+		if err := node.Serve(svc.Handler()); err != nil {
+			fmt.Fprintln(stderr, "wasmsand serve:", err)
+			return exitSetup
+		}
+		fmt.Fprintf(stderr, "wasmsand serve: node %s of the cluster\n", node.Name())
+	}
 	fmt.Fprintf(stderr, "wasmsand serve: serving on http://%s (API: http://%s%s)\n", l.Addr(), l.Addr(), service.OpenAPIPath)
 	hs := &http.Server{Handler: serveHandler(so, svc), ConnContext: httpguard.ConnContext, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
-	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintln(stderr, "wasmsand serve:", err)
-		return 1
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(l) }()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sig)
+	select {
+	case err := <-served:
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintln(stderr, "wasmsand serve:", err)
+			return 1
+		}
+		return 0
+	case <-sig:
 	}
+	// A rolling restart: take no more connections, finish the requests
+	// in flight, then hand every session back to the cluster.
+	fmt.Fprintln(stderr, "wasmsand serve: draining")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_ = hs.Shutdown(ctx)
+	svc.Drain(ctx)
 	return 0
 }

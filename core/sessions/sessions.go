@@ -259,6 +259,47 @@ func (r *Registry) Expire(idle time.Duration) int {
 	return len(gone)
 }
 
+// Drop takes session id out of the registry, whoever owns it, and
+// closes its sandbox (a cluster moved it elsewhere, or released it).
+func (r *Registry) Drop(id string) bool {
+	r.mu.Lock()
+	x, ok := r.byID[id]
+	delete(r.byID, id)
+	r.mu.Unlock()
+	if ok {
+		x.Sandbox.Close()
+	}
+	return ok
+}
+
+// Idle is the sessions unused for longer than idle, oldest first (a
+// cluster evicts them to its store).
+func (r *Registry) Idle(idle time.Duration) []*Session {
+	now := time.Now()
+	r.mu.Lock()
+	var list []*Session
+	for _, x := range r.byID {
+		if now.Sub(x.LastUsed()) > idle {
+			list = append(list, x)
+		}
+	}
+	r.mu.Unlock()
+	slices.SortFunc(list, func(a, b *Session) int { return a.LastUsed().Compare(b.LastUsed()) })
+	return list
+}
+
+// All is every session, oldest first.
+func (r *Registry) All() []*Session {
+	r.mu.Lock()
+	list := make([]*Session, 0, len(r.byID))
+	for _, x := range r.byID {
+		list = append(list, x)
+	}
+	r.mu.Unlock()
+	slices.SortFunc(list, func(a, b *Session) int { return a.Created.Compare(b.Created) })
+	return list
+}
+
 // Close closes every session; later Adds fail with closed.
 func (r *Registry) Close() {
 	r.mu.Lock()
@@ -310,6 +351,22 @@ func (r *Registry) Snapshot(x *Session) (string, error) {
 	id := "snap" + strconv.Itoa(x.nsnap)
 	x.snaps[id] = x.Sandbox.Snapshot()
 	return id, nil
+}
+
+// KeepSnapshot keeps s as the session's snapshot id (named by a cluster,
+// which numbers a session's snapshots across machines), within the bounds
+// Snapshot applies. Call it with the session locked.
+func (r *Registry) KeepSnapshot(x *Session, id string, s *core.Snapshot) error {
+	if err := r.Room(0); err != nil {
+		return err
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if r.opt.MaxSnapshots > 0 && len(x.snaps) >= r.opt.MaxSnapshots {
+		return errf(CodeQuotaExceeded, "session %s keeps %d snapshots, the most it may", x.ID, len(x.snaps))
+	}
+	x.snaps[id] = s
+	return nil
 }
 
 // SnapshotOf is the session's snapshot id.

@@ -30,14 +30,14 @@ type row struct {
 // CPU profile of the run.
 func main() {
 	ctx := context.Background()
-	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench, "network": networkBench, "servers": serversBench, "newprocess": newProcessBench, "toolruntime": toolRuntimeBench, "playground": playgroundBench, "userland": userlandBench, "node-guest": nodeGuestBench}
+	sections := map[string]func(context.Context){"shell": shellBench, "pipelines": pipelines, "python": pythonBench, "node": nodeBench, "network": networkBench, "servers": serversBench, "newprocess": newProcessBench, "toolruntime": toolRuntimeBench, "playground": playgroundBench, "userland": userlandBench, "node-guest": nodeGuestBench, "cluster": clusterBench}
 	names := os.Args[1:]
 	if len(names) == 0 {
-		names = []string{"shell", "pipelines", "python", "node", "network", "servers", "newprocess", "toolruntime", "playground", "userland", "node-guest"}
+		names = []string{"shell", "pipelines", "python", "node", "network", "servers", "newprocess", "toolruntime", "playground", "userland", "node-guest", "cluster"}
 	}
 	for _, n := range names {
 		if sections[n] == nil {
-			fail("unknown section %q (shell, pipelines, python, node, network, servers, newprocess, toolruntime, playground, userland, node-guest)", n)
+			fail("unknown section %q (shell, pipelines, python, node, network, servers, newprocess, toolruntime, playground, userland, node-guest, cluster)", n)
 		}
 	}
 	if f := os.Getenv("WASMSAND_BENCH_CPUPROFILE"); f != "" {
