@@ -210,6 +210,7 @@ FUZZ_NET ?= 200000x
 FUZZ_MARSHAL ?= 50000x
 FUZZ_PROC ?= 50000x
 FUZZ_INSTRUMENT ?= 200000x
+FUZZ_STATE ?= 50000x
 fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_PARSE) ./shell/syntax/
 	$(GO) test -run XXX -fuzz '^FuzzRun$$' -fuzztime $(FUZZ_RUN) ./shell/interp/
@@ -222,6 +223,8 @@ fuzz:
 	$(GO) test -run XXX -fuzz '^FuzzDecodeHeader$$' -fuzztime $(FUZZ_MARSHAL) ./cmd/wasmsand/
 	$(GO) test -run XXX -fuzz '^FuzzFS$$' -fuzztime $(FUZZ_PROC) ./procfs/
 	$(GO) test -run XXX -fuzz '^FuzzInstrument$$' -fuzztime $(FUZZ_INSTRUMENT) ./platform/instrument/
+	$(GO) test -run XXX -fuzz '^FuzzApplyDelta$$' -fuzztime $(FUZZ_STATE) ./vfs/
+	$(GO) test -run XXX -fuzz '^FuzzLoadState$$' -fuzztime $(FUZZ_STATE) ./shell/
 
 # The public conformance suite (testdata/conformance) through the Go API, over build/assets;
 # prints the pass rate and writes every failure to build/conformance-report.txt.
