@@ -111,6 +111,7 @@ type Node struct {
 	held     map[string]*held     // sessions this node owns
 	gone     map[string]time.Time // nodes found not answering, when
 	sub      *nats.Subscription
+	relSub   *nats.Subscription
 	lostFunc func(id string) // the server drops a session it no longer owns
 }
 
@@ -271,11 +272,13 @@ func (n *Node) Close() {
 	n.stopOnce.Do(func() { close(n.stop) })
 	n.wg.Wait()
 	n.mu.Lock()
-	sub := n.sub
-	n.sub = nil
+	subs := []*nats.Subscription{n.sub, n.relSub}
+	n.sub, n.relSub = nil, nil
 	n.mu.Unlock()
-	if sub != nil {
-		_ = sub.Drain()
+	for _, sub := range subs {
+		if sub != nil {
+			_ = sub.Drain()
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

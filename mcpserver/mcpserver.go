@@ -23,6 +23,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wasmsand/wasmsand/cluster"
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/core/sessions"
 	"github.com/wasmsand/wasmsand/llmtools"
@@ -53,6 +54,12 @@ type Options struct {
 	// Sandbox.MemoryHeld; 0: no bound): past it, new sessions, forks,
 	// snapshots and file writes fail with resource_exhausted.
 	MaxMemory int64
+	// Cluster, when set, makes this server one node of a cluster (package
+	// cluster; streamable HTTP only): see cluster.go.
+	Cluster *cluster.Node
+	// Token is the bearer token clients give (bound to their sessions in a
+	// cluster).
+	Token string
 }
 
 // Server holds the sessions of every MCP session it serves.
@@ -65,6 +72,9 @@ type Server struct {
 	sessions *sessions.Registry
 	mu       sync.Mutex
 	mine     map[*mcp.ServerSession]string // an MCP session's own session
+	wmu      sync.Mutex                    // (not mu: get calls watch holding it)
+	watched  map[*mcp.ServerSession]bool
+	cl       clusterState
 }
 
 // New makes a server and its MCP half (MCP).
@@ -81,10 +91,15 @@ func New(opt Options) *Server {
 	if opt.MaxSnapshots <= 0 {
 		opt.MaxSnapshots = 32
 	}
-	s := &Server{opt: opt, mine: map[*mcp.ServerSession]string{}, sessions: sessions.New(sessions.Options{
+	s := &Server{opt: opt, mine: map[*mcp.ServerSession]string{}, watched: map[*mcp.ServerSession]bool{}, sessions: sessions.New(sessions.Options{
 		MaxSessions: opt.MaxSessions, MaxSnapshots: opt.MaxSnapshots, MaxMemory: opt.MaxMemory, Limit: "--max-memory"})}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "wasmsand", Title: "wasmsand sandbox", Version: opt.Version},
-		&mcp.ServerOptions{Instructions: s.instructions()})
+	so := &mcp.ServerOptions{Instructions: s.instructions()}
+	if n := opt.Cluster; n != nil {
+		so.GetSessionID = s.sessionID
+		n.OnLost(func(id string) { s.sessions.Drop(id) })
+		_ = n.OnRelease(s.release)
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "wasmsand", Title: "wasmsand sandbox", Version: opt.Version}, so)
 	s.addTools()
 	return s
 }
@@ -120,6 +135,9 @@ func (s *Server) limits() string {
 // get finds the session a call names ("" is the caller's own), making the
 // caller's own, or a named shared one, on first use.
 func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, id string) (*sessions.Session, error) {
+	if s.opt.Cluster != nil {
+		return s.getClustered(ctx, ss, id)
+	}
 	if id == "" {
 		s.mu.Lock()
 		id = s.mine[ss]
@@ -177,13 +195,24 @@ func (s *Server) watch(ss *mcp.ServerSession) {
 	if ss == nil {
 		return
 	}
+	s.wmu.Lock()
+	seen := s.watched[ss]
+	s.watched[ss] = true
+	s.wmu.Unlock()
+	if seen {
+		return
+	}
 	go func() {
 		defer func() { _ = recover() }()
 		_ = ss.Wait()
+		s.ended(ss)
 		s.sessions.RemoveOwner(ss)
 		s.mu.Lock()
 		delete(s.mine, ss)
 		s.mu.Unlock()
+		s.wmu.Lock()
+		delete(s.watched, ss)
+		s.wmu.Unlock()
 	}()
 }
 
@@ -314,6 +343,9 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunIn) (*
 	defer x.Unlock()
 	opt := core.RunOptions{Cwd: in.Cwd, Stdin: core.StdinText(in.Stdin), Timeout: x.Sandbox.ShorterTimeout(in.TimeoutMs)}
 	res, err := x.Sandbox.Run(ctx, in.Command, opt)
+	if err == nil {
+		err = s.checkpoint(ctx, x)
+	}
 	if err != nil {
 		return nil, RunOut{}, toolErr(err)
 	}
@@ -358,8 +390,15 @@ func (s *Server) writeFile(ctx context.Context, req *mcp.CallToolRequest, in Wri
 	if err := s.sessions.Room(int64(len(data))); err != nil {
 		return nil, WriteOut{}, err
 	}
+	if s.opt.Cluster != nil {
+		x.Lock()
+		defer x.Unlock()
+	}
 	if err := x.Sandbox.WriteFile(in.Path, data, 0); err != nil {
 		return nil, WriteOut{}, toolErr(err)
+	}
+	if err := s.checkpoint(ctx, x); err != nil {
+		return nil, WriteOut{}, err
 	}
 	return nil, WriteOut{BytesWritten: len(data)}, nil
 }
@@ -391,8 +430,18 @@ func (s *Server) snapshot(ctx context.Context, req *mcp.CallToolRequest, in Sess
 	}
 	x.Lock()
 	defer x.Unlock()
-	id, err := s.sessions.Snapshot(x)
-	if err != nil {
+	var id string
+	if n := s.opt.Cluster; n != nil {
+		if err := s.sessions.Room(0); err != nil {
+			return nil, SnapshotOut{}, err
+		}
+		if id, err = n.TakeSnapshot(context.WithoutCancel(ctx), x.ID, s.opt.MaxSnapshots); err != nil {
+			return nil, SnapshotOut{}, toolErr(err)
+		}
+		if err := s.sessions.KeepSnapshot(x, id, x.Sandbox.Snapshot()); err != nil {
+			return nil, SnapshotOut{}, err
+		}
+	} else if id, err = s.sessions.Snapshot(x); err != nil {
 		return nil, SnapshotOut{}, err
 	}
 	return nil, SnapshotOut{SnapshotID: id}, nil
@@ -406,10 +455,21 @@ func (s *Server) restore(ctx context.Context, req *mcp.CallToolRequest, in Resto
 	x.Lock()
 	defer x.Unlock()
 	snap, err := x.SnapshotOf(in.SnapshotID)
+	if err != nil && s.opt.Cluster != nil {
+		// (taken on another node: its checkpoint chain has it)
+		files, cerr := s.opt.Cluster.Snapshot(ctx, x.ID, in.SnapshotID)
+		if cerr != nil {
+			return nil, Empty{}, toolErr(cerr)
+		}
+		snap, err = core.SnapshotOf(files), nil
+	}
 	if err != nil {
 		return nil, Empty{}, err
 	}
-	return nil, Empty{}, toolErr(x.Sandbox.Restore(snap))
+	if err := x.Sandbox.Restore(snap); err != nil {
+		return nil, Empty{}, toolErr(err)
+	}
+	return nil, Empty{}, s.checkpoint(ctx, x)
 }
 
 func (s *Server) fork(ctx context.Context, req *mcp.CallToolRequest, in SessionIn) (*mcp.CallToolResult, ForkOut, error) {
@@ -422,6 +482,16 @@ func (s *Server) fork(ctx context.Context, req *mcp.CallToolRequest, in SessionI
 	x.Unlock()
 	if err != nil {
 		return nil, ForkOut{}, toolErr(err)
+	}
+	if n := s.opt.Cluster; n != nil {
+		owner, _ := y.Owner.(*mcp.ServerSession)
+		y.Lock()
+		err := n.Create(context.WithoutCancel(ctx), s.clientOf(owner), y.ID, nil, y.Sandbox, 0)
+		y.Unlock()
+		if err != nil {
+			s.sessions.Drop(y.ID)
+			return nil, ForkOut{}, toolErr(err)
+		}
 	}
 	return nil, ForkOut{Session: y.ID}, nil
 }

@@ -89,6 +89,11 @@ const usage = `usage:
                                off loopback; also $WASMSAND_MCP_TOKEN); each MCP session
                                gets its own sandbox; --shared lets calls name sessions
                                that clients share
+               [--nats URL[,URL...] | --nats-listen ADDR ...]   (the cluster flags of serve)
+                               with --listen, a node of a cluster: an MCP session's requests
+                               go to the node that holds it; when that node is gone the
+                               next one asked takes the session over under the same id,
+                               and its sandboxes from their last checkpoints
 
 options:
   --import HOST:GUEST          copy a host file or tree into the sandbox (the host is never written)
@@ -258,6 +263,7 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fl.Int64Var(&m.maxMemoryMB, "max-memory", 0, "")
 		fl.Var(&m.front.allowHosts, "allow-host", "")
 		fl.Var(&m.front.allowOrigins, "allow-origin", "")
+		m.cluster.flags(fl)
 	}
 	if err := fl.Parse(args[1:]); err != nil {
 		fmt.Fprintf(stderr, "wasmsand %s: %v\n%s", sub, err, usage)

@@ -9,11 +9,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wasmsand/wasmsand/cluster"
 	"github.com/wasmsand/wasmsand/core"
 	"github.com/wasmsand/wasmsand/internal/httpguard"
 	"github.com/wasmsand/wasmsand/mcpserver"
@@ -27,6 +30,7 @@ type mcpOptions struct {
 	maxSessions   int
 	maxSnapshots  int
 	maxMemoryMB   int64
+	cluster       clusterOptions
 }
 
 // serveMCP serves the MCP tools (mcpserver) on stdin/stdout, or on
@@ -41,12 +45,31 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, err)
 		return exitSetup
 	}
+	var node *cluster.Node
+	if m.cluster.on() {
+		if m.listen == "" {
+			fmt.Fprintln(stderr, "wasmsand mcp: a cluster (--nats, --nats-listen) serves streamable HTTP: give --listen")
+			return exitUsage
+		}
+		if !m.cluster.localNATS() && m.token == "" {
+			fmt.Fprintf(stderr, "wasmsand mcp: --nats %s is on other machines: give a bearer token (--token, or $WASMSAND_MCP_TOKEN)\n", m.cluster.nats)
+			return exitUsage
+		}
+		n, leave, err := m.cluster.join("mcp", stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "wasmsand mcp:", err)
+			return exitSetup
+		}
+		defer leave()
+		node = n
+	}
 	srv := mcpserver.New(mcpserver.Options{
 		NewSandbox:  func(ctx context.Context) (*core.Sandbox, error) { return setup(ctx, o.clone()) },
 		Shared:      m.shared,
 		Limits:      describeLimits(o),
 		Version:     version,
 		MaxSessions: m.maxSessions, MaxSnapshots: m.maxSnapshots, MaxMemory: m.maxMemoryMB << 20,
+		Cluster: node, Token: m.token,
 	})
 	defer srv.Close()
 	ctx := context.Background()
@@ -70,12 +93,39 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintln(stderr, "wasmsand mcp:", err)
 		return exitSetup
 	}
+	if node != nil {
+		if err := node.Serve(mcpHandler(srv, m.token)); err != nil {
+			fmt.Fprintln(stderr, "wasmsand mcp:", err)
+			return exitSetup
+		}
+		fmt.Fprintf(stderr, "wasmsand mcp: node %s of the cluster\n", node.Name())
+	}
 	fmt.Fprintf(stderr, "wasmsand mcp: serving on http://%s/mcp\n", l.Addr())
 	hs := &http.Server{Handler: m.front.guard(m.listen, nil, m.token == "", mcpHandler(srv, m.token)), ConnContext: httpguard.ConnContext, ReadHeaderTimeout: 10 * time.Second}
-	if err := hs.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintln(stderr, "wasmsand mcp:", err)
-		return 1
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(l) }()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sig)
+	select {
+	case err := <-served:
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintln(stderr, "wasmsand mcp:", err)
+			return 1
+		}
+		return 0
+	case <-sig:
 	}
+	// take no more connections; hand the sandboxes and MCP sessions to the
+	// cluster (closing the sessions ends their event streams, so the
+	// shutdown can finish)
+	fmt.Fprintln(stderr, "wasmsand mcp: draining")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	shut := make(chan struct{})
+	go func() { _ = hs.Shutdown(ctx); close(shut) }()
+	srv.Drain(ctx)
+	<-shut
 	return 0
 }
 
@@ -84,8 +134,8 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 func mcpHandler(srv *mcpserver.Server, token string) http.Handler {
 	// (the SDK's own Host check knows loopback names only: httpguard, in
 	// front of this, does it with the operator's --allow-host names too)
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
-		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true})
+	h := srv.Affinity(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
+		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")

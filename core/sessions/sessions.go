@@ -259,6 +259,15 @@ func (r *Registry) Expire(idle time.Duration) int {
 	return len(gone)
 }
 
+// Lookup is session id, whoever owns it (for the server's own use: a
+// cluster handing it to another node).
+func (r *Registry) Lookup(id string) (*Session, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	x, ok := r.byID[id]
+	return x, ok
+}
+
 // Drop takes session id out of the registry, whoever owns it, and
 // closes its sandbox (a cluster moved it elsewhere, or released it).
 func (r *Registry) Drop(id string) bool {
