@@ -142,3 +142,23 @@ func TestClusterDrain(t *testing.T) {
 		assert.Equal(t, want, r["stdout"], id)
 	}
 }
+
+// TestClusterIdleEvict: a session idle past IdleEvict leaves the node's
+// memory (its record stays), and its next request restores it.
+func TestClusterIdleEvict(t *testing.T) {
+	urls := natstest.Cluster(t, 1)
+	nc, err := nats.Connect(urls)
+	require.NoError(t, err)
+	defer nc.Close()
+	node, err := cluster.Join(context.Background(), cluster.Options{Conn: nc, Name: "a"})
+	require.NoError(t, err)
+	defer node.Close()
+	svc, hs := newServer(t, service.Options{Cluster: node, IdleEvict: 200 * time.Millisecond})
+	c := client{t, hs.URL, ""}
+	id := c.json("POST", "/v1/sessions", nil, 201)["id"].(string)
+	c.json("POST", "/v1/sessions/"+id+"/run", map[string]any{"command": "cd /tmp; k=v"}, 200)
+	require.Eventually(t, func() bool { return svc.Sessions() == 0 && len(node.Held()) == 0 }, 10*time.Second, 50*time.Millisecond)
+	r := c.json("POST", "/v1/sessions/"+id+"/run", map[string]any{"command": "echo $k $PWD"}, 200)
+	assert.Equal(t, "v /tmp\n", r["stdout"])
+	assert.Equal(t, 1, svc.Sessions())
+}

@@ -388,7 +388,7 @@ type SnapshotRef struct {
 
 // ErrorBody is every error's body.
 type ErrorBody struct {
-	Code    string `json:"code" jsonschema:"a stable code: not_found, invalid_argument, unauthorized, quota_exceeded, payload_too_large, permission_denied, no_space, timeout, ..."`
+	Code    string `json:"code" jsonschema:"a stable code: not_found, invalid_argument, unauthorized, quota_exceeded, payload_too_large, permission_denied, no_space, timeout, and in a cluster node_lost (the node running the request was lost: what completed before it is kept), unavailable, moved (send it again), ..."`
 	Message string `json:"message"`
 }
 
