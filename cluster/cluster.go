@@ -40,29 +40,28 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wasmsand/wasmsand/core/sessions"
 )
 
 // Error codes of the cluster's errors (stable; the servers send them on).
+// Its errors are the session registry's (*sessions.Error), with two codes
+// of its own.
 const (
 	// CodeNodeLost: the node running the request is gone (a run in flight
 	// there is lost; what completed before it is not).
-	CodeNodeLost = "node_lost"
+	CodeNodeLost = sessions.CodeNodeLost
 	// CodeUnavailable: the cluster's store could not be reached or did not
 	// answer in time.
-	CodeUnavailable = "unavailable"
+	CodeUnavailable = sessions.CodeUnavailable
 	// CodeNotFound: no such session (or not this client's).
-	CodeNotFound = "not_found"
+	CodeNotFound = sessions.CodeNotFound
 	// CodeQuotaExceeded: the client has as many sessions as it may have.
-	CodeQuotaExceeded = "quota_exceeded"
+	CodeQuotaExceeded = sessions.CodeQuotaExceeded
 )
 
 // Error is a cluster error with its stable code.
-type Error struct {
-	Code    string
-	Message string
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+type Error = sessions.Error
 
 func errf(code, format string, a ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, a...)}
@@ -106,6 +105,7 @@ type Node struct {
 	stop     chan struct{}
 	stopOnce sync.Once
 	wg       sync.WaitGroup
+	serving  sync.WaitGroup // forwarded requests in progress
 
 	mu       sync.Mutex
 	held     map[string]*held     // sessions this node owns
@@ -186,6 +186,17 @@ func Join(ctx context.Context, opt Options) (*Node, error) {
 	}
 	if _, err := n.live.Put(ctx, n.name, []byte(n.inc)); err != nil {
 		return nil, fmt.Errorf("cluster: lease of node %s: %w", n.name, err)
+	}
+	// (a bucket just made with replicas may still be electing its leader:
+	// serve only once each takes a write)
+	if err := retry(ctx, func(ctx context.Context) error {
+		if _, err := n.kv.Put(ctx, "probe."+n.name, nil); err != nil {
+			return err
+		}
+		_, err := n.obj.PutBytes(ctx, "probe/"+n.name, nil)
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("cluster: the buckets do not answer: %w", err)
 	}
 	n.wg.Add(1)
 	go n.renew()
@@ -280,6 +291,15 @@ func (n *Node) Close() {
 			_ = sub.Drain()
 		}
 	}
+	// (their answers go out before the connection closes; bounded)
+	done := make(chan struct{})
+	go func() { n.serving.Wait(); close(done) }()
+	t0 := time.Now()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+	}
+	n.log.Info("cluster: left", "waited for forwarded requests", time.Since(t0).Round(time.Millisecond))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = n.live.Delete(ctx, n.name)
@@ -437,4 +457,10 @@ func retry(ctx context.Context, f func(context.Context) error) error {
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// conflict tells whether a compare-and-set failed because the record
+// changed (nats.go words it as either error, by path).
+func conflict(err error) bool {
+	return errors.Is(err, jetstream.ErrKeyExists) || errors.Is(err, jetstream.ErrKeyRevisionMismatch)
 }

@@ -131,8 +131,9 @@ func (n *Node) Forward(w http.ResponseWriter, r *http.Request, node string) erro
 	if ctl == "" {
 		return errf(CodeUnavailable, "node %s did not take the request", node)
 	}
+	ended := false
 	defer func() {
-		if ctx.Err() != nil {
+		if !ended { // (the client went away, B was lost or moved: B stops and waits for no acks)
 			c := nats.NewMsg(ctl)
 			c.Header.Set("Ws-Kind", "cancel")
 			_ = nc.PublishMsg(c)
@@ -188,6 +189,7 @@ func (n *Node) Forward(w http.ResponseWriter, r *http.Request, node string) erro
 				}
 				_ = msg.Respond(nil)
 			case "end":
+				ended = true
 				return nil
 			case "beat":
 			}
@@ -246,7 +248,11 @@ func (s *sliceReader) Read(p []byte) (int, error) {
 // took the request applied its own; h checks tokens itself).
 func (n *Node) Serve(h http.Handler) error {
 	sub, err := n.opt.Conn.Subscribe(n.subject(n.name), func(m *nats.Msg) {
-		go n.serveOne(h, m)
+		n.serving.Add(1)
+		go func() {
+			defer n.serving.Done()
+			n.serveOne(h, m)
+		}()
 	})
 	if err != nil {
 		return unavailable(err)
@@ -312,7 +318,7 @@ func (n *Node) serveOne(h http.Handler, m *nats.Msg) {
 	}
 	req.Header.Set(HeaderForwarded, m.Header.Get("Ws-From"))
 	req.RequestURI = m.Header.Get("Ws-URI")
-	rw := &natsWriter{nc: nc, reply: reply, hdr: http.Header{}, cancel: cancel}
+	rw := &natsWriter{nc: nc, reply: reply, hdr: http.Header{}, ctx: ctx, cancel: cancel}
 	done := make(chan struct{})
 	go func() { // beats, so A knows this node is alive while the handler runs
 		t := time.NewTicker(beatEvery)
@@ -346,6 +352,7 @@ type natsWriter struct {
 	nc     *nats.Conn
 	reply  string
 	hdr    http.Header
+	ctx    context.Context // the request's: A's cancel ends it
 	cancel context.CancelFunc
 
 	mu     sync.Mutex
@@ -409,7 +416,7 @@ func (w *natsWriter) sendLocked(data []byte) {
 		if w.hdr.Get(HeaderMoved) != "" {
 			m.Header.Set(HeaderMoved, "1")
 		}
-		if _, err := w.nc.RequestMsg(m, 60*time.Second); err != nil {
+		if err := w.request(m); err != nil {
 			w.fail(err)
 			return
 		}
@@ -421,9 +428,18 @@ func (w *natsWriter) sendLocked(data []byte) {
 	m := nats.NewMsg(w.reply)
 	m.Header.Set("Ws-Kind", "data")
 	m.Data = data
-	if _, err := w.nc.RequestMsg(m, 60*time.Second); err != nil {
+	if err := w.request(m); err != nil {
 		w.fail(err)
 	}
+}
+
+// request sends m and waits for A's acknowledgement: A writes to a client
+// that may be slow, so the wait is long, but a cancel from A ends it.
+func (w *natsWriter) request(m *nats.Msg) error {
+	ctx, cancel := context.WithTimeout(w.ctx, 5*time.Minute)
+	defer cancel()
+	_, err := w.nc.RequestMsgWithContext(ctx, m)
+	return err
 }
 
 func (w *natsWriter) fail(err error) {

@@ -67,7 +67,7 @@ func (n *Node) Where(ctx context.Context, client, key string) (node string, data
 		}
 		p.Node, p.Inc = n.name, n.inc
 		b, _ := json.Marshal(p)
-		if _, err := n.kv.Update(ctx, pinKey(key), b, e.Revision()); errors.Is(err, jetstream.ErrKeyExists) {
+		if _, err := n.kv.Update(ctx, pinKey(key), b, e.Revision()); conflict(err) {
 			continue
 		} else if err != nil {
 			return "", nil, false, unavailable(err)

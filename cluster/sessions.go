@@ -112,7 +112,7 @@ func (n *Node) Open(ctx context.Context, client, id string, local func() bool, r
 		claimed.Node, claimed.Inc = n.name, n.inc
 		b, _ := json.Marshal(claimed)
 		rev2, err := n.kv.Update(ctx, recordKey(id), b, rev)
-		if errors.Is(err, jetstream.ErrKeyExists) {
+		if conflict(err) {
 			continue // (another node was quicker: look again)
 		} else if err != nil {
 			return "", unavailable(err)
@@ -207,7 +207,7 @@ func (n *Node) checkpoint(ctx context.Context, id string, takeSnap bool, maxSnap
 	}
 	b, _ := json.Marshal(rec)
 	rev, err := n.kv.Update(ctx, recordKey(id), b, h.rev)
-	if errors.Is(err, jetstream.ErrKeyExists) {
+	if conflict(err) {
 		n.lost(id)
 		return "", errf(CodeNodeLost, "session %s was taken over by another node", id)
 	} else if err != nil {
@@ -306,7 +306,7 @@ func (n *Node) Release(ctx context.Context, id string) error {
 	rec := h.rec
 	rec.Node, rec.Inc = "", ""
 	b, _ := json.Marshal(rec)
-	if _, err := n.kv.Update(ctx, recordKey(id), b, h.rev); err != nil && !errors.Is(err, jetstream.ErrKeyExists) {
+	if _, err := n.kv.Update(ctx, recordKey(id), b, h.rev); err != nil && !conflict(err) {
 		return unavailable(err)
 	}
 	return nil

@@ -22,11 +22,6 @@ import (
 // fork) is checkpointed before it is answered, so nothing a client was told
 // of is lost with a node.
 
-// clusterStatus maps the cluster's codes to HTTP statuses.
-var clusterStatus = map[string]int{
-	cluster.CodeNodeLost: 502, cluster.CodeUnavailable: 503, cluster.CodeNotFound: 404, cluster.CodeQuotaExceeded: 429,
-}
-
 // codeMoved: a draining node no longer takes the session (forwarded
 // requests are looked up again by the node that sent them).
 const codeMoved = "moved"
@@ -187,4 +182,20 @@ func (s *Server) expireCluster() {
 		x.Unlock()
 	}
 	s.opt.Cluster.Sweep(ctx, s.opt.IdleTTL)
+}
+
+// lock locks session x for a run or a change. In a cluster, a session
+// released while the request waited (a drain, an eviction) is elsewhere
+// now: the request is answered "moved", and a node that forwarded it looks
+// again.
+func (s *Server) lock(w http.ResponseWriter, x *sessions.Session) error {
+	x.Lock()
+	if s.opt.Cluster != nil {
+		if y, ok := s.sessions.Lookup(x.ID); !ok || y != x {
+			x.Unlock()
+			w.Header().Set(cluster.HeaderMoved, "1")
+			return errf(503, codeMoved, "session %s moved while the request waited: send it again", x.ID)
+		}
+	}
+	return nil
 }

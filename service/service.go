@@ -183,19 +183,17 @@ var statusOf = map[core.Code]int{
 // registryStatus maps the session registry's codes to HTTP statuses.
 var registryStatus = map[string]int{
 	sessions.CodeNotFound: 404, sessions.CodeQuotaExceeded: 429, sessions.CodeResourceExhausted: 507, sessions.CodeClosed: 503,
+	sessions.CodeNodeLost: 502, sessions.CodeUnavailable: 503,
 }
 
 func writeErr(w http.ResponseWriter, err error) {
 	var ae *apiError
 	var ce *core.Error
 	var se *sessions.Error
-	var cle *cluster.Error
 	switch {
 	case errors.As(err, &ae):
 	case errors.As(err, &se):
 		ae = &apiError{registryStatus[se.Code], se.Code, se.Message}
-	case errors.As(err, &cle):
-		ae = &apiError{clusterStatus[cle.Code], cle.Code, cle.Message}
 	case errors.As(err, &ce):
 		st := statusOf[ce.Code]
 		if st == 0 {
@@ -495,7 +493,9 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request, token string) erro
 	}
 	opt := core.RunOptions{Stdin: core.StdinText(req.Stdin), Cwd: req.Cwd, Env: req.Env, Timeout: x.Sandbox.ShorterTimeout(req.TimeoutMs)}
 	stream := req.Stream || strings.Contains(r.Header.Get("Accept"), "text/event-stream")
-	x.Lock()
+	if err := s.lock(w, x); err != nil {
+		return err
+	}
 	defer x.Unlock()
 	if !stream {
 		res, err := x.Sandbox.Run(r.Context(), req.Command, opt)
@@ -525,15 +525,15 @@ func (s *Server) runs(w http.ResponseWriter, r *http.Request, token string) erro
 	}
 	if err != nil {
 		var ae *apiError
-		var cle *cluster.Error
+		var se *sessions.Error
 		var ce *core.Error
 		body := ErrorBody{Code: string(core.CodeInternal), Message: err.Error()}
 		if errors.As(err, &ce) {
 			body.Code = string(ce.Code)
 		} else if errors.As(err, &ae) {
 			body.Code = ae.code
-		} else if errors.As(err, &cle) {
-			body.Code, body.Message = cle.Code, cle.Message
+		} else if errors.As(err, &se) {
+			body.Code, body.Message = se.Code, se.Message
 		}
 		sse.send("error", body)
 		return nil
@@ -636,7 +636,9 @@ func (s *Server) putFile(w http.ResponseWriter, r *http.Request, token string) e
 		mode = fs.FileMode(v)
 	}
 	if s.opt.Cluster != nil {
-		x.Lock()
+		if err := s.lock(w, x); err != nil {
+			return err
+		}
 		defer x.Unlock()
 	}
 	if err := x.Sandbox.WriteFile(p, b, mode); err != nil {
@@ -655,7 +657,9 @@ func (s *Server) deleteFile(w http.ResponseWriter, r *http.Request, token string
 		return err
 	}
 	if s.opt.Cluster != nil {
-		x.Lock()
+		if err := s.lock(w, x); err != nil {
+			return err
+		}
 		defer x.Unlock()
 	}
 	if err := x.Sandbox.Remove(p, r.URL.Query().Get("recursive") == "true"); err != nil {
@@ -673,7 +677,9 @@ func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, token string) 
 	if err != nil {
 		return err
 	}
-	x.Lock()
+	if err := s.lock(w, x); err != nil {
+		return err
+	}
 	defer x.Unlock()
 	var id string
 	if n := s.opt.Cluster; n != nil {
@@ -703,7 +709,9 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request, token string) e
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
-	x.Lock()
+	if err := s.lock(w, x); err != nil {
+		return err
+	}
 	defer x.Unlock()
 	snap, err := x.SnapshotOf(req.SnapshotID)
 	if err != nil && s.opt.Cluster != nil {
@@ -732,7 +740,9 @@ func (s *Server) fork(w http.ResponseWriter, r *http.Request, token string) erro
 	if err != nil {
 		return err
 	}
-	x.Lock()
+	if err := s.lock(w, x); err != nil {
+		return err
+	}
 	y, err := s.sessions.Fork(r.Context(), x, &listener{})
 	x.Unlock()
 	if err != nil {

@@ -143,7 +143,7 @@ func startServeCluster(t *testing.T, size int, extra ...string) (*clusterClient,
 		t.Cleanup(func() { _ = n.cmd.Process.Kill(); <-n.exited })
 	}
 	t.Cleanup(func() {
-		if t.Failed() {
+		if t.Failed() || os.Getenv("WASMSAND_TEST_NODE_LOGS") != "" {
 			for _, n := range nodes {
 				n.logMu.Lock()
 				t.Logf("node %s's stderr:\n%s", n.name, n.log.String())
@@ -320,10 +320,13 @@ func TestClusterRollingRestart(t *testing.T) {
 		c.mu.Lock()
 		draining[n.base] = true
 		c.mu.Unlock()
+		t0 := time.Now()
 		n.signal(syscall.SIGTERM)
+		t1 := time.Now()
 		// (started again as a new process: its address changes, the client follows)
 		m := &serveNode{t: t, bin: n.bin, name: n.name, args: n.args, env: n.env, log: n.log, logMu: n.logMu}
 		m.start()
+		t.Logf("%s: stopped in %v, started in %v", n.name, t1.Sub(t0), time.Since(t1))
 		t.Cleanup(func() { _ = m.cmd.Process.Kill(); <-m.exited })
 		c.mu.Lock()
 		c.nodes[i] = m

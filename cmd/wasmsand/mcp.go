@@ -9,9 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,6 +44,7 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 		return exitSetup
 	}
 	var node *cluster.Node
+	var leaveCluster func()
 	if m.cluster.on() {
 		if m.listen == "" {
 			fmt.Fprintln(stderr, "wasmsand mcp: a cluster (--nats, --nats-listen) serves streamable HTTP: give --listen")
@@ -60,7 +59,7 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 			fmt.Fprintln(stderr, "wasmsand mcp:", err)
 			return exitSetup
 		}
-		defer leave()
+		leaveCluster = leave
 		node = n
 	}
 	srv := mcpserver.New(mcpserver.Options{
@@ -71,7 +70,14 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 		MaxSessions: m.maxSessions, MaxSnapshots: m.maxSnapshots, MaxMemory: m.maxMemoryMB << 20,
 		Cluster: node, Token: m.token,
 	})
-	defer srv.Close()
+	// (the node leaves first: it stops taking forwarded requests and
+	// answers those in progress, then the sessions close)
+	defer func() {
+		if leaveCluster != nil {
+			leaveCluster()
+		}
+		srv.Close()
+	}()
 	ctx := context.Background()
 	if m.listen == "" {
 		t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopCloser{stdout}}
@@ -102,31 +108,7 @@ func serveMCP(o *cliOptions, m *mcpOptions, stdin io.Reader, stdout, stderr io.W
 	}
 	fmt.Fprintf(stderr, "wasmsand mcp: serving on http://%s/mcp\n", l.Addr())
 	hs := &http.Server{Handler: m.front.guard(m.listen, nil, m.token == "", mcpHandler(srv, m.token)), ConnContext: httpguard.ConnContext, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(l) }()
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
-	defer signal.Stop(sig)
-	select {
-	case err := <-served:
-		if err != nil && !errors.Is(err, http.ErrServerClosed) {
-			fmt.Fprintln(stderr, "wasmsand mcp:", err)
-			return 1
-		}
-		return 0
-	case <-sig:
-	}
-	// take no more connections; hand the sandboxes and MCP sessions to the
-	// cluster (closing the sessions ends their event streams, so the
-	// shutdown can finish)
-	fmt.Fprintln(stderr, "wasmsand mcp: draining")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	shut := make(chan struct{})
-	go func() { _ = hs.Shutdown(ctx); close(shut) }()
-	srv.Drain(ctx)
-	<-shut
-	return 0
+	return serveUntilStopped("mcp", hs, l, srv.Drain, stderr)
 }
 
 // mcpHandler is streamable HTTP at /mcp (and /), behind the bearer token

@@ -123,17 +123,25 @@ func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
 		return exitSetup
 	}
 	var node *cluster.Node
+	var leaveCluster func()
 	if so.cluster.on() {
 		n, leave, err := so.cluster.join("serve", stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "wasmsand serve:", err)
 			return exitSetup
 		}
-		defer leave()
+		leaveCluster = leave
 		node = n
 	}
 	svc := newService(o, so, node)
-	defer svc.Close()
+	// (the node leaves first: it stops taking forwarded requests and
+	// answers those in progress, then the sessions close)
+	defer func() {
+		if leaveCluster != nil {
+			leaveCluster()
+		}
+		svc.Close()
+	}()
 	l, err := net.Listen("tcp", so.listen)
 	if err != nil {
 		fmt.Fprintln(stderr, "wasmsand serve:", err)
@@ -148,6 +156,14 @@ func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "wasmsand serve: serving on http://%s (API: http://%s%s)\n", l.Addr(), l.Addr(), service.OpenAPIPath)
 	hs := &http.Server{Handler: serveHandler(so, svc), ConnContext: httpguard.ConnContext, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute}
+	return serveUntilStopped("serve", hs, l, svc.Drain, stderr)
+}
+
+// serveUntilStopped serves l until it fails or a SIGTERM (or SIGINT) comes;
+// then, for a rolling restart, it takes no more connections while drain
+// hands the node's sessions to its cluster (each after its run in
+// progress), and waits for both.
+func serveUntilStopped(who string, hs *http.Server, l net.Listener, drain func(context.Context), stderr io.Writer) int {
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(l) }()
 	sig := make(chan os.Signal, 1)
@@ -156,18 +172,23 @@ func serveHTTP(o *cliOptions, so *serveOptions, stderr io.Writer) int {
 	select {
 	case err := <-served:
 		if err != nil && !errors.Is(err, http.ErrServerClosed) {
-			fmt.Fprintln(stderr, "wasmsand serve:", err)
+			fmt.Fprintf(stderr, "wasmsand %s: %v\n", who, err)
 			return 1
 		}
 		return 0
 	case <-sig:
 	}
-	// A rolling restart: take no more connections, finish the requests
-	// in flight, then hand every session back to the cluster.
-	fmt.Fprintln(stderr, "wasmsand serve: draining")
+	fmt.Fprintf(stderr, "wasmsand %s: draining\n", who)
+	t0 := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	_ = hs.Shutdown(ctx)
-	svc.Drain(ctx)
+	shut := make(chan struct{})
+	// (concurrently: an MCP session's event stream ends only when drain
+	// closes the session)
+	go func() { _ = hs.Shutdown(ctx); close(shut) }()
+	drain(ctx)
+	t1 := time.Now()
+	<-shut
+	fmt.Fprintf(stderr, "wasmsand %s: drained in %v (connections closed after %v more)\n", who, t1.Sub(t0).Round(time.Millisecond), time.Since(t1).Round(time.Millisecond))
 	return 0
 }

@@ -27,6 +27,10 @@ const (
 	CodeQuotaExceeded     = "quota_exceeded"
 	CodeResourceExhausted = "resource_exhausted"
 	CodeClosed            = "closed"
+	// A cluster's (package cluster): the node running a request was lost;
+	// the cluster's store could not be reached.
+	CodeNodeLost    = "node_lost"
+	CodeUnavailable = "unavailable"
 )
 
 // Error is a registry error with its stable code.
