@@ -129,6 +129,20 @@ func (c *clusterClient) do(i int, method, path string, body []byte) (int, []byte
 	return 0, nil, errNoNode
 }
 
+// create makes n sessions, spread over the nodes.
+func (c *clusterClient) create(n int) []string {
+	ids := make([]string, n)
+	for i := range n {
+		st, b, err := c.do(i, "POST", "/v1/sessions", []byte(`{}`))
+		require.NoError(c.t, err)
+		require.Equal(c.t, 201, st, string(b))
+		var s struct{ ID string }
+		require.NoError(c.t, json.Unmarshal(b, &s))
+		ids[i] = s.ID
+	}
+	return ids
+}
+
 func startServeCluster(t *testing.T, size int, extra ...string) (*clusterClient, []*serveNode) {
 	bin, assets := builtCLI(t)
 	urls := natstest.Cluster(t, 3)
@@ -168,15 +182,7 @@ func TestClusterNodeKilled(t *testing.T) {
 	}
 	c, nodes := startServeCluster(t, 3)
 	const sessions, runs = 300, 4
-	ids := make([]string, sessions)
-	for i := range sessions {
-		st, b, err := c.do(i, "POST", "/v1/sessions", []byte(`{}`))
-		require.NoError(t, err)
-		require.Equal(t, 201, st, string(b))
-		var s struct{ ID string }
-		require.NoError(t, json.Unmarshal(b, &s))
-		ids[i] = s.ID
-	}
+	ids := c.create(sessions)
 	var (
 		mu        sync.Mutex
 		completed = map[string][]int{} // session → runs answered 200
@@ -258,15 +264,7 @@ func TestClusterRollingRestart(t *testing.T) {
 	}
 	c, nodes := startServeCluster(t, 3)
 	const sessions = 30
-	ids := make([]string, sessions)
-	for i := range sessions {
-		st, b, err := c.do(i, "POST", "/v1/sessions", []byte(`{}`))
-		require.NoError(t, err)
-		require.Equal(t, 201, st, string(b))
-		var s struct{ ID string }
-		require.NoError(t, json.Unmarshal(b, &s))
-		ids[i] = s.ID
-	}
+	ids := c.create(sessions)
 	stop := make(chan struct{})
 	var (
 		mu       sync.Mutex

@@ -75,14 +75,7 @@ func TestMCPCluster(t *testing.T) {
 	lb.to(a.hs.URL)
 	lbs := httptest.NewServer(lb)
 	defer lbs.Close()
-	connect := func(endpoint string) *mcp.ClientSession {
-		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint + "/mcp",
-			HTTPClient: &http.Client{Transport: bearer{"s3cret"}}, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
-		require.NoError(t, err)
-		t.Cleanup(func() { cs.Close() })
-		return cs
-	}
+	connect := func(endpoint string) *mcp.ClientSession { return connectMCP(t, endpoint) }
 	cs := connect(lbs.URL)
 	out, msg := call(t, cs, "run", map[string]any{"command": "cd /tmp; echo one > f; N=7; g() { echo g$1; }"})
 	require.Empty(t, msg)
@@ -130,6 +123,16 @@ func TestMCPCluster(t *testing.T) {
 	}, 10*time.Second, 50*time.Millisecond)
 }
 
+// connectMCP is an MCP client session over streamable HTTP at endpoint.
+func connectMCP(t *testing.T, endpoint string) *mcp.ClientSession {
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: endpoint + "/mcp",
+		HTTPClient: &http.Client{Transport: bearer{"s3cret"}}, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 func mcpClientKeyForTest(mcpID string) string {
 	return cluster.ClientKey("s3cret" + "\x00mcp\x00" + mcpID)
 }
@@ -144,11 +147,7 @@ func TestMCPClusterDrain(t *testing.T) {
 	lb.to(a.hs.URL)
 	lbs := httptest.NewServer(lb)
 	defer lbs.Close()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: lbs.URL + "/mcp",
-		HTTPClient: &http.Client{Transport: bearer{"s3cret"}}, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
-	require.NoError(t, err)
-	defer cs.Close()
+	cs := connectMCP(t, lbs.URL)
 	call(t, cs, "run", map[string]any{"command": "cd /tmp; x=drained; echo kept > k"})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -144,19 +143,12 @@ func clusterBench(ctx context.Context) {
 	tGetOwner, tGetForwarded := medianOf(getOwner), medianOf(getForwarded)
 
 	// sessions per node in 1 GB: 200 sessions held by one node, each after a run
-	heap := func() uint64 {
-		runtime.GC()
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
-	before := heap()
+	before := heapAfterGC()
 	for range 200 {
 		sid := post(h1.URL, "/v1/sessions", "{}")["id"].(string)
 		post(h1.URL, "/v1/sessions/"+sid+"/run", `{"command":"cd /tmp; v=1; echo x > f"}`)
 	}
-	perSession := float64(heap()-before) / 200
+	perSession := float64(heapAfterGC()-before) / 200
 
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
 	fmt.Printf("%-58s %14s %s\n", "cluster (3 NATS servers, JetStream R3, loopback)", "measured", "target")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -158,6 +159,15 @@ func assetsDir() string {
 }
 
 // per runs f n times and returns the mean duration of one call.
+// heapAfterGC is the live heap, after collecting twice.
+func heapAfterGC() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
 func per(n int, f func()) time.Duration {
 	for i := 0; i < max(1, n/10); i++ {
 		f() // warm: a steady state, as a long-lived server sees it

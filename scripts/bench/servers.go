@@ -96,14 +96,7 @@ func serversBench(ctx context.Context) {
 	tCreate := per(1000, func() { del(post("/v1/sessions", "{}")["id"].(string)) })
 
 	// memory per idle session: 1000 of them, each having run a command
-	heap := func() uint64 {
-		runtime.GC()
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
-	before := heap()
+	before := heapAfterGC()
 	var idle []*core.Sandbox
 	for i := 0; i < 1000; i++ {
 		sb, err := newSB(ctx)
@@ -112,7 +105,7 @@ func serversBench(ctx context.Context) {
 		check(err)
 		idle = append(idle, sb)
 	}
-	perIdle := float64(heap()-before) / 1000
+	perIdle := float64(heapAfterGC()-before) / 1000
 	for _, sb := range idle {
 		sb.Close()
 	}
