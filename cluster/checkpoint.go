@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -25,7 +24,12 @@ const ckpMagic = "WSCKP1\n"
 
 type bytesBuffer = bytes.Buffer
 
-func objectName(id string, seq int) string { return id + "/" + strconv.Itoa(seq) }
+// objectName names a checkpoint by its session, number and writer (the
+// node's incarnation): a node that lost the session while it wrote cannot
+// overwrite the new owner's checkpoint of the same number.
+func objectName(id string, seq int, inc string) string {
+	return id + "/" + strconv.Itoa(seq) + "-" + inc
+}
 
 func pack(files, shell []byte) []byte {
 	out := make([]byte, 0, len(ckpMagic)+binary.MaxVarintLen64+len(files)+len(shell))
@@ -55,7 +59,7 @@ func (n *Node) load(ctx context.Context, id string, chain []Part) (*State, error
 	}
 	var st State
 	for i, p := range chain {
-		raw, err := n.obj.GetBytes(ctx, objectName(id, p.Seq))
+		raw, err := n.obj.GetBytes(ctx, p.Obj)
 		if err != nil {
 			if errors.Is(err, jetstream.ErrObjectNotFound) {
 				return nil, errf(CodeUnavailable, "session %s: checkpoint %d is missing", id, p.Seq)
@@ -81,5 +85,3 @@ func (n *Node) load(ctx context.Context, id string, chain []Part) (*State, error
 	}
 	return &st, nil
 }
-
-var _ = fmt.Sprintf

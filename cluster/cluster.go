@@ -365,8 +365,9 @@ type Record struct {
 
 // Part is one checkpoint of a chain.
 type Part struct {
-	Seq  int   `json:"seq"`
-	Size int64 `json:"size"`
+	Seq  int    `json:"seq"`
+	Size int64  `json:"size"`
+	Obj  string `json:"obj"` // its object's name
 }
 
 func recordKey(id string) string        { return "s." + id }

@@ -171,9 +171,17 @@ func TestFencing(t *testing.T) {
 	var dropped []string
 	a.OnLost(func(id string) { dropped = append(dropped, id) })
 	b.markGone("a") // (as after a forward that found no subscriber)
-	owner, err := b.Open(ctx, "c", "s1", func() bool { return false }, restoreInto(t))
+	var bsb *core.Sandbox
+	owner, err := b.Open(ctx, "c", "s1", func() bool { return false }, func(st *State) (*core.Sandbox, error) {
+		var err error
+		bsb, err = restoreInto(t)(st)
+		return bsb, err
+	})
 	require.NoError(t, err)
 	assert.Equal(t, "", owner)
+	// both write checkpoint 2: the new owner's stands, the old one's fails
+	run(t, bsb, "echo fresh > /tmp/x")
+	require.NoError(t, b.Checkpoint(ctx, "s1"))
 	run(t, sb, "echo stale > /tmp/x")
 	err = a.Checkpoint(ctx, "s1")
 	var e *Error
@@ -181,6 +189,16 @@ func TestFencing(t *testing.T) {
 	assert.Equal(t, CodeNodeLost, e.Code)
 	assert.Equal(t, []string{"s1"}, dropped)
 	assert.Empty(t, a.Held())
+	b.Close()
+	c, _ := join(t, urls, "c")
+	var csb *core.Sandbox
+	_, err = c.Open(ctx, "c", "s1", func() bool { return false }, func(st *State) (*core.Sandbox, error) {
+		var err error
+		csb, err = restoreInto(t)(st)
+		return csb, err
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "fresh\n", run(t, csb, "v=$(</tmp/x); echo $v"))
 }
 
 // Hostile names never become subjects or keys; damaged checkpoints fail
@@ -207,7 +225,9 @@ func TestHostileInput(t *testing.T) {
 	// a checkpoint object overwritten with garbage: the claim fails cleanly
 	sb := newSandbox(t)
 	require.NoError(t, a.Create(ctx, "c", "s2", nil, sb, 0))
-	_, err = a.obj.PutBytes(ctx, objectName("s2", 1), pack([]byte("WSVFS\x00garbage"), nil))
+	rec, _, err := a.record(ctx, "s2")
+	require.NoError(t, err)
+	_, err = a.obj.PutBytes(ctx, rec.Chain[0].Obj, pack([]byte("WSVFS\x00garbage"), nil))
 	require.NoError(t, err)
 	a.Close()
 	b, _ := join(t, urls, "b")
@@ -216,7 +236,7 @@ func TestHostileInput(t *testing.T) {
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, CodeUnavailable, e.Code)
 	// and the session stays claimable (a later try may succeed)
-	rec, _, err := b.record(ctx, "s2")
+	rec, _, err = b.record(ctx, "s2")
 	require.NoError(t, err)
 	assert.Equal(t, "", rec.Node)
 }

@@ -184,8 +184,8 @@ func (n *Node) checkpoint(ctx context.Context, id string, takeSnap bool, maxSnap
 	}
 	rec := h.rec
 	rec.Seq++
-	part := Part{Seq: rec.Seq, Size: int64(files.Len())}
-	if _, err := n.obj.PutBytes(ctx, objectName(id, rec.Seq), pack(files.Bytes(), shell)); err != nil {
+	part := Part{Seq: rec.Seq, Size: int64(files.Len()), Obj: objectName(id, rec.Seq, n.inc)}
+	if _, err := n.obj.PutBytes(ctx, part.Obj, pack(files.Bytes(), shell)); err != nil {
 		return "", unavailable(err)
 	}
 	old := rec.Chain
@@ -208,6 +208,9 @@ func (n *Node) checkpoint(ctx context.Context, id string, takeSnap bool, maxSnap
 	b, _ := json.Marshal(rec)
 	rev, err := n.kv.Update(ctx, recordKey(id), b, h.rev)
 	if conflict(err) {
+		// (the record does not name it, and no chain ever will; after
+		// another error it may: a timed-out update can still have landed)
+		_ = n.obj.Delete(context.WithoutCancel(ctx), part.Obj)
 		n.lost(id)
 		return "", errf(CodeNodeLost, "session %s was taken over by another node", id)
 	} else if err != nil {
@@ -232,20 +235,20 @@ func (n *Node) checkpoint(ctx context.Context, id string, takeSnap bool, maxSnap
 func (n *Node) dropParts(id string, parts []Part) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	keep := map[int]bool{}
+	keep := map[string]bool{}
 	n.mu.Lock()
 	if h := n.held[id]; h != nil {
 		for _, p := range h.rec.Chain {
-			keep[p.Seq] = true
+			keep[p.Obj] = true
 		}
 	}
 	n.mu.Unlock()
 	for _, p := range n.snapParts(ctx, id) {
-		keep[p.Seq] = true
+		keep[p.Obj] = true
 	}
 	for _, p := range parts {
-		if !keep[p.Seq] {
-			_ = n.obj.Delete(ctx, objectName(id, p.Seq))
+		if !keep[p.Obj] {
+			_ = n.obj.Delete(ctx, p.Obj)
 		}
 	}
 }
@@ -347,7 +350,7 @@ func (n *Node) Delete(ctx context.Context, client, id string) error {
 		}
 	}
 	for _, p := range parts {
-		_ = n.obj.Delete(ctx, objectName(id, p.Seq))
+		_ = n.obj.Delete(ctx, p.Obj)
 	}
 	return nil
 }
