@@ -107,6 +107,7 @@ type Node struct {
 	wg       sync.WaitGroup
 	serving  sync.WaitGroup // forwarded requests in progress
 
+	locks    keyLocks
 	mu       sync.Mutex
 	held     map[string]*held     // sessions this node owns
 	gone     map[string]time.Time // nodes found not answering, when

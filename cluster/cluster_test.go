@@ -41,18 +41,15 @@ func newSandbox(t *testing.T) *core.Sandbox {
 	return sb
 }
 
-func restoreInto(t *testing.T) func(*State) (*core.Sandbox, error) {
+// restoreInto restores a claimed session into a new sandbox, which it
+// also puts in *got when got is not nil.
+func restoreInto(t *testing.T, got ...**core.Sandbox) func(*State) (*core.Sandbox, error) {
 	return func(st *State) (*core.Sandbox, error) {
 		sb := newSandbox(t)
-		if err := sb.ReplaceFiles(st.Files); err != nil {
-			return nil, err
+		for _, g := range got {
+			*g = sb
 		}
-		if st.Shell != nil {
-			if err := sb.LoadShellState(st.Shell); err != nil {
-				return nil, err
-			}
-		}
-		return sb, nil
+		return sb, st.Apply(sb)
 	}
 }
 
@@ -96,11 +93,7 @@ func TestCheckpointChain(t *testing.T) {
 	// b takes it over once a is gone
 	a.Close()
 	var got *core.Sandbox
-	owner, err := b.Open(ctx, "c1", "s1", func() bool { return false }, func(st *State) (*core.Sandbox, error) {
-		sb, err := restoreInto(t)(st)
-		got = sb
-		return sb, err
-	})
+	owner, err := b.Open(ctx, "c1", "s1", func() bool { return false }, restoreInto(t, &got))
 	require.NoError(t, err)
 	assert.Equal(t, "", owner)
 	assert.Equal(t, run(t, sb, "echo $n; cat_=$(</home/user/d/f5); echo $cat_; echo ${#n}"), run(t, got, "echo $n; cat_=$(</home/user/d/f5); echo $cat_; echo ${#n}"))
@@ -172,11 +165,7 @@ func TestFencing(t *testing.T) {
 	a.OnLost(func(id string) { dropped = append(dropped, id) })
 	b.markGone("a") // (as after a forward that found no subscriber)
 	var bsb *core.Sandbox
-	owner, err := b.Open(ctx, "c", "s1", func() bool { return false }, func(st *State) (*core.Sandbox, error) {
-		var err error
-		bsb, err = restoreInto(t)(st)
-		return bsb, err
-	})
+	owner, err := b.Open(ctx, "c", "s1", func() bool { return false }, restoreInto(t, &bsb))
 	require.NoError(t, err)
 	assert.Equal(t, "", owner)
 	// both write checkpoint 2: the new owner's stands, the old one's fails
@@ -192,11 +181,7 @@ func TestFencing(t *testing.T) {
 	b.Close()
 	c, _ := join(t, urls, "c")
 	var csb *core.Sandbox
-	_, err = c.Open(ctx, "c", "s1", func() bool { return false }, func(st *State) (*core.Sandbox, error) {
-		var err error
-		csb, err = restoreInto(t)(st)
-		return csb, err
-	})
+	_, err = c.Open(ctx, "c", "s1", func() bool { return false }, restoreInto(t, &csb))
 	require.NoError(t, err)
 	assert.Equal(t, "fresh\n", run(t, csb, "v=$(</tmp/x); echo $v"))
 }

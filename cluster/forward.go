@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -115,13 +116,11 @@ func (n *Node) Forward(w http.ResponseWriter, r *http.Request, node string) erro
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	ack, err := nc.RequestMsgWithContext(rctx, m)
 	cancel()
-	if errors.Is(err, nats.ErrNoResponders) {
-		n.markGone(node)
-		return ErrGone
-	} else if err != nil && ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout)) {
-		// (it takes a request in microseconds: one that never did died
-		// before it started the handler, as a request delivered to a node
-		// killed at that moment does)
+	timedOut := ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout))
+	if errors.Is(err, nats.ErrNoResponders) || timedOut {
+		// (no subscriber: it is gone. A node takes a request in
+		// microseconds: one that never did died before it started the
+		// handler, as a request delivered to a node killed then does.)
 		n.markGone(node)
 		return ErrGone
 	} else if err != nil {
@@ -199,8 +198,7 @@ func (n *Node) Forward(w http.ResponseWriter, r *http.Request, node string) erro
 
 // sendBody sends the body's chunks to B, each acknowledged.
 func sendBody(ctx context.Context, nc *nats.Conn, ctl string, first []byte, rest io.Reader) error {
-	buf := first
-	r := io.MultiReader(readerOf(buf), rest)
+	r := io.MultiReader(bytes.NewReader(first), rest)
 	chunk := make([]byte, chunkSize)
 	for {
 		k, err := io.ReadFull(r, chunk)
@@ -228,19 +226,6 @@ func sendBody(ctx context.Context, nc *nats.Conn, ctl string, first []byte, rest
 	defer cancel()
 	_, err := nc.RequestMsgWithContext(c, m)
 	return err
-}
-
-type sliceReader struct{ b []byte }
-
-func readerOf(b []byte) io.Reader { return &sliceReader{b} }
-
-func (s *sliceReader) Read(p []byte) (int, error) {
-	if len(s.b) == 0 {
-		return 0, io.EOF
-	}
-	k := copy(p, s.b)
-	s.b = s.b[k:]
-	return k, nil
 }
 
 // Serve takes the requests other nodes forward to this one and answers
@@ -301,7 +286,7 @@ func (n *Node) serveOne(h http.Handler, m *nats.Msg) {
 	var body io.ReadCloser = http.NoBody
 	switch m.Header.Get("Ws-Body") {
 	case "inline":
-		body = io.NopCloser(readerOf(m.Data))
+		body = io.NopCloser(bytes.NewReader(m.Data))
 		_ = bodyW.Close()
 	case "stream":
 		body = bodyR

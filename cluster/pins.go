@@ -46,8 +46,7 @@ func (n *Node) Where(ctx context.Context, client, key string) (node string, data
 	if !validID(key) {
 		return "", nil, false, errf(CodeNotFound, "no %q", key)
 	}
-	unlock := lockID("m." + key)
-	defer unlock()
+	defer n.locks.lock("m." + key)()
 	for range 5 {
 		e, err := n.kv.Get(ctx, pinKey(key))
 		if errors.Is(err, jetstream.ErrKeyNotFound) {

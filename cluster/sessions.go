@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/wasmsand/wasmsand/core"
+	"github.com/wasmsand/wasmsand/core/sessions"
 	"github.com/wasmsand/wasmsand/vfs"
 )
 
@@ -21,19 +22,55 @@ type held struct {
 	rec  Record
 	rev  uint64        // the record's revision this node wrote last
 	base *vfs.Snapshot // the files as the last checkpoint saved them
-	size int64         // bytes of the chain's deltas since its whole state
-	full int64         // bytes of its whole state
 }
 
-// idLocks serializes what this node does with one session id (a claim and
-// the restore after it), so two requests do not claim it twice.
-var idLocks sync.Map // id → *sync.Mutex
+// restarts tells whether chain should start again with a whole state: it
+// is as long as it may be, or its deltas outweigh its whole state.
+func restarts(chain []Part, max int) bool {
+	if len(chain) == 0 || len(chain) >= max {
+		return true
+	}
+	var deltas int64
+	for _, p := range chain[1:] {
+		deltas += p.Size
+	}
+	return deltas > chain[0].Size
+}
 
-func lockID(id string) func() {
-	m, _ := idLocks.LoadOrStore(id, &sync.Mutex{})
-	mu := m.(*sync.Mutex)
-	mu.Lock()
-	return mu.Unlock
+// keyLocks serialize what this node does with one key (a session's claim
+// and the restore after it), so two requests do not claim it twice. A
+// lock lives while someone holds or waits for it.
+type keyLocks struct {
+	mu sync.Mutex
+	m  map[string]*keyLock
+}
+
+type keyLock struct {
+	sync.Mutex
+	refs int
+}
+
+func (k *keyLocks) lock(key string) (unlock func()) {
+	k.mu.Lock()
+	if k.m == nil {
+		k.m = map[string]*keyLock{}
+	}
+	l := k.m[key]
+	if l == nil {
+		l = &keyLock{}
+		k.m[key] = l
+	}
+	l.refs++
+	k.mu.Unlock()
+	l.Lock()
+	return func() {
+		l.Unlock()
+		k.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(k.m, key)
+		}
+		k.mu.Unlock()
+	}
 }
 
 // State is a session's last checkpoint, restored: the server makes its
@@ -85,8 +122,7 @@ func (n *Node) Open(ctx context.Context, client, id string, local func() bool, r
 	if !validID(id) {
 		return "", errf(CodeNotFound, "no session %q", id)
 	}
-	unlock := lockID(id)
-	defer unlock()
+	defer n.locks.lock(id)()
 	n.mu.Lock()
 	h := n.held[id]
 	n.mu.Unlock()
@@ -130,13 +166,8 @@ func (n *Node) Open(ctx context.Context, client, id string, local func() bool, r
 			_, _ = n.kv.Update(context.WithoutCancel(ctx), recordKey(id), b, rev2)
 			return "", err
 		}
-		h := &held{sb: sb, rec: claimed, rev: rev2, base: sb.FS().Base()}
-		for _, p := range claimed.Chain[1:] {
-			h.size += p.Size
-		}
-		h.full = claimed.Chain[0].Size
 		n.mu.Lock()
-		n.held[id] = h
+		n.held[id] = &held{sb: sb, rec: claimed, rev: rev2, base: sb.FS().Base()}
 		n.mu.Unlock()
 		n.log.Info("cluster: session claimed", "session", id, "from", rec.Node)
 		return "", nil
@@ -170,7 +201,7 @@ func (n *Node) checkpoint(ctx context.Context, id string, takeSnap bool, maxSnap
 		return "", errf(CodeQuotaExceeded, "session %s keeps %d snapshots, the most it may", id, h.rec.NSnap)
 	}
 	base := h.base
-	if base == nil || len(h.rec.Chain) >= n.opt.MaxChain || h.size > h.full {
+	if base == nil || restarts(h.rec.Chain, n.opt.MaxChain) {
 		base = nil // (a whole state: the chain restarts)
 	}
 	var files bytesBuffer
@@ -218,11 +249,6 @@ func (n *Node) checkpoint(ctx context.Context, id string, takeSnap bool, maxSnap
 	}
 	n.mu.Lock()
 	h.rec, h.rev, h.base = rec, rev, next
-	if base == nil {
-		h.full, h.size = part.Size, 0
-	} else {
-		h.size += part.Size
-	}
 	n.mu.Unlock()
 	if base == nil && len(old) > 0 {
 		n.dropParts(id, old)
@@ -243,8 +269,10 @@ func (n *Node) dropParts(id string, parts []Part) {
 		}
 	}
 	n.mu.Unlock()
-	for _, p := range n.snapParts(ctx, id) {
-		keep[p.Obj] = true
+	for _, chain := range n.snapChains(ctx, id) {
+		for _, p := range chain {
+			keep[p.Obj] = true
+		}
 	}
 	for _, p := range parts {
 		if !keep[p.Obj] {
@@ -253,22 +281,21 @@ func (n *Node) dropParts(id string, parts []Part) {
 	}
 }
 
-// snapParts is every checkpoint the session's snapshots need.
-func (n *Node) snapParts(ctx context.Context, id string) []Part {
+// snapChains is the chains of the session's snapshots, by their keys.
+func (n *Node) snapChains(ctx context.Context, id string) map[string][]Part {
 	l, err := n.kv.ListKeysFiltered(ctx, "p."+id+".*")
 	if err != nil {
 		return nil
 	}
-	var out []Part
+	out := map[string][]Part{}
 	for k := range l.Keys() {
 		e, err := n.kv.Get(ctx, k)
 		if err != nil {
 			continue
 		}
 		var chain []Part
-		if json.Unmarshal(e.Value(), &chain) == nil {
-			out = append(out, chain...)
-		}
+		_ = json.Unmarshal(e.Value(), &chain)
+		out[k] = chain
 	}
 	return out
 }
@@ -343,11 +370,10 @@ func (n *Node) Delete(ctx context.Context, client, id string) error {
 		return unavailable(err)
 	}
 	_ = n.kv.Purge(ctx, indexKey(client, id))
-	parts := append(slices.Clone(rec.Chain), n.snapParts(ctx, id)...)
-	if l, err := n.kv.ListKeysFiltered(ctx, "p."+id+".*"); err == nil {
-		for k := range l.Keys() {
-			_ = n.kv.Purge(ctx, k)
-		}
+	parts := slices.Clone(rec.Chain)
+	for k, chain := range n.snapChains(ctx, id) {
+		_ = n.kv.Purge(ctx, k)
+		parts = append(parts, chain...)
 	}
 	for _, p := range parts {
 		_ = n.obj.Delete(ctx, p.Obj)
@@ -385,4 +411,59 @@ func (n *Node) Sweep(ctx context.Context, idle time.Duration) int {
 		}
 	}
 	return gone
+}
+
+// What both servers do with a session of their registry (core/sessions)
+// in a cluster.
+
+// Apply gives sb the restored files and shell.
+func (st *State) Apply(sb *core.Sandbox) error {
+	if err := sb.ReplaceFiles(st.Files); err != nil {
+		return err
+	}
+	if st.Shell == nil {
+		return nil
+	}
+	return sb.LoadShellState(st.Shell)
+}
+
+// SnapshotSession checkpoints session x (held here, locked by the caller)
+// as a snapshot, at most its max-th, and keeps it in reg too; it returns
+// the snapshot's id.
+func (n *Node) SnapshotSession(ctx context.Context, reg *sessions.Registry, x *sessions.Session, max int) (string, error) {
+	if err := reg.Room(0); err != nil {
+		return "", err
+	}
+	id, err := n.TakeSnapshot(ctx, x.ID, max)
+	if err != nil {
+		return "", err
+	}
+	// (the same files: nothing ran since the checkpoint)
+	return id, reg.KeepSnapshot(x, id, x.Sandbox.Snapshot())
+}
+
+// SnapshotOf is session x's snapshot snap: kept in memory, or, when it was
+// taken on another node, read back from its checkpoints.
+func (n *Node) SnapshotOf(ctx context.Context, x *sessions.Session, snap string) (*core.Snapshot, error) {
+	if s, err := x.SnapshotOf(snap); err == nil {
+		return s, nil
+	}
+	files, err := n.Snapshot(ctx, x.ID, snap)
+	if err != nil {
+		return nil, err
+	}
+	return core.SnapshotOf(files), nil
+}
+
+// ReleaseSession hands session x back to the cluster after its run in
+// progress and drops it from reg (a drain, an eviction, another node
+// asking for it).
+func (n *Node) ReleaseSession(ctx context.Context, reg *sessions.Registry, x *sessions.Session) error {
+	x.Lock()
+	defer x.Unlock()
+	if err := n.Release(ctx, x.ID); err != nil {
+		return err
+	}
+	reg.Drop(x.ID)
+	return nil
 }

@@ -152,10 +152,7 @@ func (s *Server) openClustered(ctx context.Context, owner *mcp.ServerSession, id
 				if err != nil {
 					return nil, err
 				}
-				if err := sb.ReplaceFiles(st.Files); err == nil && st.Shell != nil {
-					err = sb.LoadShellState(st.Shell)
-				}
-				if err != nil {
+				if err := st.Apply(sb); err != nil {
 					sb.Close()
 					return nil, err
 				}
@@ -191,15 +188,9 @@ func (s *Server) release(id string) error {
 	if !ok {
 		return nil
 	}
-	x.Lock()
-	defer x.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := s.opt.Cluster.Release(ctx, id); err != nil {
-		return err
-	}
-	s.sessions.Drop(id)
-	return nil
+	return s.opt.Cluster.ReleaseSession(ctx, s.sessions, x)
 }
 
 // checkpoint saves x's changes in a cluster (x locked by the caller).
@@ -223,11 +214,9 @@ func (s *Server) ended(ss *mcp.ServerSession) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	for _, x := range s.sessions.List(ss) {
-		_ = n.Delete(ctx, s.clientOf(ss), x.ID)
-	}
+	// (its sandboxes, here or held nowhere now: the cluster lists them all)
 	if ids, err := n.Sessions(ctx, s.clientOf(ss)); err == nil {
-		for _, id := range ids { // (its sandboxes held nowhere now)
+		for _, id := range ids {
 			_ = n.Delete(ctx, s.clientOf(ss), id)
 		}
 	}

@@ -432,16 +432,11 @@ func (s *Server) snapshot(ctx context.Context, req *mcp.CallToolRequest, in Sess
 	defer x.Unlock()
 	var id string
 	if n := s.opt.Cluster; n != nil {
-		if err := s.sessions.Room(0); err != nil {
-			return nil, SnapshotOut{}, err
-		}
-		if id, err = n.TakeSnapshot(context.WithoutCancel(ctx), x.ID, s.opt.MaxSnapshots); err != nil {
-			return nil, SnapshotOut{}, toolErr(err)
-		}
-		if err := s.sessions.KeepSnapshot(x, id, x.Sandbox.Snapshot()); err != nil {
-			return nil, SnapshotOut{}, err
-		}
-	} else if id, err = s.sessions.Snapshot(x); err != nil {
+		id, err = n.SnapshotSession(context.WithoutCancel(ctx), s.sessions, x, s.opt.MaxSnapshots)
+	} else {
+		id, err = s.sessions.Snapshot(x)
+	}
+	if err != nil {
 		return nil, SnapshotOut{}, err
 	}
 	return nil, SnapshotOut{SnapshotID: id}, nil
@@ -454,14 +449,11 @@ func (s *Server) restore(ctx context.Context, req *mcp.CallToolRequest, in Resto
 	}
 	x.Lock()
 	defer x.Unlock()
-	snap, err := x.SnapshotOf(in.SnapshotID)
-	if err != nil && s.opt.Cluster != nil {
-		// (taken on another node: its checkpoint chain has it)
-		files, cerr := s.opt.Cluster.Snapshot(ctx, x.ID, in.SnapshotID)
-		if cerr != nil {
-			return nil, Empty{}, toolErr(cerr)
-		}
-		snap, err = core.SnapshotOf(files), nil
+	var snap *core.Snapshot
+	if n := s.opt.Cluster; n != nil {
+		snap, err = n.SnapshotOf(ctx, x, in.SnapshotID)
+	} else {
+		snap, err = x.SnapshotOf(in.SnapshotID)
 	}
 	if err != nil {
 		return nil, Empty{}, err

@@ -102,15 +102,9 @@ func (s *Server) restoreSession(ctx context.Context, token, id string, st *clust
 	if err != nil {
 		return nil, err
 	}
-	if err := sb.ReplaceFiles(st.Files); err != nil {
+	if err := st.Apply(sb); err != nil {
 		sb.Close()
 		return nil, err
-	}
-	if st.Shell != nil {
-		if err := sb.LoadShellState(st.Shell); err != nil {
-			sb.Close()
-			return nil, err
-		}
 	}
 	x, made, err := s.sessions.Add(token, id, sb, l)
 	if err != nil || !made {
@@ -141,19 +135,9 @@ func (s *Server) Drain(ctx context.Context) {
 	}
 	s.draining.Store(true)
 	for _, x := range s.sessions.All() {
-		s.release(ctx, x)
+		// (one that fails is kept: its lease lapses when the node stops)
+		_ = s.opt.Cluster.ReleaseSession(ctx, s.sessions, x)
 	}
-}
-
-// release checkpoints nothing (every change was checkpointed when it was
-// made) and gives session x back to the cluster.
-func (s *Server) release(ctx context.Context, x *sessions.Session) {
-	x.Lock()
-	defer x.Unlock()
-	if err := s.opt.Cluster.Release(ctx, x.ID); err != nil {
-		return // (kept: its lease lapses when the node stops)
-	}
-	s.sessions.Drop(x.ID)
 }
 
 // evict gives the sessions idle longer than IdleEvict back to the cluster.
@@ -164,7 +148,7 @@ func (s *Server) evict() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for _, x := range s.sessions.Idle(s.opt.IdleEvict) {
-		s.release(ctx, x)
+		_ = s.opt.Cluster.ReleaseSession(ctx, s.sessions, x)
 	}
 }
 

@@ -683,17 +683,11 @@ func (s *Server) snapshot(w http.ResponseWriter, r *http.Request, token string) 
 	defer x.Unlock()
 	var id string
 	if n := s.opt.Cluster; n != nil {
-		if err := s.sessions.Room(0); err != nil {
-			return err
-		}
-		if id, err = n.TakeSnapshot(context.WithoutCancel(r.Context()), x.ID, s.opt.MaxSnapshots); err != nil {
-			return err
-		}
-		// (the same files: nothing ran since the checkpoint)
-		if err := s.sessions.KeepSnapshot(x, id, x.Sandbox.Snapshot()); err != nil {
-			return err
-		}
-	} else if id, err = s.sessions.Snapshot(x); err != nil {
+		id, err = n.SnapshotSession(context.WithoutCancel(r.Context()), s.sessions, x, s.opt.MaxSnapshots)
+	} else {
+		id, err = s.sessions.Snapshot(x)
+	}
+	if err != nil {
 		return err
 	}
 	writeJSON(w, 201, SnapshotRef{SnapshotID: id})
@@ -713,14 +707,11 @@ func (s *Server) restore(w http.ResponseWriter, r *http.Request, token string) e
 		return err
 	}
 	defer x.Unlock()
-	snap, err := x.SnapshotOf(req.SnapshotID)
-	if err != nil && s.opt.Cluster != nil {
-		// (taken on another node: its checkpoint chain has it)
-		files, cerr := s.opt.Cluster.Snapshot(r.Context(), x.ID, req.SnapshotID)
-		if cerr != nil {
-			return cerr
-		}
-		snap, err = core.SnapshotOf(files), nil
+	var snap *core.Snapshot
+	if n := s.opt.Cluster; n != nil {
+		snap, err = n.SnapshotOf(r.Context(), x, req.SnapshotID)
+	} else {
+		snap, err = x.SnapshotOf(req.SnapshotID)
 	}
 	if err != nil {
 		return err

@@ -142,8 +142,7 @@ func loopback(addr string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	ip := net.ParseIP(host)
-	return host == "localhost" || (ip != nil && ip.IsLoopback()), nil
+	return loopbackHost(host), nil
 }
 
 // describeLimits tells models what the sandbox allows.

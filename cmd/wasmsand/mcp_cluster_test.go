@@ -63,20 +63,26 @@ func (b *balancer) to(raw string) {
 	b.target.Store(u)
 }
 
+// mcpPair is two MCP nodes of a cluster, and a balancer in front that
+// sends clients to a until it is told otherwise.
+func mcpPair(t *testing.T) (a, b *mcpNode, lb *balancer, lbURL string) {
+	urls := natstest.Cluster(t, 1)
+	a = startMCPNode(t, urls, "a")
+	b = startMCPNode(t, urls, "b")
+	lb = &balancer{}
+	lb.to(a.hs.URL)
+	lbs := httptest.NewServer(lb)
+	t.Cleanup(lbs.Close)
+	return a, b, lb, lbs.URL
+}
+
 // TestMCPCluster: an MCP client keeps its session, its sandbox's files and
 // shell when the node it talked to dies and its requests reach another;
 // a named session is shared by clients of two nodes; an MCP session that
 // ends takes its sandboxes with it.
 func TestMCPCluster(t *testing.T) {
-	urls := natstest.Cluster(t, 1)
-	a := startMCPNode(t, urls, "a")
-	b := startMCPNode(t, urls, "b")
-	lb := &balancer{}
-	lb.to(a.hs.URL)
-	lbs := httptest.NewServer(lb)
-	defer lbs.Close()
-	connect := func(endpoint string) *mcp.ClientSession { return connectMCP(t, endpoint) }
-	cs := connect(lbs.URL)
+	a, b, lb, lbURL := mcpPair(t)
+	cs := connectMCP(t, lbURL)
 	out, msg := call(t, cs, "run", map[string]any{"command": "cd /tmp; echo one > f; N=7; g() { echo g$1; }"})
 	require.Empty(t, msg)
 	require.EqualValues(t, 0, out["exit_code"])
@@ -87,7 +93,7 @@ func TestMCPCluster(t *testing.T) {
 	call(t, cs, "run", map[string]any{"command": "echo forked > /tmp/h", "session": fid})
 
 	// a named session, used through both nodes
-	other := connect(b.hs.URL)
+	other := connectMCP(t, b.hs.URL)
 	call(t, cs, "run", map[string]any{"command": "echo shared > /home/user/s", "session": "team"})
 	out, _ = call(t, other, "run", map[string]any{"command": "echo $(</home/user/s)", "session": "team"})
 	assert.Equal(t, "shared\n", out["stdout"])
@@ -140,14 +146,8 @@ func mcpClientKeyForTest(mcpID string) string {
 // TestMCPClusterDrain: a node that drains (SIGTERM) hands its MCP sessions
 // and sandboxes over; the client's next call, on another node, finds them.
 func TestMCPClusterDrain(t *testing.T) {
-	urls := natstest.Cluster(t, 1)
-	a := startMCPNode(t, urls, "a")
-	b := startMCPNode(t, urls, "b")
-	lb := &balancer{}
-	lb.to(a.hs.URL)
-	lbs := httptest.NewServer(lb)
-	defer lbs.Close()
-	cs := connectMCP(t, lbs.URL)
+	a, b, lb, lbURL := mcpPair(t)
+	cs := connectMCP(t, lbURL)
 	call(t, cs, "run", map[string]any{"command": "cd /tmp; x=drained; echo kept > k"})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

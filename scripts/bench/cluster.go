@@ -81,10 +81,7 @@ func clusterBench(ctx context.Context) {
 		if err != nil {
 			return nil, err
 		}
-		if err := sb.ReplaceFiles(st.Files); err != nil {
-			return nil, err
-		}
-		return sb, sb.LoadShellState(st.Shell)
+		return sb, st.Apply(sb)
 	})
 	check(err)
 	tClaim := time.Since(t0)
