@@ -43,13 +43,17 @@ func attrFlags(v *Var) string {
 	return b.String()
 }
 
+// declareFlags are attrFlags as declare writes them ("-" if none).
+func declareFlags(v *Var) string {
+	if f := attrFlags(v); f != "" {
+		return f
+	}
+	return "-"
+}
+
 // declareLine is one line of declare -p (without the newline).
 func (r *Runner) declareLine(name string, v *Var) string {
-	flags := attrFlags(v)
-	if flags == "" {
-		flags = "-"
-	}
-	head := "declare -" + flags + " " + name
+	head := "declare -" + declareFlags(v) + " " + name
 	switch {
 	case (v.isArray() || v.isAssoc()) && !v.set && v.dyn == dynNone:
 		return head

@@ -112,7 +112,7 @@ func (r *Runner) SaveState() ([]byte, error) {
 		if v.dyn != dynNone {
 			// the shell computes its value; only attributes it was given
 			if v.attrs != newDynVar(v.dyn).attrs {
-				line("declare -", stateFlags(v), " ", n)
+				line("declare -", declareFlags(v), " ", n)
 			}
 			continue
 		}
@@ -211,14 +211,6 @@ func (r *Runner) SaveState() ([]byte, error) {
 	line("return ", strconv.Itoa(r.status&0xff))
 	line(stateEnd)
 	return []byte(b.String()), nil
-}
-
-// stateFlags are a variable's attribute letters for declare ("-" if none).
-func stateFlags(v *Var) string {
-	if f := attrFlags(v); f != "" {
-		return f
-	}
-	return "-"
 }
 
 // stateQuote quotes a word: bare when it is plain, else as bash's
