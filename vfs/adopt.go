@@ -6,11 +6,7 @@ package vfs
 // never takes a number src used. src stays usable: the two share the tree
 // copy-on-write, as after Clone.
 func (f *FS) Adopt(src *FS) {
-	src.mu.Lock()
-	t := src.t.clone()
-	next := src.nextIno
-	src.gen = newGen()
-	src.mu.Unlock()
+	t, next := src.capture()
 
 	f.mu.Lock()
 	defer f.mu.Unlock()
