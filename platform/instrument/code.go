@@ -84,12 +84,18 @@ const (
 // fnFacts are what a scan learns about a function body, and the code emitted into it.
 type fnFacts struct {
 	hasLoop   bool // counts in a local (so its loops do not touch memory)
-	nonLeaf   bool // calls a defined function, directly or not: its entry counts too
+	loops     int  // loop headers
+	nonLeaf   bool // calls a defined function, directly or not
+	indirect  bool // calls through a table or a reference
 	loopFirst bool // a loop header is the first thing it executes (no entry count needed)
+	entry     bool // counts at its entry (see entryCounts)
 
 	flush  []byte // local.get $l, global.set $g: before calls and exits
 	reload []byte // global.get $g, local.set $l: at entry and after calls
-	check  []byte // the loop header count on the local
+	check  []byte // the count on the local, calling $tick in place (entries, loops with params)
+	// the loop header count of a loop wrapped to call $tick outside it (see wrapLoop)
+	branch []byte // local.get $l, i32.const 1, i32.sub, local.tee $l, i32.eqz, br_if 1
+	ticked []byte // after the wrapped loop's end: br 2, end, call $tick, reset $l, br 0, end, unreachable, end
 }
 
 // function rewrites one body. A function with loops gets a new i32 local holding the
@@ -100,9 +106,11 @@ type fnFacts struct {
 //	local.get $l, i32.const 1, i32.sub, local.tee $l, i32.eqz,
 //	if, call $tick, i32.const N, local.set $l, end
 //
-// so a tight loop costs a register decrement and a branch, not a load and a store. A
-// function without loops that calls a defined function counts on the global at entry
-// (checkSeq). An exception that leaves a function loses its local count: the budget is
+// so a tight loop costs a register decrement and a branch, not a load and a store. A loop
+// without parameters is wrapped so that the call is outside it (wrapLoop): a call inside
+// a loop, even one never taken, makes wazero give up registers on the loop's path. A
+// function that entryCounts picks counts at its entry too: on the local if it has loops,
+// else on the global (checkSeq). An exception that leaves a function loses its local count: the budget is
 // approximate, never unbounded.
 func (w *writer) function(idx int, body []byte, out []byte) []byte {
 	r := reader{b: body}
@@ -114,13 +122,10 @@ func (w *writer) function(idx int, body []byte, out []byte) []byte {
 		r.valtype()
 	}
 	localsEnd := r.pos
-	w.fn.hasLoop, w.fn.nonLeaf, w.fn.loopFirst = false, false, false
-	w.instrs(&r, nil, modeScan)
-	if !r.eof() {
-		fail("function body: bytes after its end")
-	}
-	r.pos = localsEnd
 	fn := &w.fn
+	*fn = fnFacts{flush: fn.flush[:0], reload: fn.reload[:0], check: fn.check[:0], branch: fn.branch[:0], ticked: fn.ticked[:0]}
+	f := w.facts[idx]
+	fn.hasLoop, fn.loops, fn.nonLeaf, fn.indirect, fn.loopFirst, fn.entry = f.hasLoop, f.loops, f.nonLeaf, f.indirect, f.loopFirst, f.entry
 	if fn.hasLoop {
 		if typ := w.m.funcTypes[idx]; typ >= uint32(len(w.m.typeParams)) {
 			fail("function %d: type %d out of range", idx, typ)
@@ -142,18 +147,27 @@ func (w *writer) function(idx int, body []byte, out []byte) []byte {
 		c = appendS32(c, int32(w.interval))
 		c = append(append(append(c, 0x21), l...), 0x0b)
 		fn.check = c
+		c = append(append(fn.branch[:0], 0x20), l...)
+		c = append(c, 0x41, 0x01, 0x6b, 0x22)
+		c = append(c, l...)
+		fn.branch = append(c, 0x45, 0x0d, 0x01)
+		c = append(append(fn.ticked[:0], 0x0c, 0x02, 0x0b, 0x10), appendU32(nil, w.tickFunc)...)
+		c = append(c, 0x41) // N+1: entering the loop again counts once before its body runs
+		c = appendS32(c, int32(w.interval+1))
+		c = append(append(append(c, 0x21), l...), 0x0c, 0x00, 0x0b, 0x00, 0x0b)
+		fn.ticked = c
 
 		out = appendU32(out, n+1)
 		out = append(out, body[countEnd:localsEnd]...)
 		out = append(out, 0x01, 0x7f)
 		out = append(out, fn.reload...)
-		if fn.nonLeaf && !fn.loopFirst {
+		if fn.entry && !fn.loopFirst {
 			out = append(out, fn.check...)
 			w.stats.Entries++
 		}
 	} else {
 		out = append(out, body[:localsEnd]...)
-		if fn.nonLeaf {
+		if fn.entry {
 			out = append(out, w.check...)
 			w.stats.Entries++
 		}
@@ -179,6 +193,36 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 		out = append(out, seq...)
 		last = at
 	}
+	// wrapped holds, for each open block of a counting function, how many of the blocks
+	// up to it (itself included) are loops wrapped in three blocks of ours (wrapLoop);
+	// relabel adds those to a label immediate d (read from at up to r.pos) whose target
+	// lies outside such loops.
+	wrapped := w.wrapped[:0]
+	open := func(wrap bool) {
+		n := uint32(0)
+		if len(wrapped) > 0 {
+			n = wrapped[len(wrapped)-1]
+		}
+		if wrap {
+			n++
+		}
+		wrapped = append(wrapped, n)
+	}
+	relabel := func(at int, d uint32) {
+		n := uint32(0)
+		if top := len(wrapped) - 1; top >= 0 {
+			n = wrapped[top]
+			if int(d) <= top {
+				n -= wrapped[top-int(d)]
+			}
+		}
+		if n > 0 {
+			out = append(out, b[last:at]...)
+			out = appendU32(out, d+3*n)
+			last = r.pos
+		}
+	}
+	defer func() { w.wrapped = wrapped[:0] }()
 	for {
 		// The hot cases (opcode, one-byte immediates) are decoded inline.
 		start := r.pos
@@ -198,6 +242,11 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 		switch k {
 		case kNone:
 		case kU32, kS32:
+			if op == 0x09 && local { // rethrow: label
+				at := r.pos
+				relabel(at, r.u32())
+				break
+			}
 			if p := r.pos; p < len(b) && b[p] < 0x80 {
 				r.pos = p + 1
 			} else if k == kU32 {
@@ -225,8 +274,13 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 				fail("global index out of range at offset %d", r.pos)
 			}
 		case kBr:
-			if r.u32() == uint32(depth) && local {
-				insert(start, fn.flush)
+			at := r.pos
+			d := r.u32()
+			if local {
+				if d == uint32(depth) {
+					insert(start, fn.flush)
+				}
+				relabel(at, d)
 			}
 		case kCall, kReturnCall, kRefFunc:
 			at := r.pos
@@ -241,6 +295,9 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 			nidx := w.funcIdx(idx)
 			if k != kRefFunc {
 				fn.nonLeaf = true
+				if scan {
+					w.callees = append(w.callees, idx-nImp)
+				}
 			}
 			if scan {
 				break
@@ -257,12 +314,26 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 		case kBlock:
 			r.blocktype()
 			depth++
+			if local {
+				open(false)
+			}
 		case kLoop:
+			bt := r.pos
 			r.blocktype()
 			depth++
 			fn.hasLoop = true
+			fn.loops++
 			if emit {
-				insert(r.pos, fn.check)
+				// A loop with parameters (a type index) keeps the call in place, and
+				// so do the loops of a function with many (see maxWrapped).
+				wrap := b[bt] >= 0x40 && b[bt] < 0x80 && fn.loops <= maxWrapped
+				if wrap {
+					insert(start, wrapLoop(b[bt:r.pos]))
+					insert(r.pos, fn.branch)
+				} else {
+					insert(r.pos, fn.check)
+				}
+				open(wrap)
 				w.stats.Loops++
 			}
 		case kEnd:
@@ -270,6 +341,13 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 				insert(start, fn.flush)
 			}
 			depth--
+			if local && depth >= 0 {
+				top := len(wrapped) - 1
+				if top == 0 && wrapped[0] > 0 || top > 0 && wrapped[top] > wrapped[top-1] {
+					insert(r.pos, fn.ticked)
+				}
+				wrapped = wrapped[:top]
+			}
 			if mode == modeExpr && depth < 0 {
 				return append(out, b[last:r.pos]...)
 			}
@@ -285,19 +363,27 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 			r.skip(8)
 		case kBrTable:
 			n := r.u32()
+			labels := r.pos
 			exits := false
 			for i := uint64(0); i <= uint64(n); i++ {
 				exits = exits || r.u32() == uint32(depth)
 			}
-			if exits && local {
-				insert(start, fn.flush)
+			if local {
+				if exits {
+					insert(start, fn.flush)
+				}
+				r.pos = labels
+				for i := uint64(0); i <= uint64(n); i++ {
+					at := r.pos
+					relabel(at, r.u32())
+				}
 			}
 		case kIndirect, kCallRef:
 			r.u32()
 			if k == kIndirect {
 				r.u32()
 			}
-			fn.nonLeaf = true
+			fn.nonLeaf, fn.indirect = true, true
 			if local {
 				insert(start, fn.flush)
 				if op == 0x11 || op == 0x14 { // call_indirect, call_ref (not the tail calls)
@@ -305,8 +391,13 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 				}
 			}
 		case kDelegate:
-			r.u32()
+			at := r.pos
+			d := r.u32()
 			depth--
+			if local && depth >= 0 {
+				wrapped = wrapped[:len(wrapped)-1]
+				relabel(at, d)
+			}
 		case kSelectT:
 			n := r.u32()
 			for i := uint32(0); i < n; i++ {
@@ -321,14 +412,23 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 				switch c := r.byte(); c {
 				case 0x00, 0x01: // catch, catch_ref: tag, label
 					r.u32()
-					r.u32()
+					at := r.pos
+					if d := r.u32(); local {
+						relabel(at, d)
+					}
 				case 0x02, 0x03: // catch_all, catch_all_ref: label
-					r.u32()
+					at := r.pos
+					if d := r.u32(); local {
+						relabel(at, d)
+					}
 				default:
 					fail("bad catch kind 0x%02x at offset %d", c, r.pos-1)
 				}
 			}
 			depth++
+			if local {
+				open(false)
+			}
 		case kFC:
 			w.prefixFC(r)
 		case kFD:
@@ -394,4 +494,28 @@ func (w *writer) prefixFE(r *reader) {
 	default:
 		unsupported("opcode 0xfe %d at offset %d", op, r.pos)
 	}
+}
+
+// maxWrapped is the most loops a function may have for them to be wrapped. Each wrapped
+// loop adds a merge point (where $tick returns) at which wazero gives every live local a
+// new value, each with its own spill slot: a big interpreter loop's frame grows, and with
+// it the native stack a deep recursion takes. QuickJS's JS_CallInternal (between 49 and
+// 64 loops) wrapped overflowed wazero's stack before QuickJS's own limit stopped
+// `function r() { r() }` with a RangeError. The hot loops wrapping pays for (sort's
+// comparisons, sed's matching, memchr) are in small functions.
+const maxWrapped = 32
+
+// wrapLoop opens the three blocks put around a loop without parameters, whose header
+// count (fnFacts.branch) leaves it for $tick when the budget is spent:
+//
+//	block bt ($exit)  loop ($again)  block ($tick)  loop bt ...the loop... end
+//	    br $exit
+//	  end  call $tick, i32.const N+1, local.set $l, br $again
+//	end  unreachable  end
+//
+// The loop is then entered again at its header. Branches from inside it to labels
+// outside it count the three blocks (instrs, relabel).
+func wrapLoop(bt []byte) []byte {
+	b := append([]byte{0x02}, bt...)
+	return append(b, 0x03, 0x40, 0x02, 0x40)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -101,12 +102,43 @@ func TestRecursionWithoutLoopsTicks(t *testing.T) {
 	wasm := recursionModule()
 	inst, st := instr(t, wasm, instrument.Options{Interval: 1000})
 	assert.Equal(t, 0, st.Loops)
-	assert.Equal(t, 2, st.Entries, "f and _start call a defined function")
+	assert.Equal(t, 1, st.Entries, "f calls itself; _start calls f, which counts")
 	validate(t, inst)
 	got := run(t, inst, runOpt{})
 	assert.Empty(t, got.err)
 	assert.InDelta(t, 1<<21/1000, got.ticks, 10)
 	compareExports(t, wasm, inst)
+}
+
+// A DAG of calls without loops or recursion: f_k calls f_(k-1) twice, so _start's call
+// of f_24 makes 2^25 calls. No function is on a cycle, yet the work grows with 2^k: the
+// functions whose calls add up past the bound count at entry, and the run ticks.
+func TestCallTreeWithoutLoopsTicks(t *testing.T) {
+	const depth = 24
+	funcs := [][]byte{body([]byte{0}, 0x41, 1, 0x1a, 0x0b)} // f_0: i32.const 1, drop
+	for k := 1; k <= depth; k++ {
+		funcs = append(funcs, body([]byte{0}, append(append(append([]byte{0x10}, uleb(uint32(k-1))...), append([]byte{0x10}, uleb(uint32(k-1))...)...), 0x0b)...))
+	}
+	funcs = append(funcs, body([]byte{0}, append(append([]byte{0x10}, uleb(depth)...), 0x0b)...)) // _start
+	types := make([][]byte, len(funcs))
+	for i := range types {
+		types[i] = []byte{0}
+	}
+	wasm := module(
+		sec(1, vec([]byte{0x60, 0, 0})),
+		sec(3, vec(types...)),
+		sec(7, vec(append(append(str("_start"), 0), uleb(depth+1)...))),
+		sec(10, vec(funcs...)),
+	)
+	inst, st := instr(t, wasm, instrument.Options{Interval: 1000})
+	assert.Equal(t, 0, st.Loops)
+	assert.Positive(t, st.Entries)
+	assert.Less(t, st.Entries, depth, "the small functions near the leaves do not count")
+	validate(t, inst)
+	got := run(t, inst, runOpt{})
+	assert.Empty(t, got.err)
+	assert.Greater(t, got.ticks, int64(100), "%+v", st)
+	t.Logf("%+v, %d ticks", st, got.ticks)
 }
 
 func TestTryTable(t *testing.T) {
@@ -125,6 +157,43 @@ func TestTryTable(t *testing.T) {
 		assert.Equal(t, []uint64{1000}, res)
 		mod.Close(ctx)
 	}
+}
+
+// A try_table in a loop whose catch leaves the loop: the label crosses the blocks the
+// instrumenter wraps the loop in, so it is renumbered (else the throw would land in the
+// wrapper and the loop would never end). "run" returns 5.
+func TestTryTableLeavesLoop(t *testing.T) {
+	wasm := module(
+		sec(1, vec([]byte{0x60, 0, 0}, []byte{0x60, 0, 1, 0x7f})),
+		sec(3, vec([]byte{1})),
+		sec(13, vec([]byte{0, 0})),
+		sec(7, vec(append(str("run"), 0, 0))),
+		sec(10, vec(
+			body([]byte{0},
+				0x02, 0x40, // block $h
+				0x03, 0x40, // loop
+				0x1f, 0x40, 1, 0x02, 1, // try_table (catch_all 1 = $h)
+				0x08, 0, // throw 0
+				0x0b,    // end try_table
+				0x0c, 0, // br 0 (the loop)
+				0x0b,           // end loop
+				0x0b,           // end block
+				0x41, 5, 0x0b), // 5
+		)),
+	)
+	inst, st := instr(t, wasm, instrument.Options{Interval: 1})
+	assert.Equal(t, 1, st.Loops)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r := runtime(t)
+	cm, err := r.CompileModule(ctx, inst)
+	require.NoError(t, err)
+	mod, err := r.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	require.NoError(t, err)
+	defer mod.Close(ctx)
+	res, err := mod.ExportedFunction("run").Call(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{5}, res)
 }
 
 // The smallest module gets a type, an import and a global section.
@@ -169,7 +238,7 @@ func TestMalformed(t *testing.T) {
 // wazero (all features, interpreter: same validator) accepts stays acceptable.
 func FuzzInstrument(f *testing.F) {
 	for _, s := range [][]byte{recursionModule(), tryTableModule(), module(), wat(f, "features", "--enable-threads", "--enable-tail-call"),
-		wat(f, "validate", "--enable-all")} { // (a C guest is too big a seed: minimizing it takes minutes)
+		wat(f, "validate", "--enable-all"), wat(f, "branches")} { // (a C guest is too big a seed: minimizing it takes minutes)
 		f.Add(s)
 	}
 	ctx := context.Background()

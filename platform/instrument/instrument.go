@@ -28,7 +28,7 @@ const (
 
 	// Version changes whenever the output for a given input changes; engines put it in
 	// their cache keys.
-	Version = 3
+	Version = 4
 
 	// PreinitExport is the export that marks a module as pre-initializable: the engine
 	// may snapshot it after calling that function (see platform/native). Such a module
@@ -376,6 +376,9 @@ type writer struct {
 	sec           []byte // scratch for a section's payload
 	body          []byte // scratch for a function body
 	fn            fnFacts
+	facts         []fnFacts // of every defined function, from scanning the code first (entryCounts)
+	callees       []uint32  // scratch for the scan: the defined functions a body calls directly
+	wrapped       []uint32  // scratch for instrs
 }
 
 func (w *writer) run(size int) []byte {
@@ -772,16 +775,19 @@ func (w *writer) code(p, out []byte) []byte {
 		fail("code section has %d bodies for %d functions", n, w.m.nFuncs-w.m.nImpFuncs)
 	}
 	w.stats.Funcs = int(n)
-	out = appendU32(out, n)
-	for i := uint32(0); i < n; i++ {
-		size := r.u32()
-		body := r.bytes(size)
-		w.body = w.function(int(i), body, w.body[:0])
-		out = appendU32(out, uint32(len(w.body)))
-		out = append(out, w.body...)
+	bodies := make([][]byte, n)
+	for i := range bodies {
+		bodies[i] = r.bytes(r.u32())
 	}
 	if !r.eof() {
 		fail("code section: trailing bytes")
+	}
+	w.entryCounts(bodies)
+	out = appendU32(out, n)
+	for i, body := range bodies {
+		w.body = w.function(i, body, w.body[:0])
+		out = appendU32(out, uint32(len(w.body)))
+		out = append(out, w.body...)
 	}
 	return out
 }

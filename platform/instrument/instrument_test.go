@@ -276,13 +276,45 @@ func TestFeaturesModule(t *testing.T) {
 	compareExports(t, wasm, inst)
 }
 
+// branches.wat: labels crossing loops, which the instrumenter wraps, are renumbered;
+// every export returns the same at any interval (1 ticks at every loop header).
+func TestBranchesModule(t *testing.T) {
+	wasm := wat(t, "branches")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // a wrong label loops
+	defer cancel()
+	r := runtime(t)
+	call := func(bin []byte) map[string]uint64 {
+		cm, err := r.CompileModule(ctx, bin)
+		require.NoError(t, err)
+		defer cm.Close(ctx)
+		mod, err := r.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+		require.NoError(t, err)
+		defer mod.Close(ctx)
+		got := map[string]uint64{}
+		for _, name := range []string{"nested", "results", "table", "early"} {
+			res, err := mod.ExportedFunction(name).Call(ctx)
+			require.NoError(t, err, name)
+			got[name] = res[0]
+		}
+		return got
+	}
+	want := call(wasm)
+	for _, interval := range []uint32{1, 3, 1000} {
+		inst, st := instr(t, wasm, instrument.Options{Interval: interval})
+		validate(t, inst)
+		assert.Equal(t, 7, st.Loops)
+		assert.Equal(t, want, call(inst), "interval %d", interval)
+	}
+	t.Logf("%v", want)
+}
+
 // validate.wat (legacy exceptions, multi-memory, memory64, relaxed SIMD, atomics) still
 // validates instrumented.
 func TestValidateModule(t *testing.T) {
 	wasm := wat(t, "validate", "--enable-all")
 	inst, st := instr(t, wasm, instrument.Options{})
 	validate(t, inst, "--enable-all")
-	assert.Equal(t, 1, st.Loops)
+	assert.Equal(t, 3, st.Loops)
 }
 
 // compareExports checks through wazero's decoder that every export kept its name, type

@@ -22,6 +22,18 @@
     (loop $l
       (try (do (call $f (local.get $n))) (catch_all))
       (br_if $l (local.tee $n (i32.sub (local.get $n) (i32.const 1))))))
+  ;; labels that cross loops (which the instrumenter wraps): rethrow, delegate, try_table
+  (func $crossing (param $n i32) (result i32)
+    (block $out (result i32)
+      (try (result i32)
+        (do (throw $e (local.get $n)))
+        (catch $e
+          (drop)
+          (loop $l
+            (br_if $l (local.tee $n (i32.sub (local.get $n) (i32.const 1))))
+            (if (local.get $n) (then (rethrow 2))))
+          (try (do (loop $m (try (do (throw $e0)) (delegate 2)))) (catch_all))
+          (i32.const 7)))))
   (func $mem (result i32)
     (i32.store 1 offset=8 (i32.const 0) (i32.load 0 offset=4 (i32.const 0)))
     (i64.store 2 offset=0xfffffff0 (i64.const 0) (i64.const 5))
@@ -41,5 +53,6 @@
     (drop (i8x16.replace_lane 15 (local.get 0) (i32.const 1)))
     (drop (i32x4.relaxed_trunc_f32x4_s (local.get 0)))
     (f32x4.relaxed_madd (local.get 0) (local.get 0) (local.get 0)))
-  (func (export "run") (call $loops (i32.const 3)))
+  (func (export "run") (call $loops (i32.const 3))
+    (drop (call $crossing (i32.const 4))))
 )

@@ -1,0 +1,177 @@
+package instrument
+
+// maxUncounted bounds the code, in bytes, that a call may run before anything counts:
+// a function without loops runs each of its instructions at most once per call, so its
+// body's size bounds its own work, and the sum over the calls it makes without a count
+// bounds the rest. 512 bytes is at most a few hundred instructions, ~0.1-0.3 µs, so a
+// tick still comes within the interval's order of time.
+const maxUncounted = 512
+
+// entryCounts scans every body (fnFacts, w.facts) and picks the functions that count at
+// their entry. A call costs no count unless it can take part in unbounded work without a
+// loop, which only recursion can:
+//   - a function that can reach an indirect call counts: the call may reach any function,
+//     itself included, so it may be on a cycle;
+//   - a function on a cycle of direct calls counts;
+//   - the rest form a DAG, in which a function's calls to functions that do not count
+//     add up (f calling g twice, g calling h twice... is exponential in the depth): a
+//     function whose body and uncounted calls exceed maxUncounted makes its callees count.
+//
+// Counting only at loop headers and these entries leaves out small helpers called in hot
+// loops, which counted at every call before (each call a load and a store of the global).
+// The host's functions never call back into the guest, so a call to an import is no edge.
+func (w *writer) entryCounts(bodies [][]byte) {
+	n := len(bodies)
+	w.facts = make([]fnFacts, n)
+	start := make([]int, n+1) // callees of i: w.callees[start[i]:start[i+1]]
+	w.callees = w.callees[:0]
+	for i, body := range bodies {
+		r := reader{b: body}
+		for c := r.u32(); c > 0; c-- {
+			r.u32()
+			r.valtype()
+		}
+		w.fn.hasLoop, w.fn.nonLeaf, w.fn.indirect, w.fn.loopFirst, w.fn.loops = false, false, false, false, 0
+		start[i] = len(w.callees)
+		w.instrs(&r, nil, modeScan)
+		if !r.eof() {
+			fail("function body: bytes after its end")
+		}
+		w.facts[i] = fnFacts{hasLoop: w.fn.hasLoop, loops: w.fn.loops, nonLeaf: w.fn.nonLeaf, indirect: w.fn.indirect, loopFirst: w.fn.loopFirst}
+	}
+	start[n] = len(w.callees)
+	calls := func(i int) []uint32 { return w.callees[start[i]:start[i+1]] }
+
+	// reaching an indirect call: backwards from the functions making one
+	callers := make([][]uint32, n)
+	for i := 0; i < n; i++ {
+		for _, c := range calls(i) {
+			callers[c] = append(callers[c], uint32(i))
+		}
+	}
+	var work []uint32
+	for i := range w.facts {
+		if w.facts[i].indirect {
+			w.facts[i].entry = true
+			work = append(work, uint32(i))
+		}
+	}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, c := range callers[f] {
+			if !w.facts[c].entry {
+				w.facts[c].entry = true
+				work = append(work, c)
+			}
+		}
+	}
+
+	// cycles of direct calls: Tarjan's strongly connected components, without recursion
+	// (a hostile module may chain a million calls)
+	const unseen = -1
+	index, low := make([]int32, n), make([]int32, n)
+	for i := range index {
+		index[i] = unseen
+	}
+	onStack := make([]bool, n)
+	var stack []uint32
+	type frame struct{ f, next uint32 }
+	var frames []frame
+	next := int32(0)
+	for root := 0; root < n; root++ {
+		if index[root] != unseen {
+			continue
+		}
+		frames = append(frames[:0], frame{uint32(root), 0})
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, uint32(root))
+		onStack[root] = true
+		for len(frames) > 0 {
+			fr := &frames[len(frames)-1]
+			cs := calls(int(fr.f))
+			if int(fr.next) < len(cs) {
+				c := cs[fr.next]
+				fr.next++
+				if c == fr.f {
+					w.facts[c].entry = true // calls itself
+				}
+				if index[c] == unseen {
+					index[c], low[c] = next, next
+					next++
+					stack = append(stack, c)
+					onStack[c] = true
+					frames = append(frames, frame{c, 0})
+				} else if onStack[c] {
+					low[fr.f] = min(low[fr.f], index[c])
+				}
+				continue
+			}
+			f := fr.f
+			frames = frames[:len(frames)-1]
+			if len(frames) > 0 {
+				p := frames[len(frames)-1].f
+				low[p] = min(low[p], low[f])
+			}
+			if low[f] != index[f] {
+				continue
+			}
+			// f roots a component: pop it; more than one function is a cycle
+			top := len(stack) - 1
+			for stack[top] != f {
+				top--
+			}
+			cycle := top < len(stack)-1
+			for _, g := range stack[top:] {
+				onStack[g] = false
+				if cycle {
+					w.facts[g].entry = true
+				}
+			}
+			stack = stack[:top]
+		}
+	}
+
+	// the DAG left: uncounted work, callees before callers (a post-order walk)
+	const pending, done = 1, 2
+	state := make([]uint8, n)
+	uncounted := make([]uint64, n)
+	for root := 0; root < n; root++ {
+		if state[root] != 0 {
+			continue
+		}
+		frames = append(frames[:0], frame{uint32(root), 0})
+		state[root] = pending
+		for len(frames) > 0 {
+			fr := &frames[len(frames)-1]
+			cs := calls(int(fr.f))
+			if int(fr.next) < len(cs) {
+				c := cs[fr.next]
+				fr.next++
+				if state[c] == 0 && !w.facts[c].entry {
+					state[c] = pending
+					frames = append(frames, frame{c, 0})
+				}
+				continue
+			}
+			f := fr.f
+			frames = frames[:len(frames)-1]
+			state[f] = done
+			own := uint64(len(bodies[f]))
+			sum := own
+			for _, c := range calls(int(f)) {
+				if !w.facts[c].entry {
+					sum = min(sum+uncounted[c], maxUncounted+1)
+				}
+			}
+			if sum > maxUncounted && sum > own {
+				for _, c := range calls(int(f)) {
+					w.facts[c].entry = true
+				}
+				sum = own
+			}
+			uncounted[f] = sum
+		}
+	}
+}
