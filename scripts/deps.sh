@@ -8,7 +8,7 @@ pkgs=(clang-19 lld-19 llvm-19 libclang-rt-19-dev-wasm32 wasi-libc wabt
   dpkg-dev patch make xz-utils bzip2 ca-certificates tcl # second line: scripts/assets (apt-get source, dpkg-source; tclsh makes sqlite3.c)
   python3.11 # assets/python: the build Python for cross-building CPython 3.11 (also the reference for tests)
   chromium # make test-browser: the npm package in headless Chromium (driven by npm playwright-core)
-  binaryen # assets/perl: wasm-opt --asyncify (setjmp/longjmp); the compiler wrapper keeps clang from running it on other assets
+  binaryen # assets/perl: wasm-opt --asyncify (setjmp/longjmp); assets/python: -O3 after LTO; the compiler wrapper keeps clang from running it on other assets
   rustc cargo libstd-rust-dev-wasm32 # Debian's Rust 1.63: assets/ripgrep and assets/fd (scripts/assets unpacks their crates), and a WASI plugin in the cmd/wasmsand tests
   python3-requests # core tests: requests (and urllib3) in the sandbox reach the network through the bridge
   gawk) # make bench: the native reference of the gawk asset (userland)

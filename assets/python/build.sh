@@ -36,6 +36,8 @@ fi
 
 # A toolchain change (compiler, wasi-libc, shim) changes the wrapper's path.
 tc=$( (cat "$CC"; "$CC" --version) | hash)
+export WASM_OPT=${WASM_OPT:-/usr/bin/wasm-opt} # scripts/deps.sh installs binaryen
+[ -x "$WASM_OPT" ] || { echo "python: needs binaryen's wasm-opt (scripts/deps.sh installs it)" >&2; exit 1; }
 
 # Cache entries are built aside (name.tmp.PID) and renamed into place, so two
 # builds at once (two checkouts sharing build/) never see half an entry.
@@ -54,7 +56,7 @@ fi
 
 # C-side inputs of the interpreter. lib-*.patch may only touch modules that
 # are not frozen into the binary (checked below).
-interp_key=$( (echo "$deps_key $tc"; cat "$here/interp.sh" "$here/config.site" "$here/_wasmsandmodule.c" \
+interp_key=$( (echo "$deps_key $tc"; "$WASM_OPT" --version; cat "$here/interp.sh" "$here/config.site" "$here/_wasmsandmodule.c" \
   "$here/preinit.c" "$here"/patches/c-*.patch; echo "$recipe") | hash)
 interp=$cache/interp-$interp_key
 if [ ! -f "$interp/ok" ]; then

@@ -41,7 +41,7 @@ func nodeBench(ctx context.Context) {
 		{"warm echo hi", "echo hi", 200},
 		{"10k-iteration for ((…)) loop", "for ((i=0;i<10000;i++)); do :; done", 5},
 		{"python3 -c 'print(1)'", "python3 -c 'print(1)'", 5},
-	}, pipeCases...)
+	}, append(pipeCases, pyperfCases()...)...)
 
 	// in Node
 	type nc struct {
@@ -199,11 +199,11 @@ func poolTable(ctx context.Context, pkg string, tools core.ProgramSource, logPat
 
 // pyodideCases are timed with python3 as Pyodide (Sandbox.create({python:
 // "pyodide"})), beside python3.wasm natively and the host's CPython.
-var pyodideCases = []pipeCase{
+var pyodideCases = append([]pipeCase{
 	{"python3 -c 'print(1)' (warm)", "python3 -c 'print(1)'", 20},
 	{"import json, csv, sqlite3, decimal", "python3 -c 'import json, csv, sqlite3, decimal'", 10},
 	{"3M-iteration for loop", "python3 -c 's = 0\nfor i in range(3000000): s += i\nprint(s)'", 3},
-}
+}, pyperfCases()...)
 
 func pyodideTable(ctx context.Context, sb *core.Sandbox, inNode, inChromium map[string]jbResult) {
 	native := nativePython()

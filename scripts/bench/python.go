@@ -66,6 +66,38 @@ func pythonBench(ctx context.Context) {
 			r.native.Round(10*time.Microsecond), fmt.Sprintf("%.2f×", float64(r.ours)/float64(r.native)), r.target, r.remark)
 	}
 	fmt.Printf("first python3 run in this process (compile or disk cache, and the pre-initialized image): %s\n", first.Round(time.Millisecond))
+
+	// the pyperformance-style set: each case's output must match native python's
+	fmt.Printf("\n%-36s %12s %12s %8s  %-8s\n", "python3, small benchmarks", "wasmsand", "native", "ratio", "target")
+	var ratios []float64
+	for _, c := range pyperfCases() {
+		code := strings.TrimSuffix(strings.TrimPrefix(c.script, "python3 -c '"), "'")
+		var ours, theirs []byte
+		tOurs := per(c.runs, func() {
+			res, err := sb.Run(ctx, c.script, core.RunOptions{})
+			check(err)
+			if res.ExitCode != 0 {
+				fail("%s exited %d: %s", c.name, res.ExitCode, res.Stderr)
+			}
+			ours = res.Stdout
+		})
+		tNative := per(c.runs, func() {
+			out, err := exec.Command(native, "-c", code).Output()
+			if err != nil {
+				fail("native %s: %v", c.name, err)
+			}
+			theirs = out
+		})
+		same := ""
+		if string(ours) != string(theirs) {
+			same = fmt.Sprintf(" (output differs: %q, native %q)", ours, theirs)
+		}
+		ratio := float64(tOurs) / float64(tNative)
+		ratios = append(ratios, ratio)
+		fmt.Printf("%-36s %12s %12s %7.2f×  %-8s%s\n", strings.TrimPrefix(c.name, "pyperf: "), tOurs.Round(10*time.Microsecond),
+			tNative.Round(10*time.Microsecond), ratio, "≤ 2.5×", same)
+	}
+	fmt.Printf("%-36s %12s %12s %7.2f×  %-8s\n", "geometric mean", "", "", geomean(ratios), "≤ 2.5×")
 }
 
 // nativePython finds the host's python3: Debian's /usr/bin/python3 (3.11,
