@@ -57,7 +57,7 @@ fi
 # C-side inputs of the interpreter. lib-*.patch may only touch modules that
 # are not frozen into the binary (checked below).
 interp_key=$( (echo "$deps_key $tc"; "$WASM_OPT" --version; cat "$here/interp.sh" "$here/config.site" "$here/_wasmsandmodule.c" \
-  "$here/preinit.c" "$here"/patches/c-*.patch; echo "$recipe") | hash)
+  "$here/preinit.c" "$ROOT/assets/gnulib/fastmem.c" "$here"/patches/c-*.patch; echo "$recipe") | hash)
 interp=$cache/interp-$interp_key
 if [ ! -f "$interp/ok" ]; then
   log "building the interpreter ($interp_key)"

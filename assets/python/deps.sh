@@ -7,6 +7,9 @@ set -euo pipefail
 src=$1 prefix=$2
 here=$(cd "$(dirname "$0")" && pwd)
 work=$prefix.work
+# -mbulk-memory: memcpy/memset become memory.copy/fill (the engine's own
+# memmove), not wasi-libc's byte and word loops (see ../gnulib/fastmem.c)
+OPT="-O2 -mbulk-memory"
 rm -rf "$work" "$prefix"
 mkdir -p "$work/zlib" "$work/bzip2" "$work/sqlite" "$prefix/lib" "$prefix/include"
 
@@ -14,7 +17,7 @@ mkdir -p "$work/zlib" "$work/bzip2" "$work/sqlite" "$prefix/lib" "$prefix/includ
 cd "$work/zlib"
 objs=()
 for f in adler32 compress crc32 deflate gzclose gzlib gzread gzwrite infback inffast inflate inftrees trees uncompr zutil; do
-  "$CC" -O2 -DHAVE_UNISTD_H -DHAVE_STDARG_H -w -c "$src/zlib/$f.c" -o "$f.o" &
+  "$CC" $OPT -DHAVE_UNISTD_H -DHAVE_STDARG_H -w -c "$src/zlib/$f.c" -o "$f.o" &
   objs+=("$f.o")
   [ "$(jobs -r | wc -l)" -lt "$JOBS" ] || wait -n
 done
@@ -27,7 +30,7 @@ cp "$src/zlib/zlib.h" "$src/zlib/zconf.h" "$prefix/include/"
 cd "$work/bzip2"
 objs=()
 for f in blocksort huffman crctable randtable compress decompress bzlib; do
-  "$CC" -O2 -D_FILE_OFFSET_BITS=64 -w -c "$src/bzip2/$f.c" -o "$f.o" &
+  "$CC" $OPT -D_FILE_OFFSET_BITS=64 -w -c "$src/bzip2/$f.c" -o "$f.o" &
   objs+=("$f.o")
   [ "$(jobs -r | wc -l)" -lt "$JOBS" ] || wait -n
 done
@@ -39,7 +42,7 @@ cp "$src/bzip2/bzlib.h" "$prefix/include/"
 # liblzma: xz-utils' own configure, library only, single-threaded.
 cp -a "$src/xz" "$work/xz"
 cd "$work/xz"
-./configure --host=wasm32-unknown-wasi CC="$CC" CFLAGS="-O2" --prefix="$prefix" \
+./configure --host=wasm32-unknown-wasi CC="$CC" CFLAGS="$OPT" --prefix="$prefix" \
   --disable-threads --disable-shared --enable-static --disable-nls \
   --disable-xz --disable-xzdec --disable-lzmadec --disable-lzmainfo --disable-lzma-links \
   --disable-scripts --disable-doc --disable-sandbox --disable-symbol-versions \
@@ -55,13 +58,13 @@ cd "$work/sqlite"
 CC="$HOSTCC" "$src/sqlite3/configure" --disable-tcl --disable-readline >configure.log 2>&1 || { tail -30 configure.log; exit 1; }
 make -j"$JOBS" sqlite3.c sqlite3.h >make.log 2>&1 || { tail -30 make.log; exit 1; }
 sqlite_flags=(
-  -O2 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_OMIT_WAL
+  $OPT -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_OMIT_WAL
   -DSQLITE_MAX_MMAP_SIZE=0 -DSQLITE_TEMP_STORE=2
   -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_RTREE -DSQLITE_ENABLE_MATH_FUNCTIONS
   -DSQLITE_EXTRA_INIT=wasmsand_sqlite_init -DHAVE_USLEEP=1
 )
 "$CC" "${sqlite_flags[@]}" -c sqlite3.c -o sqlite3.o
-"$CC" -O2 -I. -c "$here/sqlite_wasi.c" -o sqlite_wasi.o
+"$CC" $OPT -I. -c "$here/sqlite_wasi.c" -o sqlite_wasi.o
 "$AR" rcs "$prefix/lib/libsqlite3.a" sqlite3.o sqlite_wasi.o
 "$RANLIB" "$prefix/lib/libsqlite3.a"
 cp sqlite3.h sqlite3ext.h "$prefix/include/" 2>/dev/null || cp sqlite3.h "$prefix/include/"

@@ -25,12 +25,18 @@ cat "$src/Tools/wasm/config.site-wasm32-wasi" "$here/config.site" > config.site
 # through the C eval loop; CPython's WASI default is 600 for wasmtime's
 # smaller native stack.
 export CONFIG_SITE=$bdir/config.site
-export CFLAGS="-DPy_DEFAULT_RECURSION_LIMIT=1000 -Wno-error=int-conversion -Wno-unused-command-line-argument"
+# -mbulk-memory: memcpy/memset become memory.copy/fill, which the engines
+# run as their own memmove, instead of wasi-libc's byte and word loops; and
+# the SIMD memchr, strlen, memcmp... the GNU tools link (../gnulib/fastmem.c)
+# are linked ahead of wasi-libc's (issue 40).
+export CFLAGS="-DPy_DEFAULT_RECURSION_LIMIT=1000 -mbulk-memory -Wno-error=int-conversion -Wno-unused-command-line-argument"
+"$CC" -O2 -msimd128 -mbulk-memory -fno-builtin -c "$ROOT/assets/gnulib/fastmem.c" -o "$bdir/fastmem.o"
 # configure links -lwasi-emulated-getpid, but the shim defines getpid() over
 # the wasmsand import: an empty archive found first keeps one definition.
 mkdir -p nolib
 "$AR" rcs nolib/libwasi-emulated-getpid.a
 export LDFLAGS="-L$bdir/nolib"
+export LIBS="$bdir/fastmem.o" # (LDFLAGS goes twice on CPython's link line)
 export ZLIB_CFLAGS="-I$deps/include" ZLIB_LIBS="-L$deps/lib -lz"
 export LIBSQLITE3_CFLAGS="-I$deps/include" LIBSQLITE3_LIBS="-L$deps/lib -lsqlite3"
 export BZIP2_CFLAGS="-I$deps/include" BZIP2_LIBS="-L$deps/lib -lbz2"
