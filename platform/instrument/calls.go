@@ -40,13 +40,13 @@ func (w *writer) entryCounts(bodies [][]byte) {
 		w.facts[i] = fnFacts{hasLoop: w.fn.hasLoop, loops: w.fn.loops, nonLeaf: w.fn.nonLeaf, indirect: w.fn.indirect, loopFirst: w.fn.loopFirst}
 	}
 	start[n] = len(w.callees)
-	calls := func(i int) []uint32 { return w.callees[start[i]:start[i+1]] }
+	calls := func(i uint32) []uint32 { return w.callees[start[i]:start[i+1]] }
 
 	// reaching an indirect call: backwards from the functions making one
 	callers := make([][]uint32, n)
-	for i := 0; i < n; i++ {
+	for i := uint32(0); i < uint32(n); i++ {
 		for _, c := range calls(i) {
-			callers[c] = append(callers[c], uint32(i))
+			callers[c] = append(callers[c], i)
 		}
 	}
 	var work []uint32
@@ -67,8 +67,7 @@ func (w *writer) entryCounts(bodies [][]byte) {
 		}
 	}
 
-	// cycles of direct calls: Tarjan's strongly connected components, without recursion
-	// (a hostile module may chain a million calls)
+	// cycles of direct calls: Tarjan's strongly connected components
 	const unseen = -1
 	index, low := make([]int32, n), make([]int32, n)
 	for i := range index {
@@ -76,46 +75,37 @@ func (w *writer) entryCounts(bodies [][]byte) {
 	}
 	onStack := make([]bool, n)
 	var stack []uint32
-	type frame struct{ f, next uint32 }
 	var frames []frame
 	next := int32(0)
+	visit := func(f uint32) {
+		index[f], low[f] = next, next
+		next++
+		stack = append(stack, f)
+		onStack[f] = true
+	}
 	for root := 0; root < n; root++ {
 		if index[root] != unseen {
 			continue
 		}
-		frames = append(frames[:0], frame{uint32(root), 0})
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, uint32(root))
-		onStack[root] = true
-		for len(frames) > 0 {
-			fr := &frames[len(frames)-1]
-			cs := calls(int(fr.f))
-			if int(fr.next) < len(cs) {
-				c := cs[fr.next]
-				fr.next++
-				if c == fr.f {
-					w.facts[c].entry = true // calls itself
-				}
-				if index[c] == unseen {
-					index[c], low[c] = next, next
-					next++
-					stack = append(stack, c)
-					onStack[c] = true
-					frames = append(frames, frame{c, 0})
-				} else if onStack[c] {
-					low[fr.f] = min(low[fr.f], index[c])
-				}
-				continue
+		visit(uint32(root))
+		frames = walk(frames, uint32(root), calls, func(f, c uint32) bool {
+			if c == f {
+				w.facts[c].entry = true // calls itself
 			}
-			f := fr.f
-			frames = frames[:len(frames)-1]
-			if len(frames) > 0 {
-				p := frames[len(frames)-1].f
-				low[p] = min(low[p], low[f])
+			if index[c] == unseen {
+				visit(c)
+				return true
+			}
+			if onStack[c] {
+				low[f] = min(low[f], index[c])
+			}
+			return false
+		}, func(f uint32, parent int64) {
+			if parent >= 0 {
+				low[parent] = min(low[parent], low[f])
 			}
 			if low[f] != index[f] {
-				continue
+				return
 			}
 			// f roots a component: pop it; more than one function is a cycle
 			top := len(stack) - 1
@@ -130,10 +120,10 @@ func (w *writer) entryCounts(bodies [][]byte) {
 				}
 			}
 			stack = stack[:top]
-		}
+		})
 	}
 
-	// the DAG left: uncounted work, callees before callers (a post-order walk)
+	// the DAG left: uncounted work, callees before callers
 	const pending, done = 1, 2
 	state := make([]uint8, n)
 	uncounted := make([]uint64, n)
@@ -141,37 +131,57 @@ func (w *writer) entryCounts(bodies [][]byte) {
 		if state[root] != 0 {
 			continue
 		}
-		frames = append(frames[:0], frame{uint32(root), 0})
 		state[root] = pending
-		for len(frames) > 0 {
-			fr := &frames[len(frames)-1]
-			cs := calls(int(fr.f))
-			if int(fr.next) < len(cs) {
-				c := cs[fr.next]
-				fr.next++
-				if state[c] == 0 && !w.facts[c].entry {
-					state[c] = pending
-					frames = append(frames, frame{c, 0})
-				}
-				continue
+		frames = walk(frames, uint32(root), calls, func(_, c uint32) bool {
+			if state[c] == 0 && !w.facts[c].entry {
+				state[c] = pending
+				return true
 			}
-			f := fr.f
-			frames = frames[:len(frames)-1]
+			return false
+		}, func(f uint32, _ int64) {
 			state[f] = done
 			own := uint64(len(bodies[f]))
 			sum := own
-			for _, c := range calls(int(f)) {
+			for _, c := range calls(f) {
 				if !w.facts[c].entry {
 					sum = min(sum+uncounted[c], maxUncounted+1)
 				}
 			}
 			if sum > maxUncounted && sum > own {
-				for _, c := range calls(int(f)) {
+				for _, c := range calls(f) {
 					w.facts[c].entry = true
 				}
 				sum = own
 			}
 			uncounted[f] = sum
-		}
+		})
 	}
+}
+
+type frame struct{ f, next uint32 }
+
+// walk goes depth-first over the direct calls from root without recursion (a hostile
+// module may chain a million calls): edge(f, c) says whether to go into c, which f calls;
+// leave(f, parent) runs once f's calls are done (parent -1 for root). frames is scratch.
+func walk(frames []frame, root uint32, calls func(uint32) []uint32, edge func(f, c uint32) bool, leave func(f uint32, parent int64)) []frame {
+	frames = append(frames[:0], frame{root, 0})
+	for len(frames) > 0 {
+		fr := &frames[len(frames)-1]
+		if cs := calls(fr.f); int(fr.next) < len(cs) {
+			c := cs[fr.next]
+			fr.next++
+			if edge(fr.f, c) {
+				frames = append(frames, frame{c, 0})
+			}
+			continue
+		}
+		f := fr.f
+		frames = frames[:len(frames)-1]
+		parent := int64(-1)
+		if len(frames) > 0 {
+			parent = int64(frames[len(frames)-1].f)
+		}
+		leave(f, parent)
+	}
+	return frames
 }

@@ -54,15 +54,8 @@ func pipelines(ctx context.Context) {
 
 	fmt.Printf("%-36s %12s %12s %8s %12s %9s\n", "pipeline (5 MB log)", "wasmsand", "native", "ratio", "just-bash", "jb ratio")
 	for _, c := range pipeCases {
-		var ours, theirs []byte
-		tOurs := per(c.runs, func() {
-			res, err := sb.Run(ctx, c.script, core.RunOptions{})
-			check(err)
-			if res.ExitCode != 0 {
-				fail("%s: exit %d: %s", c.name, res.ExitCode, res.Stderr)
-			}
-			ours = res.Stdout
-		})
+		var theirs []byte
+		tOurs, ours := timeIn(ctx, sb, c)
 		tNative := per(c.runs, func() {
 			cmd := exec.Command("bash", "-c", c.script)
 			cmd.Dir = dir
@@ -127,4 +120,18 @@ func justBash(dir string) map[string]jbResult {
 		return nil
 	}
 	return res
+}
+
+// timeIn times c's script in sb (per), failing on a non-zero exit, and returns its output.
+func timeIn(ctx context.Context, sb *core.Sandbox, c pipeCase) (time.Duration, []byte) {
+	var out []byte
+	d := per(c.runs, func() {
+		res, err := sb.Run(ctx, c.script, core.RunOptions{})
+		check(err)
+		if res.ExitCode != 0 {
+			fail("%s: exit %d: %s", c.name, res.ExitCode, res.Stderr)
+		}
+		out = res.Stdout
+	})
+	return d, out
 }

@@ -72,15 +72,8 @@ func pythonBench(ctx context.Context) {
 	var ratios []float64
 	for _, c := range pyperfCases() {
 		code := strings.TrimSuffix(strings.TrimPrefix(c.script, "python3 -c '"), "'")
-		var ours, theirs []byte
-		tOurs := per(c.runs, func() {
-			res, err := sb.Run(ctx, c.script, core.RunOptions{})
-			check(err)
-			if res.ExitCode != 0 {
-				fail("%s exited %d: %s", c.name, res.ExitCode, res.Stderr)
-			}
-			ours = res.Stdout
-		})
+		var theirs []byte
+		tOurs, ours := timeIn(ctx, sb, c)
 		tNative := per(c.runs, func() {
 			out, err := exec.Command(native, "-c", code).Output()
 			if err != nil {
