@@ -7,7 +7,7 @@ package instrument
 // tick still comes within the interval's order of time.
 const maxUncounted = 512
 
-// entryCounts scans every body (fnFacts, w.facts) and picks the functions that count at
+// entryCounts scans every body (facts, w.facts) and picks the functions that count at
 // their entry. A call costs no count unless it can take part in unbounded work without a
 // loop, which only recursion can:
 //   - a function that can reach an indirect call counts: the call may reach any function,
@@ -22,7 +22,7 @@ const maxUncounted = 512
 // The host's functions never call back into the guest, so a call to an import is no edge.
 func (w *writer) entryCounts(bodies [][]byte) {
 	n := len(bodies)
-	w.facts = make([]fnFacts, n)
+	w.facts = make([]facts, n)
 	start := make([]int, n+1) // callees of i: w.callees[start[i]:start[i+1]]
 	w.callees = w.callees[:0]
 	for i, body := range bodies {
@@ -31,13 +31,13 @@ func (w *writer) entryCounts(bodies [][]byte) {
 			r.u32()
 			r.valtype()
 		}
-		w.fn.hasLoop, w.fn.nonLeaf, w.fn.indirect, w.fn.loopFirst, w.fn.loops = false, false, false, false, 0
+		w.fn.facts = facts{}
 		start[i] = len(w.callees)
 		w.instrs(&r, nil, modeScan)
 		if !r.eof() {
 			fail("function body: bytes after its end")
 		}
-		w.facts[i] = fnFacts{hasLoop: w.fn.hasLoop, loops: w.fn.loops, nonLeaf: w.fn.nonLeaf, indirect: w.fn.indirect, loopFirst: w.fn.loopFirst}
+		w.facts[i] = w.fn.facts
 	}
 	start[n] = len(w.callees)
 	calls := func(i uint32) []uint32 { return w.callees[start[i]:start[i+1]] }

@@ -81,14 +81,19 @@ const (
 	modeEmit        // copy a function body, renumbering and inserting the counting code
 )
 
-// fnFacts are what a scan learns about a function body, and the code emitted into it.
-type fnFacts struct {
-	hasLoop   bool // counts in a local (so its loops do not touch memory)
-	loops     int  // loop headers
+// facts are what a scan learns about a function body (entryCounts keeps them for every
+// body, and sets entry).
+type facts struct {
+	loops     int  // loop headers: a function with any counts in a local (so its loops do not touch memory)
 	nonLeaf   bool // calls a defined function, directly or not
 	indirect  bool // calls through a table or a reference
 	loopFirst bool // a loop header is the first thing it executes (no entry count needed)
 	entry     bool // counts at its entry (see entryCounts)
+}
+
+// fnFacts are the facts of the function being rewritten, and the code emitted into it.
+type fnFacts struct {
+	facts
 
 	flush  []byte // local.get $l, global.set $g: before calls and exits
 	reload []byte // global.get $g, local.set $l: at entry and after calls
@@ -123,10 +128,8 @@ func (w *writer) function(idx int, body []byte, out []byte) []byte {
 	}
 	localsEnd := r.pos
 	fn := &w.fn
-	*fn = fnFacts{flush: fn.flush[:0], reload: fn.reload[:0], check: fn.check[:0], branch: fn.branch[:0], ticked: fn.ticked[:0]}
-	f := w.facts[idx]
-	fn.hasLoop, fn.loops, fn.nonLeaf, fn.indirect, fn.loopFirst, fn.entry = f.hasLoop, f.loops, f.nonLeaf, f.indirect, f.loopFirst, f.entry
-	if fn.hasLoop {
+	fn.facts = w.facts[idx]
+	if fn.loops > 0 {
 		if typ := w.m.funcTypes[idx]; typ >= uint32(len(w.m.typeParams)) {
 			fail("function %d: type %d out of range", idx, typ)
 		}
@@ -184,7 +187,7 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 	depth := 0 // open blocks in the body; a branch to label depth leaves the function
 	fn := &w.fn
 	scan, emit := mode == modeScan, mode == modeEmit
-	local := emit && fn.hasLoop
+	local := emit && fn.loops > 0
 	leading := scan
 	nImp, nGlobals := w.m.nImpFuncs, w.m.nGlobals
 	// insert copies the input up to at, then seq.
@@ -193,29 +196,21 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 		out = append(out, seq...)
 		last = at
 	}
-	// wrapped holds, for each open block of a counting function, how many of the blocks
-	// up to it (itself included) are loops wrapped in three blocks of ours (wrapLoop);
-	// relabel adds those to a label immediate d (read from at up to r.pos) whose target
-	// lies outside such loops.
-	wrapped := w.wrapped[:0]
+	// wrapped holds, after a 0 for the function's own label, for each open block of a
+	// counting function how many of the blocks up to it (itself included) are loops
+	// wrapped in three blocks of ours (wrapLoop); relabel adds those to a label immediate
+	// d (read from at up to r.pos) whose target lies outside such loops.
+	wrapped := append(w.wrapped[:0], 0)
 	open := func(wrap bool) {
-		n := uint32(0)
-		if len(wrapped) > 0 {
-			n = wrapped[len(wrapped)-1]
-		}
+		n := wrapped[len(wrapped)-1]
 		if wrap {
 			n++
 		}
 		wrapped = append(wrapped, n)
 	}
 	relabel := func(at int, d uint32) {
-		n := uint32(0)
-		if top := len(wrapped) - 1; top >= 0 {
-			n = wrapped[top]
-			if int(d) <= top {
-				n -= wrapped[top-int(d)]
-			}
-		}
+		top := len(wrapped) - 1
+		n := wrapped[top] - wrapped[max(top-int(d), 0)]
 		if n > 0 {
 			out = append(out, b[last:at]...)
 			out = appendU32(out, d+3*n)
@@ -321,8 +316,9 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 			bt := r.pos
 			r.blocktype()
 			depth++
-			fn.hasLoop = true
-			fn.loops++
+			if scan {
+				fn.loops++
+			}
 			if emit {
 				// A loop with parameters (a type index) keeps the call in place, and
 				// so do the loops of a function with many (see maxWrapped).
@@ -343,7 +339,7 @@ func (w *writer) instrs(r *reader, out []byte, mode int) []byte {
 			depth--
 			if local && depth >= 0 {
 				top := len(wrapped) - 1
-				if top == 0 && wrapped[0] > 0 || top > 0 && wrapped[top] > wrapped[top-1] {
+				if wrapped[top] > wrapped[top-1] {
 					insert(r.pos, fn.ticked)
 				}
 				wrapped = wrapped[:top]

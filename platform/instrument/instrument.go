@@ -28,7 +28,7 @@ const (
 
 	// Version changes whenever the output for a given input changes; engines put it in
 	// their cache keys.
-	Version = 4
+	Version = 5
 
 	// PreinitExport is the export that marks a module as pre-initializable: the engine
 	// may snapshot it after calling that function (see platform/native). Such a module
@@ -376,9 +376,9 @@ type writer struct {
 	sec           []byte // scratch for a section's payload
 	body          []byte // scratch for a function body
 	fn            fnFacts
-	facts         []fnFacts // of every defined function, from scanning the code first (entryCounts)
-	callees       []uint32  // scratch for the scan: the defined functions a body calls directly
-	wrapped       []uint32  // scratch for instrs
+	facts         []facts  // of every defined function, from scanning the code first (entryCounts)
+	callees       []uint32 // scratch for the scan: the defined functions a body calls directly
+	wrapped       []uint32 // scratch for instrs
 }
 
 func (w *writer) run(size int) []byte {
