@@ -220,7 +220,7 @@ func pyodideTable(ctx context.Context, sb *core.Sandbox, inNode, inChromium map[
 		})
 		nat := "-"
 		if native != "" {
-			code := strings.TrimSuffix(strings.TrimPrefix(script, "python3 -c '"), "'")
+			code := pythonCode(script)
 			nat = ms(per(c.runs, func() {
 				if out, err := exec.Command(native, "-c", code).CombinedOutput(); err != nil {
 					fail("native %s -c %q: %v: %s", native, code, err, out)

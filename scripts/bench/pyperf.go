@@ -30,6 +30,11 @@ func pyperfCases() []pipeCase {
 	return cases
 }
 
+// pythonCode is the code of a case's script python3 -c '…', for the host's python3.
+func pythonCode(script string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(script, "python3 -c '"), "'")
+}
+
 // geomean of ratios: pyperformance's summary of a set.
 func geomean(ratios []float64) float64 {
 	s := 0.0

@@ -71,7 +71,7 @@ func pythonBench(ctx context.Context) {
 	fmt.Printf("\n%-36s %12s %12s %8s  %-8s\n", "python3, small benchmarks", "wasmsand", "native", "ratio", "target")
 	var ratios []float64
 	for _, c := range pyperfCases() {
-		code := strings.TrimSuffix(strings.TrimPrefix(c.script, "python3 -c '"), "'")
+		code := pythonCode(c.script)
 		var theirs []byte
 		tOurs, ours := timeIn(ctx, sb, c)
 		tNative := per(c.runs, func() {
