@@ -45,6 +45,19 @@ func PastDeadline(ctx context.Context) bool {
 
 // Ended reports that ctx's run is over: canceled, past its deadline, or
 // interrupted (Polled).
-func Ended(ctx context.Context) bool {
-	return ctx.Err() != nil || PastDeadline(ctx) || Polled(ctx)
+func Ended(ctx context.Context) bool { return Err(ctx) != nil }
+
+// Err is ctx.Err() with the clock read too: context.DeadlineExceeded past the
+// deadline, context.Canceled once interrupted (Polled), nil while the run goes on.
+func Err(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if PastDeadline(ctx) {
+		return context.DeadlineExceeded
+	}
+	if Polled(ctx) {
+		return context.Canceled
+	}
+	return nil
 }

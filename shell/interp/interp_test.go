@@ -135,3 +135,31 @@ func FuzzRun(f *testing.F) {
 		require.NotContains(t, errb.String(), "internal error", "script %q", src)
 	})
 }
+
+// staleCtx is past its deadline with its timer not fired yet, as a context is under
+// GOOS=js while a guest holds the thread: Err() is still nil.
+type staleCtx struct {
+	context.Context
+	deadline time.Time
+}
+
+func (c staleCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+
+// A program stopped by the run's deadline stops the shell, even before the context's
+// timer fires (the npm CLI ran `sleep 5; echo no` past --timeout and printed no).
+func TestStopsWhenAProgramWasStoppedPastTheDeadline(t *testing.T) {
+	for _, src := range []string{"guest; echo no", "guest || echo no", "x=$(guest); echo no"} {
+		r, out, _ := testRunner(t)
+		r.cfg.LookPath = func(env []string, dir, name string) (string, error) {
+			if name == "guest" {
+				return "/usr/bin/guest", nil
+			}
+			return "", syscall.ENOENT
+		}
+		r.cfg.Exec = func(context.Context, *ExecRequest) int { return 124 } // as the platform says for a timeout
+		ctx := staleCtx{context.Background(), time.Now().Add(-time.Second)}
+		if st := r.Run(ctx, src, RunOpts{Script: true}); st != 124 || out.String() != "" {
+			t.Errorf("%q: status %d, output %q; want 124 and none", src, st, out.String())
+		}
+	}
+}

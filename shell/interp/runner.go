@@ -931,15 +931,20 @@ func (r *Runner) fatal(err error, status int) {
 // checkCtx stops the shell when its context ended (timeout, kill).
 func (r *Runner) checkCtx(ctx context.Context) bool {
 	if ctx.Err() != nil || pastDeadline(ctx) {
-		if r.flow != flowExit {
-			r.exit(124)
-			if errors.Is(context.Cause(ctx), errKilled) {
-				r.exit(128 + sigTERM)
-			}
-		}
+		r.stop(ctx)
 		return true
 	}
 	return false
+}
+
+// stop ends the shell for its context's end: 124 (timeout), 128+SIGTERM (`kill`).
+func (r *Runner) stop(ctx context.Context) {
+	if r.flow != flowExit {
+		r.exit(124)
+		if errors.Is(context.Cause(ctx), errKilled) {
+			r.exit(128 + sigTERM)
+		}
+	}
 }
 
 // errKilled is the cause of a job's context ended by `kill`.

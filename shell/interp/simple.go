@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/wasmsand/wasmsand/internal/interrupt"
 	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 )
@@ -805,8 +806,12 @@ func (r *Runner) runProgram(ctx context.Context, p string, args, env []string) i
 		req.Pid, req.PPid, r.execPid = r.execPid, r.execPPid, 0
 	}
 	st := r.cfg.Exec(ctx, req)
-	if ctx.Err() != nil && st != 0 {
-		r.checkCtx(ctx)
+	// A program that failed may have been stopped by the run's end: the shell stops there
+	// too, before the next command. The clock is read (interrupt.Ended), not only ctx.Err():
+	// under GOOS=js the deadline's timer cannot fire while a guest holds the thread, and
+	// pastDeadline reads the clock only now and then.
+	if st != 0 && interrupt.Ended(ctx) {
+		r.stop(ctx)
 	}
 	if r.chldTrapped() {
 		r.sig.send(sigCHLD)

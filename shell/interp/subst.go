@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/wasmsand/wasmsand/internal/interrupt"
 	"github.com/wasmsand/wasmsand/shell/syntax"
 	"github.com/wasmsand/wasmsand/vfs"
 )
@@ -64,6 +65,11 @@ func (r *Runner) cmdSubst(ctx context.Context, body []*syntax.Stmt) (string, err
 	r.status = st
 	if err := ctx.Err(); err != nil {
 		return "", err
+	}
+	if st != 0 { // maybe stopped by the run's end, which ctx.Err() may not show yet (see simple.go)
+		if err := interrupt.Err(ctx); err != nil {
+			return "", err
+		}
 	}
 	return r.trimCapture(out.buf.Bytes()), nil
 }
