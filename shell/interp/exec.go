@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/wasmsand/wasmsand/internal/interrupt"
 	"github.com/wasmsand/wasmsand/shell/arith"
 	"github.com/wasmsand/wasmsand/shell/expand"
 	"github.com/wasmsand/wasmsand/shell/pattern"
@@ -68,6 +69,9 @@ func (r *Runner) runAndOr(ctx context.Context, st *syntax.Stmt) {
 			r.noErrexit++
 		}
 		r.runPipeline(ctx, pl)
+		if r.status >= 124 && interrupt.Ended(ctx) {
+			r.stop(ctx) // a subshell or program stopped by the run's end (see simple.go)
+		}
 		if !last {
 			r.noErrexit--
 		}

@@ -148,7 +148,8 @@ func (c staleCtx) Deadline() (time.Time, bool) { return c.deadline, true }
 // A program stopped by the run's deadline stops the shell, even before the context's
 // timer fires (the npm CLI ran `sleep 5; echo no` past --timeout and printed no).
 func TestStopsWhenAProgramWasStoppedPastTheDeadline(t *testing.T) {
-	for _, src := range []string{"guest; echo no", "guest || echo no", "x=$(guest); echo no"} {
+	for _, src := range []string{"guest; echo no", "guest || echo no", "x=$(guest); echo no", "echo $(guest) no",
+		"(guest); echo no", "(guest) || echo no", "{ guest; }; echo no", "f() { guest; }; f; echo no"} {
 		r, out, _ := testRunner(t)
 		r.cfg.LookPath = func(env []string, dir, name string) (string, error) {
 			if name == "guest" {
