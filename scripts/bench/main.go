@@ -59,13 +59,7 @@ func shellBench(ctx context.Context) {
 	sb, err := core.New(ctx, core.Options{})
 	check(err)
 	defer sb.Close()
-	run := func(script string) {
-		res, err := sb.Run(ctx, script, core.RunOptions{})
-		check(err)
-		if res.ExitCode != 0 {
-			fail("%q exited %d: %s", script, res.ExitCode, res.Stderr)
-		}
-	}
+	run := func(script string) { runOK(ctx, sb, "shell", script) }
 
 	run("echo warmup")
 	rows = append(rows, row{"warm Run: echo hi", per(20000, func() { run("echo hi") }),
@@ -198,16 +192,20 @@ func fail(format string, args ...any) {
 	os.Exit(1)
 }
 
+// runOK runs a script in sb and fails the bench (naming what) unless it exits 0.
+func runOK(ctx context.Context, sb *core.Sandbox, what, script string) *core.Result {
+	res, err := sb.Run(ctx, script, core.RunOptions{})
+	check(err)
+	if res.ExitCode != 0 {
+		fail("%s: %q exited %d: %s", what, script, res.ExitCode, res.Stderr)
+	}
+	return res
+}
+
 // sandboxRunner runs a script in sb and fails the section when it fails.
 func sandboxRunner(ctx context.Context, sb *core.Sandbox, section string) func(string) func() {
 	return func(script string) func() {
-		return func() {
-			res, err := sb.Run(ctx, script, core.RunOptions{})
-			check(err)
-			if res.ExitCode != 0 {
-				fail("%s: %q exited %d: %s", section, script, res.ExitCode, res.Stderr)
-			}
-		}
+		return func() { runOK(ctx, sb, section, script) }
 	}
 }
 

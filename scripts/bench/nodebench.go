@@ -211,13 +211,7 @@ func pyodideTable(ctx context.Context, sb *core.Sandbox, inNode, inChromium map[
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
 	for _, c := range pyodideCases {
 		script := c.script
-		wasi := per(c.runs, func() {
-			res, err := sb.Run(ctx, script, core.RunOptions{})
-			check(err)
-			if res.ExitCode != 0 {
-				fail("%s: exit %d: %s", script, res.ExitCode, res.Stderr)
-			}
-		})
+		wasi := per(c.runs, func() { runOK(ctx, sb, c.name, script) })
 		nat := "-"
 		if native != "" {
 			code := pythonCode(script)

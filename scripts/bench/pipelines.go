@@ -125,13 +125,6 @@ func justBash(dir string) map[string]jbResult {
 // timeIn times c's script in sb (per), failing on a non-zero exit, and returns its output.
 func timeIn(ctx context.Context, sb *core.Sandbox, c pipeCase) (time.Duration, []byte) {
 	var out []byte
-	d := per(c.runs, func() {
-		res, err := sb.Run(ctx, c.script, core.RunOptions{})
-		check(err)
-		if res.ExitCode != 0 {
-			fail("%s: exit %d: %s", c.name, res.ExitCode, res.Stderr)
-		}
-		out = res.Stdout
-	})
+	d := per(c.runs, func() { out = runOK(ctx, sb, c.name, c.script).Stdout })
 	return d, out
 }

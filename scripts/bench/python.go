@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os/exec"
@@ -30,13 +31,7 @@ func pythonBench(ctx context.Context) {
 	py := func(code string) func() { return pyEnv("", code) }
 	pyEnv = func(env, code string) func() {
 		script := env + "python3 -c '" + code + "'"
-		return func() {
-			res, err := sb.Run(ctx, script, core.RunOptions{})
-			check(err)
-			if res.ExitCode != 0 {
-				fail("%s exited %d: %s", script, res.ExitCode, res.Stderr)
-			}
-		}
+		return func() { runOK(ctx, sb, "python", script) }
 	}
 	nat := func(code string) func() {
 		return func() {
@@ -79,22 +74,18 @@ func pythonBench(ctx context.Context) {
 		var ours, theirs []byte
 		var inOurs, inNative, inNativeMax time.Duration
 		tOurs := per(c.runs, func() {
-			res, err := sb.Run(ctx, "python3 -c '"+code+"'", core.RunOptions{})
-			check(err)
-			if res.ExitCode != 0 {
-				fail("%s: exit %d: %s", c.name, res.ExitCode, res.Stderr)
-			}
+			res := runOK(ctx, sb, c.name, "python3 -c '"+code+"'")
 			ours, inOurs = res.Stdout, minTime(inOurs, pyperfTime(c.name, res.Stderr))
 		})
 		tNative := per(c.runs, func() {
-			var stderr strings.Builder
+			var stderr bytes.Buffer
 			cmd := exec.Command(native, "-c", code)
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()
 			if err != nil {
 				fail("native %s: %v", c.name, err)
 			}
-			t := pyperfTime(c.name, []byte(stderr.String()))
+			t := pyperfTime(c.name, stderr.Bytes())
 			theirs, inNative, inNativeMax = out, minTime(inNative, t), max(inNativeMax, t)
 		})
 		spread = max(spread, float64(inNativeMax)/float64(inNative))
