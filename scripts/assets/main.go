@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wasmsand/wasmsand/assets"
@@ -54,7 +55,8 @@ type options struct {
 	root, out, work string
 	only            map[string]bool
 	force           bool
-	jobs            int
+	jobs            int // make -j inside one build
+	parallel        int // builds at once
 }
 
 func main() {
@@ -65,6 +67,7 @@ func main() {
 	flag.StringVar(&only, "only", "", "comma-separated asset names to build (others keep their last build)")
 	flag.BoolVar(&o.force, "force", false, "rebuild even when the stamp matches")
 	flag.IntVar(&o.jobs, "j", runtime.NumCPU(), "parallel compile jobs inside a build")
+	flag.IntVar(&o.parallel, "p", runtime.NumCPU(), "assets built at once")
 	source := flag.String("source", "", "only fetch and unpack this source package (PKG=VERSION) into -dest")
 	dest := flag.String("dest", "", "where -source unpacks")
 	check := flag.Bool("check-versions", false, "fail when a pinned source is older than what Debian serves (nothing is built)")
@@ -148,6 +151,7 @@ func run(o options) error {
 	// current: the asset's output is from its current stamp (not a last
 	// build kept under -only), so the cache may keep it under that stamp.
 	current := map[string]bool{}
+	var queue []*Recipe // to build
 	for _, r := range recipes {
 		st, err := r.stamp(tc.Hash)
 		if err != nil {
@@ -180,21 +184,23 @@ func run(o options) error {
 			}
 			continue
 		}
-		t0 := time.Now()
-		asset, err := build(o, r, tc, a)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "assets: %s FAILED: %v\n", r.Name, err)
-			failed = append(failed, r.Name)
-			continue
-		}
-		fmt.Fprintf(os.Stderr, "assets: %s built in %.1fs (%s, %d bytes, %d commands)\n",
-			r.Name, time.Since(t0).Seconds(), asset.File, asset.Size, len(asset.Commands))
-		man.Assets = append(man.Assets, *asset)
-		current[r.Name] = true
-		if err := writeJSON(stampPath, stampFile{Stamp: st, Asset: *asset}); err != nil {
-			return err
+		queue = append(queue, r)
+	}
+	built, buildFailed := buildAll(o, queue, tc, a, stamps)
+	failed = append(failed, buildFailed...)
+	for _, r := range queue {
+		if asset := built[r.Name]; asset != nil {
+			man.Assets = append(man.Assets, *asset)
+			current[r.Name] = true
 		}
 	}
+	// The manifest keeps recipe order whatever order the builds ended in
+	// (resolveCommands gives a shared command to the first asset).
+	order := map[string]int{}
+	for i, r := range recipes {
+		order[r.Name] = i
+	}
+	sort.SliceStable(man.Assets, func(i, j int) bool { return order[man.Assets[i].Name] < order[man.Assets[j].Name] })
 	man = resolveCommands(man, recipes)
 	for i := range man.Assets {
 		if man.Assets[i].Provenance != nil {
@@ -271,54 +277,136 @@ func writeJSON(path string, v any) error {
 	return os.Rename(tmp, path)
 }
 
-func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
+// buildAll builds the queue, o.parallel assets at a time. Sources are fetched
+// and unpacked first, one after another (apt and the network), then the
+// builds run largest sources first: most of a build is one package's
+// ./configure and make, often single-threaded, so two at once fill two cores,
+// and starting the long ones (python, perl) first keeps the tail short.
+// A build's stamp is written as soon as it is done.
+func buildAll(o options, queue []*Recipe, tc *toolchain, a *apt, stamps map[string]string) (built map[string]*Asset, failed []string) {
+	type job struct {
+		r      *Recipe
+		asset  *Asset
+		weight int64
+	}
+	var jobs []*job
+	for _, r := range queue {
+		asset, weight, err := prepare(o, r, a)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "assets: %s FAILED: %v\n", r.Name, err)
+			failed = append(failed, r.Name)
+			continue
+		}
+		jobs = append(jobs, &job{r: r, asset: asset, weight: weight})
+	}
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].weight > jobs[j].weight })
+
+	var mu sync.Mutex // built, failed
+	built = map[string]*Asset{}
+	next := make(chan *job)
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, o.parallel); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				t0 := time.Now()
+				err := compile(o, j.r, tc, j.asset)
+				if err == nil {
+					err = writeJSON(filepath.Join(o.work, "stamps", j.r.Name+".json"), stampFile{Stamp: stamps[j.r.Name], Asset: *j.asset})
+				}
+				mu.Lock()
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "assets: %s FAILED: %v\n", j.r.Name, err)
+					failed = append(failed, j.r.Name)
+				} else {
+					fmt.Fprintf(os.Stderr, "assets: %s built in %.1fs (%s, %d bytes, %d commands)\n",
+						j.r.Name, time.Since(t0).Seconds(), j.asset.File, j.asset.Size, len(j.asset.Commands))
+					built[j.r.Name] = j.asset
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	sort.Strings(failed)
+	return built, failed
+}
+
+// prepare fetches, unpacks and patches r's sources (and crates) into a fresh
+// build tree; weight is the bytes fetched, the scheduler's guess at how long
+// the build takes.
+func prepare(o options, r *Recipe, a *apt) (asset *Asset, weight int64, err error) {
 	bdir := filepath.Join(o.work, "build", r.Name)
 	if err := os.RemoveAll(bdir); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	srcDir, outDir := filepath.Join(bdir, "src"), filepath.Join(bdir, "out")
 	for _, d := range []string{srcDir, outDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	asset := &Asset{Name: r.Name, File: r.File, License: r.License, LicenseFile: "licenses/" + r.Name + ".txt"}
+	asset = &Asset{Name: r.Name, File: r.File, License: r.License, LicenseFile: "licenses/" + r.Name + ".txt"}
 	for _, s := range r.Sources {
 		dsc, files, err := a.forSuite(s.Suite).fetch(s, downloadsDir(o.work))
 		if err != nil {
-			return nil, err
+			return nil, 0, err
+		}
+		for _, f := range files {
+			weight += fileSize(filepath.Join(downloadsDir(o.work), f.Name))
 		}
 		dest := filepath.Join(srcDir, s.Dir)
 		if err := extract(s, dsc, files, dest); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if err := applyOurs(r, asset, dest, s.Package, s.Version, s.Patches); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 
 	cratesDir := filepath.Join(bdir, "crates")
 	if err := os.MkdirAll(cratesDir, 0o755); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, c := range r.Crates {
 		deb, err := a.fetchDeb(c, downloadsDir(o.work))
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
+		weight += fileSize(deb)
 		dest, err := unpackCrate(deb, cratesDir)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if err := applyOurs(r, asset, dest, c.Package, c.Version, c.Patches); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 
+	return asset, weight, nil
+}
+
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// compile runs r's build.sh in the tree prepare made and records its outputs in asset.
+func compile(o options, r *Recipe, tc *toolchain, asset *Asset) error {
+	bdir := filepath.Join(o.work, "build", r.Name)
+	srcDir, outDir, cratesDir := filepath.Join(bdir, "src"), filepath.Join(bdir, "out"), filepath.Join(bdir, "crates")
 	logPath := filepath.Join(bdir, "build.log")
 	logf, err := os.Create(logPath)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cmd := exec.Command("bash", filepath.Join(r.Dir, "build.sh"))
 	cmd.Dir = bdir
@@ -333,43 +421,43 @@ func build(o options, r *Recipe, tc *toolchain, a *apt) (*Asset, error) {
 	logf.Close()
 	if err != nil {
 		data, _ := os.ReadFile(logPath)
-		return nil, fmt.Errorf("build.sh: %v (log: %s)\n%s", err, logPath, tail(data, 25))
+		return fmt.Errorf("build.sh: %v (log: %s)\n%s", err, logPath, tail(data, 25))
 	}
 
 	// Outputs build.sh must leave: the module, its licence text, its command list.
 	mod := filepath.Join(outDir, r.File)
 	stripped := filepath.Join(outDir, "stripped.wasm")
 	if out, err := exec.Command(stripBin, "--strip-all", mod, "-o", stripped).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("strip: %v\n%s", err, out)
+		return fmt.Errorf("strip: %v\n%s", err, out)
 	}
 	if err := checkModule(stripped); err != nil {
-		return nil, err
+		return err
 	}
 	cmds, err := readLines(filepath.Join(outDir, "commands.txt"))
 	if err != nil {
-		return nil, fmt.Errorf("build.sh left no commands.txt: %w", err)
+		return fmt.Errorf("build.sh left no commands.txt: %w", err)
 	}
 	sort.Strings(cmds)
 	asset.Commands = cmds
 	if err := copyFile(filepath.Join(outDir, "LICENSE"), filepath.Join(o.out, asset.LicenseFile), 0o644); err != nil {
-		return nil, fmt.Errorf("build.sh left no LICENSE: %w", err)
+		return fmt.Errorf("build.sh left no LICENSE: %w", err)
 	}
 	// 0755: `wasmsand run --import build/assets/x.wasm:/usr/bin/x` then runs as is.
 	if err := copyFile(stripped, filepath.Join(o.out, r.File), 0o755); err != nil {
-		return nil, err
+		return err
 	}
 	if asset.SHA256, err = fileSHA256(filepath.Join(o.out, r.File)); err != nil {
-		return nil, err
+		return err
 	}
 	st, err := os.Stat(filepath.Join(o.out, r.File))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	asset.Size = st.Size()
 	if err := addExtras(outDir, o.out, asset); err != nil {
-		return nil, err
+		return err
 	}
-	return asset, nil
+	return nil
 }
 
 // applyOurs applies our patches to a package unpacked at dest and records
