@@ -43,7 +43,10 @@ export BZIP2_CFLAGS="-I$deps/include" BZIP2_LIBS="-L$deps/lib -lbz2"
 export LIBLZMA_CFLAGS="-I$deps/include" LIBLZMA_LIBS="-L$deps/lib -llzma"
 export PKG_CONFIG=false
 
-"$src/configure" -C \
+# configure by a relative path: its srcdir becomes VPATH, which getpath.c
+# keeps as a string, and an absolute one put the build machine's path in
+# python3.wasm (a build in another checkout differed by it).
+"$(realpath --relative-to="$bdir" "$src")/configure" -C \
   --host=wasm32-unknown-wasi --build="$(gcc -dumpmachine)" \
   --with-build-python="$build_python" \
   --prefix=/usr/lib/wasmsand/python \

@@ -34,9 +34,12 @@ offline = true
 CFG
   # WASI starts a program in "/": take the shell's working directory from
   # $PWD before main, as every C guest does (assets/shim/cwd.c).
+  # GIT_DIR: the sources sit inside our checkout, and ripgrep's build.rs put
+  # its `git rev-parse HEAD` in `rg --version` (Debian's, built from a
+  # tarball, has none).
   "$CC" -O2 -c "$SHIM/cwd.c" -o "$top/cwd.o"
   (cd "$SRC/$main" && rm -f Cargo.lock &&
-    CARGO_HOME="$home" RUSTC="$RUSTC" \
+    GIT_DIR=/nonexistent CARGO_HOME="$home" RUSTC="$RUSTC" \
     RUSTFLAGS="-C link-arg=$top/cwd.o -C strip=debuginfo --remap-path-prefix=$SRC=/src --remap-path-prefix=$CRATES=/crates" \
     CARGO_PROFILE_RELEASE_DEBUG=0 \
     "$CARGO" build --release --offline --target wasm32-wasi -j"$JOBS" \

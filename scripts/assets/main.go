@@ -278,38 +278,52 @@ func writeJSON(path string, v any) error {
 }
 
 // buildAll builds the queue, o.parallel assets at a time. Sources are fetched
-// and unpacked first, one after another (apt and the network), then the
-// builds run largest sources first: most of a build is one package's
-// ./configure and make, often single-threaded, so two at once fill two cores,
-// and starting the long ones (python, perl) first keeps the tail short.
-// A build's stamp is written as soon as it is done.
+// and unpacked one after another (apt, the network) while the builds run;
+// a free builder takes the prepared asset with the largest sources: most of
+// a build is one package's ./configure and make, often single-threaded, so
+// two at once fill two cores, and starting the long ones (python, perl)
+// early keeps the tail short. A build's stamp is written as soon as it is done.
 func buildAll(o options, queue []*Recipe, tc *toolchain, a *apt, stamps map[string]string) (built map[string]*Asset, failed []string) {
 	type job struct {
 		r      *Recipe
 		asset  *Asset
 		weight int64
 	}
-	var jobs []*job
-	for _, r := range queue {
-		asset, weight, err := prepare(o, r, a)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "assets: %s FAILED: %v\n", r.Name, err)
-			failed = append(failed, r.Name)
-			continue
-		}
-		jobs = append(jobs, &job{r: r, asset: asset, weight: weight})
-	}
-	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].weight > jobs[j].weight })
-
-	var mu sync.Mutex // built, failed
+	var (
+		mu        sync.Mutex // everything below
+		ready     = sync.NewCond(&mu)
+		pending   []*job
+		preparing = true
+	)
 	built = map[string]*Asset{}
-	next := make(chan *job)
+	fail := func(name string, err error) {
+		fmt.Fprintf(os.Stderr, "assets: %s FAILED: %v\n", name, err)
+		failed = append(failed, name)
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < max(1, o.parallel); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range next {
+			for {
+				mu.Lock()
+				for len(pending) == 0 && preparing {
+					ready.Wait()
+				}
+				if len(pending) == 0 {
+					mu.Unlock()
+					return
+				}
+				top := 0
+				for i, j := range pending {
+					if j.weight > pending[top].weight {
+						top = i
+					}
+				}
+				j := pending[top]
+				pending = append(pending[:top], pending[top+1:]...)
+				mu.Unlock()
+
 				t0 := time.Now()
 				err := compile(o, j.r, tc, j.asset)
 				if err == nil {
@@ -317,8 +331,7 @@ func buildAll(o options, queue []*Recipe, tc *toolchain, a *apt, stamps map[stri
 				}
 				mu.Lock()
 				if err != nil {
-					fmt.Fprintf(os.Stderr, "assets: %s FAILED: %v\n", j.r.Name, err)
-					failed = append(failed, j.r.Name)
+					fail(j.r.Name, err)
 				} else {
 					fmt.Fprintf(os.Stderr, "assets: %s built in %.1fs (%s, %d bytes, %d commands)\n",
 						j.r.Name, time.Since(t0).Seconds(), j.asset.File, j.asset.Size, len(j.asset.Commands))
@@ -328,10 +341,21 @@ func buildAll(o options, queue []*Recipe, tc *toolchain, a *apt, stamps map[stri
 			}
 		}()
 	}
-	for _, j := range jobs {
-		next <- j
+	for _, r := range queue {
+		asset, weight, err := prepare(o, r, a)
+		mu.Lock()
+		if err != nil {
+			fail(r.Name, err)
+		} else {
+			pending = append(pending, &job{r: r, asset: asset, weight: weight})
+			ready.Signal()
+		}
+		mu.Unlock()
 	}
-	close(next)
+	mu.Lock()
+	preparing = false
+	ready.Broadcast()
+	mu.Unlock()
 	wg.Wait()
 	sort.Strings(failed)
 	return built, failed
