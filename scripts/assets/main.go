@@ -157,9 +157,8 @@ func run(o options) error {
 		if err != nil {
 			return err
 		}
-		stampPath := filepath.Join(o.work, "stamps", r.Name+".json")
 		stamps[r.Name] = st
-		prev, _ := readStamp(stampPath)
+		prev, _ := readStamp(stampPath(o.work, r.Name))
 		wanted := o.only == nil || o.only[r.Name]
 		if prev != nil && (!wanted || (!o.force && prev.Stamp == st)) && upToDate(o.out, prev.Asset) {
 			fmt.Fprintf(os.Stderr, "assets: %s up to date (%s, %d bytes)\n", r.Name, r.File, prev.Asset.Size)
@@ -179,7 +178,7 @@ func run(o options) error {
 			man.Assets = append(man.Assets, *c)
 			current[r.Name] = true
 			// (provenance kept: this clone fetched no sources to read it from)
-			if err := writeJSON(stampPath, stampFile{Stamp: st, Asset: *c}); err != nil {
+			if err := writeJSON(stampPath(o.work, r.Name), stampFile{Stamp: st, Asset: *c}); err != nil {
 				return err
 			}
 			continue
@@ -239,6 +238,11 @@ func run(o options) error {
 	}
 	return nil
 }
+
+// stampPath is work/stamps/<name>.json; buildDir is the asset's build tree,
+// which prepare makes and compile builds in.
+func stampPath(work, name string) string { return filepath.Join(work, "stamps", name+".json") }
+func buildDir(work, name string) string  { return filepath.Join(work, "build", name) }
 
 func readStamp(path string) (*stampFile, error) {
 	data, err := os.ReadFile(path)
@@ -327,7 +331,7 @@ func buildAll(o options, queue []*Recipe, tc *toolchain, a *apt, stamps map[stri
 				t0 := time.Now()
 				err := compile(o, j.r, tc, j.asset)
 				if err == nil {
-					err = writeJSON(filepath.Join(o.work, "stamps", j.r.Name+".json"), stampFile{Stamp: stamps[j.r.Name], Asset: *j.asset})
+					err = writeJSON(stampPath(o.work, j.r.Name), stampFile{Stamp: stamps[j.r.Name], Asset: *j.asset})
 				}
 				mu.Lock()
 				if err != nil {
@@ -365,7 +369,7 @@ func buildAll(o options, queue []*Recipe, tc *toolchain, a *apt, stamps map[stri
 // build tree; weight is the bytes fetched, the scheduler's guess at how long
 // the build takes.
 func prepare(o options, r *Recipe, a *apt) (asset *Asset, weight int64, err error) {
-	bdir := filepath.Join(o.work, "build", r.Name)
+	bdir := buildDir(o.work, r.Name)
 	if err := os.RemoveAll(bdir); err != nil {
 		return nil, 0, err
 	}
@@ -425,7 +429,7 @@ func fileSize(path string) int64 {
 
 // compile runs r's build.sh in the tree prepare made and records its outputs in asset.
 func compile(o options, r *Recipe, tc *toolchain, asset *Asset) error {
-	bdir := filepath.Join(o.work, "build", r.Name)
+	bdir := buildDir(o.work, r.Name)
 	srcDir, outDir, cratesDir := filepath.Join(bdir, "src"), filepath.Join(bdir, "out"), filepath.Join(bdir, "crates")
 	logPath := filepath.Join(bdir, "build.log")
 	logf, err := os.Create(logPath)
