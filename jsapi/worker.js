@@ -6,6 +6,7 @@
 import "../platform/js/host.js"; // globalThis.wasmsandInstallHost
 import { stdinReader } from "./stdin.js";
 import { recordInit, restoreInit } from "./coreinit.js";
+import { runtimeManifest } from "./manifest.js";
 import * as protocol from "./protocol.js";
 
 const { Code, CREATE, RUN } = protocol;
@@ -73,17 +74,6 @@ export async function startCore({ instantiate, fetchAsset, sha256, abortFlag, on
   const core = restored || await boot(false);
   if (init && init.onStarted) init.onStarted(restored ? "restored" : "started");
   return core;
-}
-
-// runtimeManifest is the manifest as JSON.parse reads it, which the core
-// takes as it is (many times quicker than Go's decoder under GOOS=js); the
-// bytes, for the core to report, when JSON.parse refuses them.
-function runtimeManifest(bytes) {
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch (_) {
-    return bytes;
-  }
 }
 
 // loadPython loads Pyodide before a run that may need it (it cannot load

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strconv"
 	"strings"
 	"syscall"
 	"syscall/js"
@@ -309,9 +310,15 @@ func manifestOf(v js.Value) (core.Manifest, error) {
 	for _, a := range o.objects("assets") {
 		asset := core.Asset{Name: a.str("name"), File: a.str("file"), SHA256: a.str("sha256"), Size: int64(a.int("size")),
 			Commands: a.strs("commands"), Env: a.strMap("env"), ProgramOption: a.str("program_option")}
-		for _, f := range a.objects("files") {
-			asset.Files = append(asset.Files, core.AssetFile{Path: f.str("path"), File: f.str("file"), SHA256: f.str("sha256"), Size: int64(f.int("size"))})
-			o.keep(f.err)
+		if t, ok := a.get("filesTable", js.TypeString, "a string"); ok {
+			files, err := filesOfTable(t.String())
+			asset.Files = files
+			a.keep(err)
+		} else {
+			for _, f := range a.objects("files") {
+				asset.Files = append(asset.Files, core.AssetFile{Path: f.str("path"), File: f.str("file"), SHA256: f.str("sha256"), Size: int64(f.int("size"))})
+				o.keep(f.err)
+			}
 		}
 		m.Assets = append(m.Assets, asset)
 		o.keep(a.err)
@@ -323,6 +330,28 @@ func manifestOf(v js.Value) (core.Manifest, error) {
 		return m, fmt.Errorf("asset manifest: %w", o.err)
 	}
 	return m, nil
+}
+
+// filesOfTable reads an asset's file list as the worker sends it (jsapi/worker.js,
+// runtimeManifest): a line per file, path, file, sha256 and size tab-separated.
+func filesOfTable(t string) ([]core.AssetFile, error) {
+	if t == "" {
+		return nil, nil
+	}
+	lines := strings.Split(t, "\n")
+	files := make([]core.AssetFile, 0, len(lines))
+	for i, line := range lines {
+		f := strings.Split(line, "\t")
+		if len(f) != 4 {
+			return nil, fmt.Errorf("filesTable: line %d: 4 fields expected", i+1)
+		}
+		size, err := strconv.ParseInt(f[3], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("filesTable: line %d: size: an integer expected", i+1)
+		}
+		files = append(files, core.AssetFile{Path: f[0], File: f[1], SHA256: f[2], Size: size})
+	}
+	return files, nil
 }
 
 // createOptions are Sandbox.create's options, as the JS side passes them.

@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import { recordInit, restoreInit } from "../../jsapi/coreinit.js";
+import { runtimeManifest } from "../../jsapi/manifest.js";
 
 const dir = path.resolve(process.argv[2] || "build/npm");
 const require = createRequire(import.meta.url);
@@ -35,7 +36,7 @@ const newGo = () => {
 };
 
 // record the start and the core's init, as node/worker.cjs makes them
-const manifest = () => JSON.parse(fs.readFileSync(path.join(dir, "assets", "manifest.json"), "utf8"));
+const manifest = () => runtimeManifest(fs.readFileSync(path.join(dir, "assets", "manifest.json")));
 const fetchAsset = (name) => new Uint8Array(fs.readFileSync(path.join(dir, "assets", name)));
 const sha256 = (b) => crypto.createHash("sha256").update(b).digest("hex");
 const initArgs = () => [manifest(), fetchAsset, sha256, new Int32Array(new SharedArrayBuffer(4))];
@@ -87,6 +88,18 @@ await refused(new Uint8Array(10), core, "refused: not a state file");
   const mem = new Uint8Array(inst.exports.mem.buffer);
   mem[Math.floor(mem.length / 4096 / 256) * 4096 + 100] ^= 1; // (in a page the check sums)
   check(!restoreInit(g.go, inst, file, core, [initArgs()]), "refused: a new instance whose data is not the recorded core's");
+}
+{
+  // the file lists go to the core as tables, one string per asset; a list
+  // a line cannot carry stays a list (the core reads both)
+  const m = manifest();
+  check(m.assets.every((a) => a.files === undefined) && m.assets.some((a) => typeof a.filesTable === "string" && a.filesTable.includes("\t")),
+    "file lists go as tables");
+  const odd = JSON.parse(fs.readFileSync(path.join(dir, "assets", "manifest.json"), "utf8"));
+  const withFiles = odd.assets.find((a) => a.files && a.files.length);
+  withFiles.files[0].path += "\tx";
+  const back = runtimeManifest(new TextEncoder().encode(JSON.stringify(odd)));
+  check(back.assets.find((a) => a.name === withFiles.name).files.length === withFiles.files.length, "a file list with a tab in a path stays a list");
 }
 {
   // init given another manifest than the one it read then
