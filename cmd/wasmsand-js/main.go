@@ -332,7 +332,7 @@ func manifestOf(v js.Value) (core.Manifest, error) {
 	return m, nil
 }
 
-// filesOfTable reads an asset's file list as the worker sends it (jsapi/worker.js,
+// filesOfTable reads an asset's file list as the worker sends it (jsapi/manifest.js,
 // runtimeManifest): a line per file, path, file, sha256 and size tab-separated.
 func filesOfTable(t string) ([]core.AssetFile, error) {
 	if t == "" {

@@ -36,7 +36,8 @@ const newGo = () => {
 };
 
 // record the start and the core's init, as node/worker.cjs makes them
-const manifest = () => runtimeManifest(fs.readFileSync(path.join(dir, "assets", "manifest.json")));
+const manifestBytes = () => fs.readFileSync(path.join(dir, "assets", "manifest.json"));
+const manifest = () => runtimeManifest(manifestBytes());
 const fetchAsset = (name) => new Uint8Array(fs.readFileSync(path.join(dir, "assets", name)));
 const sha256 = (b) => crypto.createHash("sha256").update(b).digest("hex");
 const initArgs = () => [manifest(), fetchAsset, sha256, new Int32Array(new SharedArrayBuffer(4))];
@@ -95,7 +96,7 @@ await refused(new Uint8Array(10), core, "refused: not a state file");
   const m = manifest();
   check(m.assets.every((a) => a.files === undefined) && m.assets.some((a) => typeof a.filesTable === "string" && a.filesTable.includes("\t")),
     "file lists go as tables");
-  const odd = JSON.parse(fs.readFileSync(path.join(dir, "assets", "manifest.json"), "utf8"));
+  const odd = JSON.parse(manifestBytes());
   const withFiles = odd.assets.find((a) => a.files && a.files.length);
   withFiles.files[0].path += "\tx";
   const back = runtimeManifest(new TextEncoder().encode(JSON.stringify(odd)));
